@@ -1,0 +1,198 @@
+/**
+ * An immutable, query-ready view of a ToolGraph: CSR typed arrays and the graph signals
+ * (PageRank, Louvain communities, density and adaptive alpha) computed once per rebuild.
+ *
+ * Edge weights are success counts: failed observations never strengthen an edge (they are kept
+ * apart, aligned with the same CSR, for reliability). Building is O(V + E log E) plus PageRank
+ * and Louvain; queries never touch the mutable graph.
+ */
+import { csrFromEdges, symmetrizeCsr, type Csr } from './csr.js';
+import { graphDensity, adaptiveAlpha } from './density.js';
+import { louvainCommunities } from './louvain.js';
+import { pagerank } from './pagerank.js';
+import { percentileRanks } from './percentile.js';
+import { pairKey, type ToolGraph } from './tool-graph.js';
+
+/** Second-order successors of one context pair, sorted by target. */
+export interface SecondOrderRow {
+  readonly targets: Int32Array;
+  readonly weights: Float64Array;
+  readonly total: number;
+}
+
+export interface GraphSnapshot {
+  /** The ToolGraph version this snapshot reflects. */
+  readonly version: number;
+  readonly n: number;
+  readonly names: readonly string[];
+  readonly indexByName: ReadonlyMap<string, number>;
+  /** Directed transitions weighted by success count. */
+  readonly out: Csr;
+  /** Failure counts aligned with `out` (same offsets and targets). */
+  readonly outFailures: Float64Array;
+  /** Raw observation counts aligned with `out`. */
+  readonly outCounts: Float64Array;
+  /** Row sums of `out` weights. */
+  readonly outTotal: Float64Array;
+  /** Undirected view of successful transitions, for Adamic-Adar and Louvain. */
+  readonly undirected: Csr;
+  readonly second: ReadonlyMap<number, SecondOrderRow>;
+  readonly pagerank: Float64Array;
+  readonly pagerankPercentile: Float64Array;
+  readonly communities: Int32Array;
+  readonly communityCount: number;
+  /** Members of community c: communityMembers[communityOffsets[c] .. communityOffsets[c+1]). */
+  readonly communityOffsets: Int32Array;
+  readonly communityMembers: Int32Array;
+  /** Successful calls per tool. */
+  readonly calls: Float64Array;
+  readonly maxCalls: number;
+  readonly totalCalls: number;
+  readonly traces: number;
+  readonly edgeCount: number;
+  readonly density: number;
+  readonly alpha: number;
+}
+
+export interface SnapshotOptions {
+  readonly seed?: number;
+  readonly pagerankAlpha?: number;
+}
+
+export function buildSnapshot(graph: ToolGraph, options: SnapshotOptions = {}): GraphSnapshot {
+  const n = graph.toolCount;
+  const m = graph.edgeCount;
+  const sources = new Int32Array(m);
+  const targets = new Int32Array(m);
+  const success = new Float64Array(m);
+  const failure = new Float64Array(m);
+  const counts = new Float64Array(m);
+  let e = 0;
+  graph.forEachTransition((a, b, stats) => {
+    sources[e] = a;
+    targets[e] = b;
+    success[e] = stats.success;
+    failure[e] = stats.failure;
+    counts[e] = stats.count;
+    e++;
+  });
+  // Three CSRs over the same (source, target) pairs share offsets and target order, so the
+  // failure and count arrays line up with `out`.
+  const out = csrFromEdges(n, sources, targets, success);
+  const outFailures = csrFromEdges(n, sources, targets, failure).weights;
+  const outCounts = csrFromEdges(n, sources, targets, counts).weights;
+
+  const outTotal = new Float64Array(n);
+  let positive = 0;
+  for (let u = 0; u < n; u++) {
+    let total = 0;
+    for (let j = out.offsets[u]!; j < out.offsets[u + 1]!; j++) {
+      const w = out.weights[j]!;
+      total += w;
+      if (w > 0) positive++;
+    }
+    outTotal[u] = total;
+  }
+
+  const undirected = symmetrizeCsr(positiveOnly(out));
+  const pr = pagerank(out, { alpha: options.pagerankAlpha ?? 0.85, weighted: true }).scores;
+  const louvain = louvainCommunities(undirected, { seed: options.seed ?? 42 });
+
+  const calls = new Float64Array(n);
+  let maxCalls = 0;
+  let totalCalls = 0;
+  for (let i = 0; i < n; i++) {
+    const c = graph.tool(i).calls;
+    calls[i] = c;
+    totalCalls += c;
+    if (c > maxCalls) maxCalls = c;
+  }
+
+  const { offsets: communityOffsets, members: communityMembers } = groupByCommunity(
+    louvain.communities,
+    louvain.count,
+  );
+  const density = graphDensity(n, positive);
+  return {
+    version: graph.version,
+    n,
+    names: graph.names.slice(),
+    indexByName: new Map(graph.names.map((name, i) => [name, i])),
+    out,
+    outFailures,
+    outCounts,
+    outTotal,
+    undirected,
+    second: buildSecondOrder(graph),
+    pagerank: pr,
+    pagerankPercentile: percentileRanks(pr),
+    communities: louvain.communities,
+    communityCount: louvain.count,
+    communityOffsets,
+    communityMembers,
+    calls,
+    maxCalls,
+    totalCalls,
+    traces: graph.traces,
+    edgeCount: positive,
+    density,
+    alpha: adaptiveAlpha(density),
+  };
+}
+
+/** Counting sort of tools by community: a CSR from community to its members. */
+function groupByCommunity(communities: Int32Array, count: number): { offsets: Int32Array; members: Int32Array } {
+  const offsets = new Int32Array(count + 1);
+  for (let i = 0; i < communities.length; i++) offsets[communities[i]! + 1]!++;
+  for (let c = 0; c < count; c++) offsets[c + 1]! += offsets[c]!;
+  const cursor = offsets.slice(0, count);
+  const members = new Int32Array(communities.length);
+  for (let i = 0; i < communities.length; i++) members[cursor[communities[i]!]!++] = i;
+  return { offsets, members };
+}
+
+/** Drops zero-weight entries (transitions seen only in failures) from a CSR. */
+function positiveOnly(csr: Csr): Csr {
+  const src: number[] = [];
+  const dst: number[] = [];
+  const w: number[] = [];
+  for (let u = 0; u < csr.n; u++) {
+    for (let j = csr.offsets[u]!; j < csr.offsets[u + 1]!; j++) {
+      if (csr.weights[j]! > 0) {
+        src.push(u);
+        dst.push(csr.targets[j]!);
+        w.push(csr.weights[j]!);
+      }
+    }
+  }
+  return csrFromEdges(csr.n, src, dst, w);
+}
+
+function buildSecondOrder(graph: ToolGraph): Map<number, SecondOrderRow> {
+  const rows = new Map<number, { targets: number[]; weights: number[] }>();
+  graph.forEachSecondOrder((a, b, c, stats) => {
+    if (stats.success <= 0) return;
+    const key = pairKey(a, b);
+    let row = rows.get(key);
+    if (row === undefined) {
+      row = { targets: [], weights: [] };
+      rows.set(key, row);
+    }
+    row.targets.push(c);
+    row.weights.push(stats.success);
+  });
+  const result = new Map<number, SecondOrderRow>();
+  for (const [key, row] of rows) {
+    const order = row.targets.map((_, i) => i).sort((x, y) => row.targets[x]! - row.targets[y]!);
+    const targets = new Int32Array(order.length);
+    const weights = new Float64Array(order.length);
+    let total = 0;
+    order.forEach((from, to) => {
+      targets[to] = row.targets[from]!;
+      weights[to] = row.weights[from]!;
+      total += row.weights[from]!;
+    });
+    result.set(key, { targets, weights, total });
+  }
+  return result;
+}

@@ -1,0 +1,207 @@
+/**
+ * The mutable, learned tool graph: tools as nodes and directed transitions `a -> b` as edges
+ * of a graphology graph, plus second-order contexts `(a, b) -> c`.
+ *
+ * Every edge carries its outcome statistics; a failed trace or a failed step never strengthens
+ * an edge, it only adds failure evidence. Ingestion is incremental, O(steps) per trace, and
+ * bumps `version`, which is how snapshots know they are stale.
+ *
+ * Tool names are untrusted strings (`__proto__`, any Unicode): they live only in `Map`s and in
+ * graphology (which keys nodes by `Map` too), never as plain-object keys.
+ */
+import Graph from 'graphology';
+import type { Trace } from '../schema/types.js';
+
+/** Outcome statistics of one observed transition or second-order context. */
+export interface TransitionStats {
+  /** Times observed, whatever the outcome. */
+  count: number;
+  /** Observations in successful traces whose target step succeeded. */
+  success: number;
+  /** Observations in failed traces, or whose target step failed. */
+  failure: number;
+  /** Sum of the trace values of the successful observations. */
+  evidence: number;
+  /** Epoch ms of the latest observation. */
+  lastSeen: number;
+}
+
+export interface ToolStats {
+  readonly index: number;
+  /** Calls of this tool in successful traces. */
+  calls: number;
+  /** Calls of this tool in any trace. */
+  seen: number;
+}
+
+/** The intent of one successful trace with the distinct tools it used, for text learning. */
+export interface IntentRecord {
+  readonly intent: string;
+  readonly tools: readonly number[];
+}
+
+export interface IngestOptions {
+  /** Trace value in [0, 1] weighting the success evidence (default 1). */
+  readonly value?: number;
+}
+
+/** Pair keys pack two tool indices into one safe integer: supports 2^26 tools. */
+const PAIR_BASE = 2 ** 26;
+
+export function pairKey(a: number, b: number): number {
+  return a * PAIR_BASE + b;
+}
+
+function newStats(): TransitionStats {
+  return { count: 0, success: 0, failure: 0, evidence: 0, lastSeen: 0 };
+}
+
+export class ToolGraph {
+  /** graphology graph: node key = tool name, edge attributes = TransitionStats (by reference). */
+  readonly graph: Graph<ToolStats, TransitionStats>;
+  readonly names: string[] = [];
+  private readonly indexByName = new Map<string, number>();
+  private readonly toolStats: ToolStats[] = [];
+  /** Edge stats by pair key: the same objects graphology holds, so no lookup by name per step. */
+  private readonly edges = new Map<number, TransitionStats>();
+  /** Second order: pair key (a, b) -> (c -> stats). */
+  private readonly second = new Map<number, Map<number, TransitionStats>>();
+  private readonly intentRecords: IntentRecord[] = [];
+  private traceCount = 0;
+  private successCount = 0;
+  private _version = 0;
+
+  constructor() {
+    this.graph = new Graph<ToolStats, TransitionStats>({ type: 'directed', multi: false, allowSelfLoops: true });
+  }
+
+  /** Increases on every change; snapshots remember the version they were built from. */
+  get version(): number {
+    return this._version;
+  }
+
+  get toolCount(): number {
+    return this.names.length;
+  }
+
+  get edgeCount(): number {
+    return this.edges.size;
+  }
+
+  get traces(): number {
+    return this.traceCount;
+  }
+
+  get successfulTraces(): number {
+    return this.successCount;
+  }
+
+  indexOf(name: string): number | undefined {
+    return this.indexByName.get(name);
+  }
+
+  /** Registers a tool (from a catalogue or a trace) and returns its index. */
+  addTool(name: string): number {
+    const known = this.indexByName.get(name);
+    if (known !== undefined) return known;
+    const index = this.names.length;
+    const stats: ToolStats = { index, calls: 0, seen: 0 };
+    this.names.push(name);
+    this.indexByName.set(name, index);
+    this.toolStats.push(stats);
+    this.graph.addNode(name, stats);
+    this._version++;
+    return index;
+  }
+
+  tool(index: number): Readonly<ToolStats> {
+    const stats = this.toolStats[index];
+    if (stats === undefined) throw new RangeError(`ToolGraph.tool: no tool at index ${index}`);
+    return stats;
+  }
+
+  transition(a: number, b: number): Readonly<TransitionStats> | undefined {
+    return this.edges.get(pairKey(a, b));
+  }
+
+  /** Calls `fn(a, b, stats)` for every first-order transition. */
+  forEachTransition(fn: (a: number, b: number, stats: Readonly<TransitionStats>) => void): void {
+    for (const [key, stats] of this.edges) fn(Math.floor(key / PAIR_BASE), key % PAIR_BASE, stats);
+  }
+
+  /** Calls `fn(a, b, c, stats)` for every second-order context. */
+  forEachSecondOrder(fn: (a: number, b: number, c: number, stats: Readonly<TransitionStats>) => void): void {
+    for (const [key, row] of this.second) {
+      const a = Math.floor(key / PAIR_BASE);
+      const b = key % PAIR_BASE;
+      for (const [c, stats] of row) fn(a, b, c, stats);
+    }
+  }
+
+  intents(): readonly IntentRecord[] {
+    return this.intentRecords;
+  }
+
+  /** Adds one validated trace. */
+  ingest(trace: Trace, options: IngestOptions = {}): void {
+    const value = options.value ?? 1;
+    const steps = trace.steps;
+    const n = steps.length;
+    const ids = new Array<number>(n);
+    for (let i = 0; i < n; i++) ids[i] = this.addTool(steps[i]!.tool);
+
+    for (let i = 0; i < n; i++) {
+      const stats = this.toolStats[ids[i]!]!;
+      stats.seen++;
+      if (trace.success && steps[i]!.ok) stats.calls++;
+    }
+    for (let i = 1; i < n; i++) {
+      const ok = trace.success && steps[i]!.ok;
+      this.observe(this.edgeStats(ids[i - 1]!, ids[i]!), ok, value, trace.timestamp);
+      if (i >= 2) this.observe(this.secondStats(ids[i - 2]!, ids[i - 1]!, ids[i]!), ok, value, trace.timestamp);
+    }
+    if (trace.success && trace.intent !== '') {
+      this.intentRecords.push({ intent: trace.intent, tools: [...new Set(ids)] });
+    }
+    this.traceCount++;
+    if (trace.success) this.successCount++;
+    this._version++;
+  }
+
+  private observe(stats: TransitionStats, ok: boolean, value: number, at: number): void {
+    stats.count++;
+    if (ok) {
+      stats.success++;
+      stats.evidence += value;
+    } else {
+      stats.failure++;
+    }
+    if (at > stats.lastSeen) stats.lastSeen = at;
+  }
+
+  private edgeStats(a: number, b: number): TransitionStats {
+    const key = pairKey(a, b);
+    let stats = this.edges.get(key);
+    if (stats === undefined) {
+      stats = newStats();
+      this.edges.set(key, stats);
+      this.graph.addDirectedEdge(this.names[a]!, this.names[b]!, stats);
+    }
+    return stats;
+  }
+
+  private secondStats(a: number, b: number, c: number): TransitionStats {
+    const key = pairKey(a, b);
+    let row = this.second.get(key);
+    if (row === undefined) {
+      row = new Map();
+      this.second.set(key, row);
+    }
+    let stats = row.get(c);
+    if (stats === undefined) {
+      stats = newStats();
+      row.set(c, stats);
+    }
+    return stats;
+  }
+}

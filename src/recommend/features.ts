@@ -1,0 +1,210 @@
+/**
+ * Per-candidate signals for one query (context tools + optional intent), each in [0, 1]:
+ *
+ *   transition   P1(c | last)           = success(last -> c) / success(last -> *)
+ *   secondOrder  P2(c | prev, last)     (0 when the pair context was never seen)
+ *   intent       P(c | intent)          learned association posterior
+ *   lexical      BM25(intent, doc c) / max over tools
+ *   community    1 when c shares last's Louvain community
+ *   adamicAdar   AA(last, c) / max over c
+ *   pagerank     PageRank percentile      (static)
+ *   popularity   calls(c) / max calls     (static)
+ *   inContext    1 when c was already called in this context
+ *
+ * Only candidates with a dynamic signal are "touched" and get a row; every other tool has the
+ * static signals only, which the profiles score exactly from per-snapshot precomputation. So a
+ * query costs O(touched), not O(tools), when there is no intent. Buffers live in a scratch owned
+ * by the caller and are reset after each query: nothing is allocated per candidate.
+ */
+import { adamicAdarFrom } from '../graph/adamic-adar.js';
+import type { GraphSnapshot } from '../graph/snapshot.js';
+import { pairKey } from '../graph/tool-graph.js';
+import { scoreBm25 } from '../text/bm25.js';
+import { scoreIntent } from '../text/intent-association.js';
+import type { TextModel } from '../text/text-model.js';
+
+export const SIGNALS = [
+  'transition',
+  'secondOrder',
+  'intent',
+  'lexical',
+  'community',
+  'adamicAdar',
+  'pagerank',
+  'popularity',
+  'inContext',
+] as const;
+
+export type SignalName = (typeof SIGNALS)[number];
+export type SignalBreakdown = Readonly<Record<SignalName, number>>;
+
+export const F = SIGNALS.length;
+export const S_TRANSITION = 0;
+export const S_SECOND = 1;
+export const S_INTENT = 2;
+export const S_LEXICAL = 3;
+export const S_COMMUNITY = 4;
+export const S_AA = 5;
+export const S_PAGERANK = 6;
+export const S_POPULARITY = 7;
+export const S_IN_CONTEXT = 8;
+
+/**
+ * Intent posteriors and lexical scores below these floors do not touch a candidate (they still
+ * count in full for candidates touched by another signal). Below them a signal is
+ * indistinguishable from "no evidence" in the fitted model, and touching every tool with a
+ * shared stop-word-like term would make each query O(tools).
+ */
+export const INTENT_FLOOR = 1e-5;
+export const LEXICAL_FLOOR = 0.05;
+
+export interface QueryInput {
+  /** Known context tool indices in call order. */
+  readonly context: readonly number[];
+  /** Tokenised intent, or null for none. */
+  readonly intent: readonly string[] | null;
+  /** Tools to touch even without signal (the targets, when fitting). */
+  readonly extra?: readonly number[];
+}
+
+export class FeatureScratch {
+  readonly n: number;
+  /** Row-major features of touched candidates: row r at values[r * F .. r * F + F). */
+  readonly values: Float64Array;
+  /** Tool index of row r. */
+  readonly rowTool: Int32Array;
+  /** Row of tool c, or -1. */
+  readonly rowOf: Int32Array;
+  /** Raw Adamic-Adar and transition counts per tool, for the seed profile. */
+  readonly aaRaw: Float64Array;
+  readonly transitionCount: Float64Array;
+  readonly aaTouched: Int32Array;
+  readonly intentBuf: Float64Array;
+  readonly lexicalBuf: Float64Array;
+  rows = 0;
+  /** Last known context tool, or -1. */
+  last = -1;
+
+  constructor(n: number) {
+    this.n = n;
+    this.values = new Float64Array(n * F);
+    this.rowTool = new Int32Array(n);
+    this.rowOf = new Int32Array(n).fill(-1);
+    this.aaRaw = new Float64Array(n);
+    this.transitionCount = new Float64Array(n);
+    this.aaTouched = new Int32Array(n);
+    this.intentBuf = new Float64Array(n);
+    this.lexicalBuf = new Float64Array(n);
+  }
+
+  touch(c: number): number {
+    let r = this.rowOf[c]!;
+    if (r < 0) {
+      r = this.rows++;
+      this.rowOf[c] = r;
+      this.rowTool[r] = c;
+    }
+    return r;
+  }
+
+  /** Clears what the last query wrote; O(touched). */
+  reset(): void {
+    for (let r = 0; r < this.rows; r++) {
+      const c = this.rowTool[r]!;
+      this.rowOf[c] = -1;
+      this.aaRaw[c] = 0;
+      this.transitionCount[c] = 0;
+      this.values.fill(0, r * F, r * F + F);
+    }
+    this.rows = 0;
+    this.last = -1;
+  }
+}
+
+/** Fills `scratch` with the touched candidates' signals. Call `scratch.reset()` after use. */
+export function collectFeatures(graph: GraphSnapshot, text: TextModel, query: QueryInput, scratch: FeatureScratch): void {
+  const { values } = scratch;
+  const ctx = query.context;
+  const last = ctx.length > 0 ? ctx[ctx.length - 1]! : -1;
+  scratch.last = last;
+
+  if (last >= 0) {
+    const { offsets, targets, weights } = graph.out;
+    const total = graph.outTotal[last]!;
+    if (total > 0) {
+      for (let j = offsets[last]!; j < offsets[last + 1]!; j++) {
+        const w = weights[j]!;
+        if (w <= 0) continue;
+        const c = targets[j]!;
+        values[scratch.touch(c) * F + S_TRANSITION] = w / total;
+        scratch.transitionCount[c] = w;
+      }
+    }
+    if (ctx.length >= 2) {
+      const row = graph.second.get(pairKey(ctx[ctx.length - 2]!, last));
+      if (row !== undefined) {
+        for (let j = 0; j < row.targets.length; j++) {
+          values[scratch.touch(row.targets[j]!) * F + S_SECOND] = row.weights[j]! / row.total;
+        }
+      }
+    }
+    const touchedAa = adamicAdarFrom(graph.undirected, last, scratch.aaRaw, scratch.aaTouched);
+    let maxAa = 0;
+    for (let i = 0; i < touchedAa; i++) maxAa = Math.max(maxAa, scratch.aaRaw[scratch.aaTouched[i]!]!);
+    if (maxAa > 0) {
+      for (let i = 0; i < touchedAa; i++) {
+        const c = scratch.aaTouched[i]!;
+        values[scratch.touch(c) * F + S_AA] = scratch.aaRaw[c]! / maxAa;
+      }
+    }
+    const community = graph.communities[last]!;
+    for (let j = graph.communityOffsets[community]!; j < graph.communityOffsets[community + 1]!; j++) {
+      values[scratch.touch(graph.communityMembers[j]!) * F + S_COMMUNITY] = 1;
+    }
+    for (let i = 0; i < ctx.length; i++) values[scratch.touch(ctx[i]!) * F + S_IN_CONTEXT] = 1;
+  }
+
+  if (query.intent !== null && query.intent.length > 0) {
+    const n = scratch.n;
+    scoreIntent(text.intent, query.intent, scratch.intentBuf);
+    scoreBm25(text.bm25, query.intent, scratch.lexicalBuf);
+    let maxLex = 0;
+    for (let c = 0; c < n; c++) if (scratch.lexicalBuf[c]! > maxLex) maxLex = scratch.lexicalBuf[c]!;
+    const lexScale = maxLex > 0 ? 1 / maxLex : 0;
+    for (let c = 0; c < n; c++) {
+      if (scratch.intentBuf[c]! > INTENT_FLOOR || scratch.lexicalBuf[c]! * lexScale > LEXICAL_FLOOR) scratch.touch(c);
+    }
+    if (query.extra !== undefined) for (const c of query.extra) scratch.touch(c);
+    for (let r = 0; r < scratch.rows; r++) {
+      const c = scratch.rowTool[r]!;
+      values[r * F + S_INTENT] = scratch.intentBuf[c]!;
+      values[r * F + S_LEXICAL] = scratch.lexicalBuf[c]! * lexScale;
+    }
+  } else if (query.extra !== undefined) {
+    for (const c of query.extra) scratch.touch(c);
+  }
+
+  const maxCalls = graph.maxCalls;
+  for (let r = 0; r < scratch.rows; r++) {
+    const c = scratch.rowTool[r]!;
+    values[r * F + S_PAGERANK] = graph.pagerankPercentile[c]!;
+    values[r * F + S_POPULARITY] = maxCalls > 0 ? graph.calls[c]! / maxCalls : 0;
+  }
+}
+
+/** The breakdown of row r, or of an untouched tool (static signals only) when r < 0. */
+export function breakdown(graph: GraphSnapshot, scratch: FeatureScratch, tool: number): SignalBreakdown {
+  const r = scratch.rowOf[tool]!;
+  const at = (s: number): number => (r >= 0 ? scratch.values[r * F + s]! : 0);
+  return {
+    transition: at(S_TRANSITION),
+    secondOrder: at(S_SECOND),
+    intent: at(S_INTENT),
+    lexical: at(S_LEXICAL),
+    community: at(S_COMMUNITY),
+    adamicAdar: at(S_AA),
+    pagerank: graph.pagerankPercentile[tool]!,
+    popularity: graph.maxCalls > 0 ? graph.calls[tool]! / graph.maxCalls : 0,
+    inContext: at(S_IN_CONTEXT),
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * Fits the default profile's weights on recorded traces by cross-fitting: the traces are split
+ * into K folds by a stable hash of their id; for each fold, a model is built from the other
+ * folds and every held-out position becomes a ranking query (context = the tools before it,
+ * target = the tool at it; for search, the intent against each of the trace's tools). The
+ * softmax ranker (`softmax-fit.ts`) is then fitted on all held-out queries at once. No query
+ * ever sees a model that was built from its own trace.
+ */
+import { createRng } from '../graph/rng.js';
+import { ToolGraph } from '../graph/tool-graph.js';
+import type { ToolInfo, Trace } from '../schema/types.js';
+import { tokenize } from '../text/tokenize.js';
+import { collectFeatures, F, S_PAGERANK, S_POPULARITY, type QueryInput } from './features.js';
+import { foldOf } from './folds.js';
+import { transform } from './linear-profile.js';
+import { buildModel, PRIOR_WEIGHTS, type FittedWeights, type RecommenderModel } from './model.js';
+import { fitSoftmax, type FitGroup, type FitQuery } from './softmax-fit.js';
+
+export interface FitOptions {
+  readonly folds?: number;
+  readonly seed?: number;
+  /** Upper bound on queries per task; positions are subsampled (seeded) beyond it. */
+  readonly maxQueries?: number;
+  readonly iterations?: number;
+}
+
+export interface FitTaskReport {
+  readonly queries: number;
+  readonly initialLoss: number;
+  readonly loss: number;
+}
+
+export interface FitReport {
+  readonly weights: FittedWeights;
+  readonly folds: number;
+  readonly next: FitTaskReport;
+  readonly nextNoIntent: FitTaskReport;
+  readonly search: FitTaskReport;
+}
+
+interface Collected {
+  readonly groups: FitGroup[];
+  readonly next: FitQuery[];
+  readonly nextNoIntent: FitQuery[];
+  readonly search: FitQuery[];
+}
+
+export function fitWeights(
+  traces: readonly Trace[],
+  catalog: ReadonlyMap<string, ToolInfo>,
+  options: FitOptions = {},
+): FitReport {
+  const folds = options.folds ?? 4;
+  const maxQueries = options.maxQueries ?? 4000;
+  const usable = traces.filter((t) => t.success && t.steps.length > 0);
+  let positions = 0;
+  let intents = 0;
+  for (const t of usable) {
+    positions += Math.max(0, t.steps.length - 1);
+    if (t.intent !== '') intents++;
+  }
+  const rng = createRng(options.seed ?? 7);
+  const keepNext = positions > maxQueries ? maxQueries / positions : 1;
+  const keepSearch = intents > maxQueries ? maxQueries / intents : 1;
+
+  const collected: Collected = { groups: [], next: [], nextNoIntent: [], search: [] };
+  for (let k = 0; k < folds; k++) {
+    const graph = new ToolGraph();
+    for (const name of catalog.keys()) graph.addTool(name);
+    const heldOut: Trace[] = [];
+    for (const t of usable) {
+      if (foldOf(t.id, folds) === k) heldOut.push(t);
+      else graph.ingest(t);
+    }
+    if (heldOut.length === 0 || graph.traces === 0) continue;
+    const model = buildModel(graph, catalog, PRIOR_WEIGHTS, { seed: options.seed });
+    const group = collected.groups.length;
+    collected.groups.push(backgroundGroup(model));
+    for (const t of heldOut) {
+      const ids = t.steps.map((s) => model.graph.indexByName.get(s.tool) ?? -1);
+      const tokens = t.intent !== '' ? tokenize(t.intent) : null;
+      for (let i = 1; i < ids.length; i++) {
+        const target = ids[i]!;
+        if (target < 0 || rng() >= keepNext) continue;
+        const context = ids.slice(0, i).filter((c) => c >= 0);
+        if (tokens !== null) collected.next.push(...queries(model, group, { context, intent: tokens, extra: [target] }, [target]));
+        collected.nextNoIntent.push(...queries(model, group, { context, intent: null, extra: [target] }, [target]));
+      }
+      if (tokens !== null && rng() < keepSearch) {
+        const gold = [...new Set(ids.filter((c) => c >= 0))];
+        if (gold.length > 0) collected.search.push(...queries(model, group, { context: [], intent: tokens, extra: gold }, gold));
+      }
+    }
+  }
+
+  const fit = (qs: FitQuery[], initial: readonly number[]): { w: number[]; report: FitTaskReport } => {
+    if (qs.length === 0) return { w: initial.slice(), report: { queries: 0, initialLoss: 0, loss: 0 } };
+    const result = fitSoftmax(F, collected.groups, qs, initial, { iterations: options.iterations });
+    return { w: result.weights, report: { queries: qs.length, initialLoss: result.initialLoss, loss: result.loss } };
+  };
+  const next = fit(collected.next, PRIOR_WEIGHTS.next);
+  const nextNoIntent = fit(collected.nextNoIntent, PRIOR_WEIGHTS.nextNoIntent);
+  const search = fit(collected.search, PRIOR_WEIGHTS.search);
+  return {
+    weights: { next: next.w, nextNoIntent: nextNoIntent.w, search: search.w, source: 'fitted' },
+    folds,
+    next: next.report,
+    nextNoIntent: nextNoIntent.report,
+    search: search.report,
+  };
+}
+
+/** Transformed static features of every tool: what an untouched candidate looks like. */
+function backgroundGroup(model: RecommenderModel): FitGroup {
+  const { graph } = model;
+  const n = graph.n;
+  const background = new Float64Array(n * F);
+  for (let c = 0; c < n; c++) {
+    for (let f = 0; f < F; f++) background[c * F + f] = transform(f, 0);
+    background[c * F + S_PAGERANK] = transform(S_PAGERANK, graph.pagerankPercentile[c]!);
+    background[c * F + S_POPULARITY] = transform(S_POPULARITY, graph.maxCalls > 0 ? graph.calls[c]! / graph.maxCalls : 0);
+  }
+  return { background, n };
+}
+
+/** One query per target, all sharing the touched rows of one feature collection. */
+function queries(model: RecommenderModel, group: number, input: QueryInput, targets: readonly number[]): FitQuery[] {
+  const { scratch } = model;
+  collectFeatures(model.graph, model.text, input, scratch);
+  try {
+    const count = scratch.rows;
+    const rows = new Float64Array(count * F);
+    for (let r = 0; r < count; r++) {
+      for (let f = 0; f < F; f++) rows[r * F + f] = transform(f, scratch.values[r * F + f]!);
+    }
+    const tools = scratch.rowTool.slice(0, count);
+    return targets.map((t) => ({ group, rows, tools, target: scratch.rowOf[t]! }));
+  } finally {
+    scratch.reset();
+  }
+}

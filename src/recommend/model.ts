@@ -1,0 +1,97 @@
+/**
+ * A recommender model: one graph snapshot, its text model, the fitted weights, and what the
+ * profiles precompute from them. Immutable once built; queries only read it (the scratch
+ * buffers are reset after every synchronous query).
+ */
+import { buildSnapshot, type GraphSnapshot } from '../graph/snapshot.js';
+import type { ToolGraph } from '../graph/tool-graph.js';
+import type { ToolInfo } from '../schema/types.js';
+import { buildTextModel, type TextModel } from '../text/text-model.js';
+import { F, FeatureScratch, SIGNALS, type SignalName } from './features.js';
+import { linearBackground, type LinearBackground } from './linear-profile.js';
+import { seedBackground } from './seed-profile.js';
+import { createTopK, type TopK } from './top-k.js';
+
+/** Weight vectors of the default profile, indexed like `SIGNALS`. */
+export interface FittedWeights {
+  /** Next tool, with an intent. */
+  readonly next: readonly number[];
+  /** Next tool, without an intent. */
+  readonly nextNoIntent: readonly number[];
+  /** Tools for an intent, without context. */
+  readonly search: readonly number[];
+  /** How they were obtained: 'prior' until a fit replaces them. */
+  readonly source: 'prior' | 'fitted';
+}
+
+function vector(values: Partial<Record<SignalName, number>>): number[] {
+  return SIGNALS.map((s) => values[s] ?? 0);
+}
+
+/**
+ * Weights before any fit: every probability-like signal counts once (a plain product of
+ * experts) and the rest not at all. A fit on recorded traces replaces them.
+ */
+export const PRIOR_WEIGHTS: FittedWeights = {
+  next: vector({ transition: 1, secondOrder: 1, intent: 1, popularity: 0.1 }),
+  nextNoIntent: vector({ transition: 1, secondOrder: 1, popularity: 0.1 }),
+  search: vector({ intent: 1, lexical: 1, popularity: 0.1 }),
+  source: 'prior',
+};
+
+export interface RecommenderModel {
+  readonly graph: GraphSnapshot;
+  readonly text: TextModel;
+  readonly catalog: ReadonlyMap<string, ToolInfo>;
+  readonly weights: FittedWeights;
+  readonly backgrounds: {
+    readonly next: LinearBackground;
+    readonly nextNoIntent: LinearBackground;
+    readonly search: LinearBackground;
+    readonly seed: LinearBackground;
+  };
+  readonly scratch: FeatureScratch;
+  readonly rowScore: Float64Array;
+  readonly top: { k: number; buffer: TopK };
+}
+
+export interface ModelOptions {
+  readonly seed?: number;
+}
+
+export function buildModel(
+  graph: ToolGraph,
+  catalog: ReadonlyMap<string, ToolInfo>,
+  weights: FittedWeights = PRIOR_WEIGHTS,
+  options: ModelOptions = {},
+): RecommenderModel {
+  for (const w of [weights.next, weights.nextNoIntent, weights.search]) {
+    if (w.length !== F) throw new RangeError(`buildModel: weight vectors need ${F} entries, got ${w.length}`);
+  }
+  const snapshot = buildSnapshot(graph, { seed: options.seed });
+  const text = buildTextModel(snapshot.names, catalog, graph.intents());
+  return {
+    graph: snapshot,
+    text,
+    catalog,
+    weights,
+    backgrounds: {
+      next: linearBackground(snapshot, weights.next),
+      nextNoIntent: linearBackground(snapshot, weights.nextNoIntent),
+      search: linearBackground(snapshot, weights.search),
+      seed: seedBackground(snapshot),
+    },
+    scratch: new FeatureScratch(snapshot.n),
+    rowScore: new Float64Array(snapshot.n),
+    top: { k: 0, buffer: createTopK(0) },
+  };
+}
+
+/** The model's top-k buffer, reallocated only when k changes. */
+export function topBuffer(model: RecommenderModel, k: number): TopK {
+  if (model.top.k !== k) {
+    model.top.k = k;
+    model.top.buffer = createTopK(k);
+  }
+  return model.top.buffer;
+}

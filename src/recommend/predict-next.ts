@@ -1,0 +1,102 @@
+/**
+ * Next-tool prediction: given the tools called so far (and the task's intent, if any), one
+ * ranked list of tools, every item with its score and per-signal breakdown.
+ *
+ * Every tool is scored before the top-k cut (see `features.ts` for how untouched tools are
+ * scored exactly without visiting them). Profiles:
+ *  - `default`: the fitted log-linear ranker; `score` is P(tool | context, intent) in [0, 1];
+ *  - `seed`: spec 003 section 3 as written; `score` is its raw additive score.
+ * With no recorded traces at all the answer is intent and popularity only, `kind: 'cold-start'`.
+ * Context tools the graph has never seen are skipped and listed in `unknownContext`.
+ */
+import { tokenize } from '../text/tokenize.js';
+import { breakdown, collectFeatures, type SignalBreakdown } from './features.js';
+import { logNormaliser, scoreLinearRows, type LinearBackground } from './linear-profile.js';
+import { topBuffer, type RecommenderModel } from './model.js';
+import { scoreSeedRows } from './seed-profile.js';
+import { selectTopK } from './top-k.js';
+
+export type Profile = 'default' | 'seed';
+
+export interface PredictRequest {
+  readonly context: readonly string[];
+  readonly intent?: string;
+  readonly k?: number;
+  readonly profile?: Profile;
+}
+
+export interface RankedTool {
+  readonly tool: string;
+  readonly kind: 'tool';
+  readonly score: number;
+  readonly signals: SignalBreakdown;
+}
+
+export interface Prediction {
+  readonly kind: 'prediction' | 'cold-start';
+  readonly profile: Profile;
+  /** Graph version of the snapshot that answered. */
+  readonly version: number;
+  readonly items: readonly RankedTool[];
+  readonly unknownContext: readonly string[];
+}
+
+export const DEFAULT_K = 5;
+
+export function predictNext(model: RecommenderModel, request: PredictRequest): Prediction {
+  const { graph, scratch, rowScore } = model;
+  const profile = request.profile ?? 'default';
+  const k = Math.min(request.k ?? DEFAULT_K, graph.n);
+  const context: number[] = [];
+  const unknownContext: string[] = [];
+  for (const name of request.context) {
+    const index = graph.indexByName.get(name);
+    if (index === undefined) unknownContext.push(name);
+    else context.push(index);
+  }
+  const intentTokens = request.intent !== undefined && request.intent !== '' ? tokenize(request.intent) : null;
+  const coldStart = graph.traces === 0;
+
+  collectFeatures(graph, model.text, { context, intent: intentTokens }, scratch);
+  try {
+    let bg: LinearBackground;
+    let probabilities = true;
+    if (coldStart) {
+      bg = model.backgrounds.search;
+      scoreLinearRows(scratch, model.weights.search, rowScore);
+    } else if (profile === 'seed') {
+      bg = model.backgrounds.seed;
+      probabilities = false;
+      scoreSeedRows(graph, scratch, rowScore);
+    } else if (intentTokens !== null) {
+      bg = model.backgrounds.next;
+      scoreLinearRows(scratch, model.weights.next, rowScore);
+    } else {
+      bg = model.backgrounds.nextNoIntent;
+      scoreLinearRows(scratch, model.weights.nextNoIntent, rowScore);
+    }
+    const top = topBuffer(model, k);
+    selectTopK(scratch, rowScore, bg, top);
+    const logZ = probabilities ? logNormaliser(scratch, rowScore, bg) : 0;
+    const items: RankedTool[] = [];
+    for (let i = 0; i < top.size; i++) {
+      const c = top.tools[i]!;
+      const s = top.scores[i]!;
+      items.push({
+        tool: graph.names[c]!,
+        kind: 'tool',
+        score: probabilities ? Math.exp(s - logZ) : s,
+        signals: breakdown(graph, scratch, c),
+      });
+    }
+    return {
+      kind: coldStart ? 'cold-start' : 'prediction',
+      profile,
+      version: graph.version,
+      items,
+      unknownContext,
+    };
+  } finally {
+    scratch.reset();
+  }
+}

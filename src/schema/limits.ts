@@ -1,0 +1,47 @@
+/**
+ * Documented input limits, enforced at the boundary (trace ingestion, catalogues, dataset files).
+ *
+ * Why limits at all: every accepted trace and tool ends up in the graph, the text index and the
+ * store; one oversized payload must not be able to exhaust memory, blow the stack of a recursive
+ * walk, or make a query slow for everyone. The values are generous: the largest public dataset
+ * we evaluate on stays two orders of magnitude below each of them.
+ *
+ * Exceeding any limit below throws `ToolgraphError('PAYLOAD_TOO_LARGE', ...)` naming the field
+ * path and the limit (the HTTP layer maps it to 413). Everything else that is wrong with an input
+ * is `INVALID_INPUT`. Lengths are counted as JavaScript `String.length` (UTF-16 code units): an
+ * emoji outside the BMP counts as 2.
+ */
+
+/** Tool (and parameter) name length. Long generated names (namespaced MCP tools) must still work. */
+export const MAX_TOOL_NAME_LENGTH = 1_024;
+
+/** Steps of one ReasoningTrace, tools of one compact trace, tools of one workflow record. */
+export const MAX_TRACE_STEPS = 10_000;
+
+/** Intent text: a ReasoningTrace's `task.objective`, a compact trace's or workflow's `intent`. */
+export const MAX_INTENT_LENGTH = 65_536;
+
+/** Other free text: step content, summaries, tool and parameter descriptions (64 Ki). */
+export const MAX_TEXT_LENGTH = 65_536;
+
+/** Ids, domains, and short labels (parameter types, sources, MCP server names). */
+export const MAX_ID_LENGTH = 1_024;
+
+/** Tools in one catalogue (`parseCatalog`, a dataset's tools.jsonl). */
+export const MAX_CATALOG_TOOLS = 100_000;
+
+/** Parameters of one tool. */
+export const MAX_TOOL_PARAMS = 1_000;
+
+/** Dependency edges of one workflow record. */
+export const MAX_WORKFLOW_EDGES = 100_000;
+
+/**
+ * Nesting of any JSON value we accept (objects and arrays; the root is level 1). Bounds the
+ * recursion of every walk over the value (validation, canonical hashing), and rejects cyclic
+ * JavaScript objects, which would otherwise nest forever.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** One line of a JSONL file, in characters. */
+export const MAX_JSONL_LINE_LENGTH = 8 * 1_024 * 1_024;

@@ -1,0 +1,209 @@
+/**
+ * Intent-to-tool association learned from recorded traces: multinomial naive Bayes with each
+ * trace's intent tokens credited to each distinct tool the trace called.
+ *
+ *   fit:   n(t)   = traces crediting tool t           (prior evidence)
+ *          c(t,w) = occurrences of token w in the intents of those traces
+ *          C(t)   = sum over w of c(t,w)
+ *   score: log P(t | q) = log n(t) + sum over query tokens w known to the model of
+ *                         log((c(t,w) + alpha) / (C(t) + alpha * V))  - logsumexp(...)
+ *
+ * Lidstone smoothing alpha (alpha = 1 is Laplace). V is the number of distinct intent tokens in
+ * training. Query tokens never seen in training are skipped: they carry no evidence about any tool
+ * and, scored, would only favour the tools with the least text. The posterior is normalised with
+ * log-sum-exp over tools with evidence; tools no trace ever credited score exactly 0.
+ *
+ * Sparse layout: log((c + alpha) / (C + alpha V)) = log alpha - log(C + alpha V) + log(1 + c/alpha),
+ * so a query token costs one pass over all tools for the dense part plus one over its postings.
+ *
+ * Complexity: fit O(T + V log V) for T credited tokens; score O(|q| (nTools + postings(w))).
+ *
+ * Reference: A. McCallum, K. Nigam, "A comparison of event models for naive Bayes text
+ * classification", AAAI-98 Workshop on Learning for Text Categorization, 1998.
+ */
+import { ToolgraphError } from '../schema/errors.js';
+import { internCorpus, termId } from './vocabulary.js';
+
+/** One recorded trace: its intent's tokens and the tool indices it called (repeats allowed). */
+export interface IntentExample {
+  readonly tokens: readonly string[];
+  readonly tools: readonly number[];
+}
+
+export interface IntentAssociationOptions {
+  /** Lidstone smoothing alpha > 0. Default 1 (Laplace). */
+  readonly smoothing?: number;
+}
+
+/** Plain data: typed arrays, a string array and numbers. */
+export interface IntentModel {
+  readonly nTools: number;
+  readonly smoothing: number;
+  /** Sorted distinct intent tokens; a token's id is its position. */
+  readonly terms: readonly string[];
+  /** Traces that credited each tool. */
+  readonly evidence: Float64Array;
+  /** log n(t) - log sum n, per tool; -Infinity for tools without evidence. */
+  readonly logPrior: Float64Array;
+  /** log(C(t) + alpha V), per tool. */
+  readonly logDenominator: Float64Array;
+  /** CSR over token ids: the tools whose credited intents contain the token. */
+  readonly postingStart: Int32Array;
+  readonly postingTool: Int32Array;
+  /** c(t,w) of each posting. */
+  readonly postingCount: Float64Array;
+}
+
+export const INTENT_DEFAULTS = { smoothing: 1 } as const;
+
+function checkTool(nTools: number, tool: number, where: string): void {
+  if (!Number.isInteger(tool) || tool < 0 || tool >= nTools) {
+    throw new ToolgraphError(
+      'INVALID_INPUT',
+      `${where}: tool index must be an integer in [0, ${nTools}), got ${tool}`,
+    );
+  }
+}
+
+export function fitIntentAssociation(
+  nTools: number,
+  examples: readonly IntentExample[],
+  options: IntentAssociationOptions = {},
+): IntentModel {
+  const smoothing = options.smoothing ?? INTENT_DEFAULTS.smoothing;
+  if (!Number.isInteger(nTools) || nTools < 0) {
+    throw new ToolgraphError('INVALID_INPUT', `fitIntentAssociation: nTools must be an integer >= 0, got ${nTools}`);
+  }
+  if (!Number.isFinite(smoothing) || smoothing <= 0) {
+    throw new ToolgraphError('INVALID_INPUT', `fitIntentAssociation: smoothing must be a finite number > 0, got ${smoothing}`);
+  }
+  for (const example of examples) {
+    for (const tool of example.tools) checkTool(nTools, tool, 'fitIntentAssociation');
+  }
+
+  const { vocabulary, docs } = internCorpus(examples.map((e) => e.tokens));
+  const nTerms = vocabulary.terms.length;
+
+  // Distinct tools per example, reused across examples: a tool called three times in one trace
+  // is one piece of evidence that the intent wanted it, not three.
+  const evidence = new Float64Array(nTools);
+  const tokenTotal = new Float64Array(nTools);
+  const mark = new Int32Array(nTools).fill(-1);
+  const distinctTools: number[][] = [];
+  for (let e = 0; e < examples.length; e++) {
+    const tools: number[] = [];
+    for (const tool of examples[e]!.tools) {
+      if (mark[tool] !== e) {
+        mark[tool] = e;
+        tools.push(tool);
+      }
+    }
+    distinctTools.push(tools);
+    for (const tool of tools) {
+      evidence[tool]! += 1;
+      tokenTotal[tool]! += docs[e]!.length;
+    }
+  }
+
+  // c(t,w): count (term, tool) pairs through a per-term map of tool -> slot, built term-major.
+  const termCounts: Map<number, number>[] = [];
+  for (let v = 0; v < nTerms; v++) termCounts.push(new Map());
+  for (let e = 0; e < examples.length; e++) {
+    const ids = docs[e]!;
+    const tools = distinctTools[e]!;
+    if (tools.length === 0) continue;
+    for (let i = 0; i < ids.length; i++) {
+      const counts = termCounts[ids[i]!]!;
+      for (const tool of tools) counts.set(tool, (counts.get(tool) ?? 0) + 1);
+    }
+  }
+  const postingStart = new Int32Array(nTerms + 1);
+  for (let v = 0; v < nTerms; v++) postingStart[v + 1] = postingStart[v]! + termCounts[v]!.size;
+  const nPostings = postingStart[nTerms]!;
+  const postingTool = new Int32Array(nPostings);
+  const postingCount = new Float64Array(nPostings);
+  for (let v = 0; v < nTerms; v++) {
+    const entries = [...termCounts[v]!.entries()].sort((a, b) => a[0] - b[0]);
+    let p = postingStart[v]!;
+    for (const [tool, count] of entries) {
+      postingTool[p] = tool;
+      postingCount[p] = count;
+      p++;
+    }
+  }
+
+  let totalEvidence = 0;
+  for (let t = 0; t < nTools; t++) totalEvidence += evidence[t]!;
+  const logPrior = new Float64Array(nTools);
+  const logDenominator = new Float64Array(nTools);
+  for (let t = 0; t < nTools; t++) {
+    logPrior[t] = evidence[t]! > 0 ? Math.log(evidence[t]!) - Math.log(totalEvidence) : -Infinity;
+    logDenominator[t] = Math.log(tokenTotal[t]! + smoothing * nTerms);
+  }
+
+  return {
+    nTools,
+    smoothing,
+    terms: vocabulary.terms,
+    evidence,
+    logPrior,
+    logDenominator,
+    postingStart,
+    postingTool,
+    postingCount,
+  };
+}
+
+/** Writes P(tool | intent) into `out[0..nTools)`: sums to 1 over tools with evidence, else 0. */
+export function scoreIntent(model: IntentModel, tokens: readonly string[], out: Float64Array): void {
+  const nTools = model.nTools;
+  if (out.length < nTools) {
+    throw new ToolgraphError(
+      'INVALID_INPUT',
+      `scoreIntent: out has length ${out.length}, expected at least ${nTools} (one slot per tool)`,
+    );
+  }
+  const { logPrior, logDenominator, postingStart, postingTool, postingCount } = model;
+  const alpha = model.smoothing;
+  const logAlpha = Math.log(alpha);
+  const vocabulary = { terms: model.terms };
+
+  let known = 0;
+  out.set(logPrior.subarray(0, nTools));
+  for (const token of tokens) {
+    const v = termId(vocabulary, token);
+    if (v < 0) continue;
+    known++;
+    const end = postingStart[v + 1]!;
+    for (let p = postingStart[v]!; p < end; p++) {
+      out[postingTool[p]!]! += Math.log1p(postingCount[p]! / alpha);
+    }
+  }
+  if (known > 0) {
+    for (let t = 0; t < nTools; t++) out[t]! += known * (logAlpha - logDenominator[t]!);
+  }
+  normaliseLogScores(out, nTools);
+}
+
+/** exp(x - logsumexp(x)) in place over out[0..n); -Infinity entries become 0. */
+function normaliseLogScores(out: Float64Array, n: number): void {
+  let max = -Infinity;
+  for (let t = 0; t < n; t++) if (out[t]! > max) max = out[t]!;
+  if (max === -Infinity) {
+    out.fill(0, 0, n);
+    return;
+  }
+  let sum = 0;
+  for (let t = 0; t < n; t++) {
+    const e = Math.exp(out[t]! - max);
+    out[t] = e;
+    sum += e;
+  }
+  for (let t = 0; t < n; t++) out[t]! /= sum;
+}
+
+/** Number of training traces that credited `tool`. */
+export function intentEvidence(model: IntentModel, tool: number): number {
+  checkTool(model.nTools, tool, 'intentEvidence');
+  return model.evidence[tool]!;
+}

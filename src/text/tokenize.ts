@@ -1,0 +1,225 @@
+/**
+ * Tokenizer shared by every text signal: tool documents, intents and queries must go through the
+ * same function, or a query term can never meet the document term it means.
+ *
+ *   text -> NFKC -> words (runs of \p{L}\p{M}\p{N}) -> identifier parts -> lower case
+ *        -> drop stop words -> light stem
+ *
+ * - Identifier parts: `_ : . / -` and any other non-word character separate words already; inside
+ *   a word, a lower-case letter or digit followed by an upper-case one starts a new part
+ *   (`getUser` -> get user), and an upper-case run followed by upper+lower ends an acronym
+ *   (`getHTTPResponse` -> get http response). When a word splits, its whole lower-cased form is
+ *   kept as well (`YouTube` -> you tube youtube), because people write brand names both ways.
+ * - Han and kana runs carry no spaces between words, so they are cut into overlapping character
+ *   bigrams (a lone character stays a unigram), after Lucene's CJKBigramFilter.
+ * - Stemming is Porter's (1980) step 1 (plurals, -ed, -ing, y -> i) and step 5 (final -e, -ll),
+ *   with the Porter2 rules for -s and -ies, applied to ASCII letters only. The derivational steps
+ *   2-4 are left out on purpose: they merge words a tool catalogue keeps apart (`general`,
+ *   `generate`), and a lexical index over short descriptions loses more from such collisions than
+ *   it gains.
+ *
+ * Complexity: O(length of text). Deterministic and locale-independent (`toLowerCase`, not
+ * `toLocaleLowerCase`).
+ *
+ * References: M. F. Porter, "An algorithm for suffix stripping", Program 14(3), 1980;
+ * M. F. Porter, "The English (Porter2) stemming algorithm", snowballstem.org;
+ * Apache Lucene, WordDelimiterGraphFilter and CJKBigramFilter.
+ */
+
+/** Words: letters with their combining marks, and digits. Everything else separates. */
+const WORD = /[\p{L}\p{M}\p{N}]+/gu;
+/** Camel-case boundaries: `aB`, `1B`, and the end of an acronym `ABc`. */
+const CAMEL_LOWER_UPPER = /([\p{Ll}\p{N}])(\p{Lu})/gu;
+const CAMEL_ACRONYM = /(\p{Lu})(\p{Lu}\p{Ll})/gu;
+/** Scripts written without spaces between words. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const UNSPACED_RUNS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]+/gu;
+const ASCII_LOWER = /^[a-z]+$/;
+
+/**
+ * A short English stop list: articles, pronouns, auxiliaries, prepositions, conjunctions and the
+ * politeness words of requests ("please", "can you"). Kept short because tool descriptions use
+ * words such as `get`, `find`, `list` and `help` as real signal.
+ */
+const STOP_WORDS: ReadonlySet<string> = new Set([
+  'a', 'an', 'the', 'and', 'or', 'but', 'nor', 'if', 'then', 'else', 'so', 'than', 'too', 'very',
+  'of', 'to', 'in', 'on', 'at', 'by', 'for', 'with', 'from', 'into', 'onto', 'about', 'as', 'per',
+  'via', 'up', 'out', 'over', 'off',
+  'is', 'am', 'are', 'was', 'were', 'be', 'been', 'being', 'do', 'does', 'did', 'doing', 'done',
+  'has', 'have', 'had', 'having', 'will', 'would', 'shall', 'should', 'can', 'could', 'may',
+  'might', 'must',
+  'i', 'me', 'my', 'mine', 'myself', 'we', 'us', 'our', 'ours', 'you', 'your', 'yours', 'he',
+  'him', 'his', 'she', 'her', 'hers', 'it', 'its', 'they', 'them', 'their', 'theirs',
+  'this', 'that', 'these', 'those', 'there', 'here', 'what', 'which', 'who', 'whom', 'whose',
+  'when', 'where', 'why', 'how',
+  'some', 'any', 'each', 'all', 'both', 'such', 'own', 'same', 'other', 'also', 'just', 'only',
+  'please', 'let', 'lets', 's', 't', 'd', 'll', 're', 've', 'm',
+]);
+
+/** Lower-cased words of `text` with camel-case parts split out, before stop words and stemming. */
+function rawWords(text: string, out: string[]): void {
+  for (const match of text.normalize('NFKC').matchAll(WORD)) {
+    const word = match[0];
+    if (UNSPACED.test(word)) {
+      pushUnspaced(word, out);
+      continue;
+    }
+    const spaced = word.replace(CAMEL_LOWER_UPPER, '$1 $2').replace(CAMEL_ACRONYM, '$1 $2');
+    const lower = word.toLowerCase();
+    if (spaced === word) {
+      out.push(lower);
+      continue;
+    }
+    for (const part of spaced.split(' ')) out.push(part.toLowerCase());
+    out.push(lower);
+  }
+}
+
+/** Han/kana runs become overlapping bigrams; other runs inside the same word stay whole. */
+function pushUnspaced(word: string, out: string[]): void {
+  for (const match of word.matchAll(UNSPACED_RUNS)) {
+    const run = match[0];
+    if (!UNSPACED.test(run)) {
+      out.push(run.toLowerCase());
+      continue;
+    }
+    const chars = Array.from(run);
+    if (chars.length === 1) {
+      out.push(run);
+      continue;
+    }
+    for (let i = 0; i + 1 < chars.length; i++) out.push(`${chars[i]}${chars[i + 1]}`);
+  }
+}
+
+function normalise(words: readonly string[], out: string[]): void {
+  for (const word of words) {
+    if (STOP_WORDS.has(word)) continue;
+    out.push(stem(word));
+  }
+}
+
+/**
+ * Tokens of free text: Unicode words, identifier parts, lower case, no stop words, light stem.
+ * `tokenize('getHTTPResponse of users')` is `['get', 'http', 'respons', 'gethttprespons', 'user']`.
+ */
+export function tokenize(text: string): string[] {
+  const words: string[] = [];
+  rawWords(text, words);
+  const out: string[] = [];
+  normalise(words, out);
+  return out;
+}
+
+/**
+ * Tokens of an identifier such as a tool name (`clock_alarm_cancel`, `fs/readFile`,
+ * `SkyScrapperFlightSearch`). Same pipeline as `tokenize`; a name made only of stop words
+ * (a tool called `do` or `it`) keeps its words, so no tool ends up with an empty name.
+ */
+export function splitIdentifier(name: string): string[] {
+  const words: string[] = [];
+  rawWords(name, words);
+  const out: string[] = [];
+  normalise(words, out);
+  if (out.length === 0) for (const word of words) out.push(stem(word));
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Light stemmer: Porter 1980 steps 1a, 1b, 1c and 5, with the Porter2 -s / -ies rules.
+
+function isVowelAt(word: string, i: number): boolean {
+  const c = word.charCodeAt(i);
+  // a e i o u
+  if (c === 97 || c === 101 || c === 105 || c === 111 || c === 117) return true;
+  // y is a vowel after a consonant (Porter's definition).
+  return c === 121 && i > 0 && !isVowelAt(word, i - 1);
+}
+
+/** Porter's measure m of `word[0, end)`: the number of vowel-consonant sequences. */
+function measure(word: string, end: number): number {
+  let m = 0;
+  let i = 0;
+  while (i < end && !isVowelAt(word, i)) i++;
+  while (i < end) {
+    while (i < end && isVowelAt(word, i)) i++;
+    if (i >= end) break;
+    m++;
+    while (i < end && !isVowelAt(word, i)) i++;
+  }
+  return m;
+}
+
+function hasVowel(word: string, end: number): boolean {
+  for (let i = 0; i < end; i++) if (isVowelAt(word, i)) return true;
+  return false;
+}
+
+function endsDoubleConsonant(word: string): boolean {
+  const n = word.length;
+  return n >= 2 && word[n - 1] === word[n - 2] && !isVowelAt(word, n - 1);
+}
+
+/** Porter's *o: the stem ends consonant-vowel-consonant, the last not w, x or y (`hop`, `fil`). */
+function endsCvc(word: string): boolean {
+  const n = word.length;
+  if (n < 3) return false;
+  const last = word[n - 1];
+  return (
+    !isVowelAt(word, n - 1) && isVowelAt(word, n - 2) && !isVowelAt(word, n - 3) &&
+    last !== 'w' && last !== 'x' && last !== 'y'
+  );
+}
+
+function step1a(word: string): string {
+  if (word.endsWith('sses')) return word.slice(0, -2);
+  if (word.endsWith('ied') || word.endsWith('ies')) {
+    // Porter2: `ties` -> `tie`, `queries` -> `queri`.
+    return word.length > 4 ? word.slice(0, -2) : word.slice(0, -1);
+  }
+  if (word.endsWith('ss') || word.endsWith('us')) return word;
+  if (word.endsWith('s')) {
+    // Porter2: drop -s only if a vowel occurs before the letter preceding it (`gas`, `this` stay;
+    // `news` would become `new`, accepted as Porter does).
+    return hasVowel(word, word.length - 2) ? word.slice(0, -1) : word;
+  }
+  return word;
+}
+
+function step1b(word: string): string {
+  if (word.endsWith('eed')) return measure(word, word.length - 3) > 0 ? word.slice(0, -1) : word;
+  let stem: string;
+  if (word.endsWith('ed') && hasVowel(word, word.length - 2)) stem = word.slice(0, -2);
+  else if (word.endsWith('ing') && hasVowel(word, word.length - 3)) stem = word.slice(0, -3);
+  else return word;
+  if (stem.endsWith('at') || stem.endsWith('bl') || stem.endsWith('iz')) return `${stem}e`;
+  if (endsDoubleConsonant(stem)) {
+    const last = stem[stem.length - 1];
+    return last === 'l' || last === 's' || last === 'z' ? stem : stem.slice(0, -1);
+  }
+  if (measure(stem, stem.length) === 1 && endsCvc(stem)) return `${stem}e`;
+  return stem;
+}
+
+function step1c(word: string): string {
+  // y -> i after a consonant that is not the first letter (Porter2), so `query` meets `queries`.
+  const n = word.length;
+  if (n > 2 && word[n - 1] === 'y' && !isVowelAt(word, n - 2)) return `${word.slice(0, -1)}i`;
+  return word;
+}
+
+function step5(word: string): string {
+  let w = word;
+  if (w.endsWith('e')) {
+    const m = measure(w, w.length - 1);
+    if (m > 1 || (m === 1 && !endsCvc(w.slice(0, -1)))) w = w.slice(0, -1);
+  }
+  if (w.endsWith('ll') && measure(w, w.length) > 1) w = w.slice(0, -1);
+  return w;
+}
+
+/** Light stem of one lower-case word; words that are not plain ASCII letters pass unchanged. */
+function stem(word: string): string {
+  if (word.length <= 3 || !ASCII_LOWER.test(word)) return word;
+  return step5(step1c(step1b(step1a(word))));
+}
