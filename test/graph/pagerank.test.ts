@@ -1,13 +1,17 @@
-import Graph from 'graphology';
-import graphologyPagerank from 'graphology-metrics/centrality/pagerank.js';
+import { DirectedGraph } from 'graphology';
+import pagerankModule from 'graphology-metrics/centrality/pagerank.js';
 import { describe, expect, it } from 'vitest';
 import { csrFromEdges, type Csr } from '../../src/graph/csr.js';
 import { pagerank } from '../../src/graph/pagerank.js';
 import { expectInvalidInput, randomEdges, randomPermutation } from './_helpers.js';
 
+// CommonJS package typed with `export default`: under NodeNext the default import is
+// module.exports itself, which TypeScript types as the namespace.
+const graphologyPagerank = ('default' in pagerankModule ? pagerankModule.default : pagerankModule) as typeof pagerankModule.default;
+
 /** The same directed simple graph as a graphology instance, nodes keyed by index. */
-function toGraphology(csr: Csr): Graph {
-  const graph = new Graph({ type: 'directed', multi: false, allowSelfLoops: true });
+function toGraphology(csr: Csr): DirectedGraph {
+  const graph = new DirectedGraph({ multi: false, allowSelfLoops: true });
   for (let u = 0; u < csr.n; u++) graph.addNode(String(u));
   for (let u = 0; u < csr.n; u++) {
     for (let p = csr.offsets[u]!; p < csr.offsets[u + 1]!; p++) {

@@ -1,0 +1,105 @@
+/**
+ * Ranking metrics of the evaluation protocol (shared/data/README.md). Ranks are 1-based over
+ * dense scores with ties broken by tool index, the same rule the recommender uses, so a
+ * baseline with many tied scores gets no free hits.
+ */
+
+/** 1-based rank of `target` in `scores` (higher is better); Infinity when target < 0. */
+export function rankOf(scores: Float64Array, n: number, target: number): number {
+  if (target < 0 || target >= n) return Infinity;
+  const s = scores[target]!;
+  let rank = 1;
+  for (let c = 0; c < n; c++) {
+    const v = scores[c]!;
+    if (v > s || (v === s && c < target)) rank++;
+  }
+  return rank;
+}
+
+/** Tool indices of the best `k` scores, best first, ties by index. */
+export function topIndices(scores: Float64Array, n: number, k: number): number[] {
+  const order = Array.from({ length: n }, (_, i) => i);
+  order.sort((a, b) => scores[b]! - scores[a]! || a - b);
+  return order.slice(0, k);
+}
+
+export interface NextMetrics {
+  n: number;
+  hit1: number;
+  hit3: number;
+  hit5: number;
+  mrr: number;
+}
+
+export class NextAccumulator {
+  private count = 0;
+  private h1 = 0;
+  private h3 = 0;
+  private h5 = 0;
+  private rr = 0;
+
+  add(rank: number): void {
+    this.count++;
+    if (rank <= 1) this.h1++;
+    if (rank <= 3) this.h3++;
+    if (rank <= 5) this.h5++;
+    if (Number.isFinite(rank)) this.rr += 1 / rank;
+  }
+
+  result(): NextMetrics {
+    const d = this.count || 1;
+    return { n: this.count, hit1: this.h1 / d, hit3: this.h3 / d, hit5: this.h5 / d, mrr: this.rr / d };
+  }
+}
+
+export interface SearchMetrics {
+  n: number;
+  hit1: number;
+  recall5: number;
+  recall10: number;
+  ndcg10: number;
+  mrr: number;
+}
+
+export class SearchAccumulator {
+  private count = 0;
+  private h1 = 0;
+  private r5 = 0;
+  private r10 = 0;
+  private ndcg = 0;
+  private rr = 0;
+
+  /** `ranked`: best-first tool indices (at least 10 when available); `firstRank`: rank of the best gold tool. */
+  add(ranked: readonly number[], gold: ReadonlySet<number>, firstRank: number): void {
+    this.count++;
+    const size = gold.size || 1;
+    let in5 = 0;
+    let in10 = 0;
+    let dcg = 0;
+    for (let i = 0; i < Math.min(10, ranked.length); i++) {
+      if (!gold.has(ranked[i]!)) continue;
+      if (i < 5) in5++;
+      in10++;
+      dcg += 1 / Math.log2(i + 2);
+    }
+    let ideal = 0;
+    for (let i = 0; i < Math.min(10, gold.size); i++) ideal += 1 / Math.log2(i + 2);
+    if (ranked.length > 0 && gold.has(ranked[0]!)) this.h1++;
+    this.r5 += in5 / size;
+    this.r10 += in10 / size;
+    this.ndcg += ideal > 0 ? dcg / ideal : 0;
+    if (Number.isFinite(firstRank)) this.rr += 1 / firstRank;
+  }
+
+  result(): SearchMetrics {
+    const d = this.count || 1;
+    return {
+      n: this.count,
+      hit1: this.h1 / d,
+      recall5: this.r5 / d,
+      recall10: this.r10 / d,
+      ndcg10: this.ndcg / d,
+      mrr: this.rr / d,
+    };
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * Dense scores of every tool for one query, in the model's tool index order: what the
+ * evaluator ranks against. The ranking is the one predictNext and searchTools return (same
+ * features, same profile), without the top-k cut.
+ */
+import { collectFeatures } from './features.js';
+import { scoreLinearRows, type LinearBackground } from './linear-profile.js';
+import type { RecommenderModel } from './model.js';
+import { scoreSeedRows } from './seed-profile.js';
+
+export type ScoreMode = 'next' | 'seed' | 'search';
+
+export function scoreAllTools(
+  model: RecommenderModel,
+  context: readonly number[],
+  intent: readonly string[] | null,
+  mode: ScoreMode,
+  out: Float64Array,
+): void {
+  const { graph, scratch, rowScore } = model;
+  const useIntent = intent !== null && intent.length > 0 ? intent : null;
+  collectFeatures(graph, model.text, { context: mode === 'search' ? [] : context, intent: useIntent }, scratch);
+  try {
+    let bg: LinearBackground;
+    if (mode === 'seed') {
+      bg = model.backgrounds.seed;
+      scoreSeedRows(graph, scratch, rowScore);
+    } else if (mode === 'search') {
+      bg = model.backgrounds.search;
+      scoreLinearRows(scratch, model.weights.search, rowScore);
+    } else if (useIntent !== null) {
+      bg = model.backgrounds.next;
+      scoreLinearRows(scratch, model.weights.next, rowScore);
+    } else {
+      bg = model.backgrounds.nextNoIntent;
+      scoreLinearRows(scratch, model.weights.nextNoIntent, rowScore);
+    }
+    out.set(bg.score.subarray(0, graph.n));
+    for (let r = 0; r < scratch.rows; r++) out[scratch.rowTool[r]!] = rowScore[r]!;
+  } finally {
+    scratch.reset();
+  }
+}
