@@ -4,22 +4,33 @@
  * baseline with many tied scores gets no free hits.
  */
 
-/** 1-based rank of `target` in `scores` (higher is better); Infinity when target < 0. */
-export function rankOf(scores: Float64Array, n: number, target: number): number {
-  if (target < 0 || target >= n) return Infinity;
-  const s = scores[target]!;
-  let rank = 1;
-  for (let c = 0; c < n; c++) {
-    const v = scores[c]!;
-    if (v > s || (v === s && c < target)) rank++;
+/**
+ * Scores in tiers compared lexicographically: back-off baselines rank by their first tier and
+ * break ties with the next ones (a most-frequent-successor falls back on popularity) without
+ * mixing magnitudes. Single-score methods use one tier.
+ */
+export type Tiers = readonly Float64Array[];
+
+function compare(tiers: Tiers, a: number, b: number): number {
+  for (const t of tiers) {
+    const d = t[a]! - t[b]!;
+    if (d !== 0) return d;
   }
+  return b - a;
+}
+
+/** 1-based rank of `target` (higher scores first, ties by index); Infinity when target < 0. */
+export function rankOf(tiers: Tiers, n: number, target: number): number {
+  if (target < 0 || target >= n) return Infinity;
+  let rank = 1;
+  for (let c = 0; c < n; c++) if (c !== target && compare(tiers, c, target) > 0) rank++;
   return rank;
 }
 
-/** Tool indices of the best `k` scores, best first, ties by index. */
-export function topIndices(scores: Float64Array, n: number, k: number): number[] {
+/** Tool indices of the best `k`, best first. */
+export function topIndices(tiers: Tiers, n: number, k: number): number[] {
   const order = Array.from({ length: n }, (_, i) => i);
-  order.sort((a, b) => scores[b]! - scores[a]! || a - b);
+  order.sort((a, b) => compare(tiers, b, a));
   return order.slice(0, k);
 }
 

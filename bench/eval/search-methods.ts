@@ -1,0 +1,34 @@
+/**
+ * The methods compared by `toolgraph eval search`:
+ *  - bm25: Okapi BM25 of the intent against each tool's catalogue document;
+ *  - learned: the intent-to-tool association learned from training intents, alone;
+ *  - toolgraph: the recommender's fitted search ranking (no context).
+ */
+import { scoreAllTools } from '../../src/recommend/score-all.js';
+import type { RecommenderModel } from '../../src/recommend/model.js';
+import { scoreBm25 } from '../../src/text/bm25.js';
+import { scoreIntent } from '../../src/text/intent-association.js';
+import { tokenize } from '../../src/text/tokenize.js';
+import type { Tiers } from './metrics.js';
+
+export const SEARCH_METHODS = ['bm25', 'learned', 'toolgraph'] as const;
+export type SearchMethod = (typeof SEARCH_METHODS)[number];
+
+export interface SearchScorer {
+  readonly tiers: Tiers;
+  score(intent: string): void;
+}
+
+export function searchScorers(model: RecommenderModel): Map<SearchMethod, SearchScorer> {
+  const n = model.graph.n;
+  const lexical = new Float64Array(n);
+  const learned = new Float64Array(n);
+  const dense = new Float64Array(n);
+  const pop = model.graph.calls;
+  return new Map<SearchMethod, SearchScorer>([
+    ['bm25', { tiers: [lexical], score: (intent) => scoreBm25(model.text.bm25, tokenize(intent), lexical) }],
+    // Ties (tools the association never saw) fall back on popularity, as any baseline would.
+    ['learned', { tiers: [learned, pop], score: (intent) => scoreIntent(model.text.intent, tokenize(intent), learned) }],
+    ['toolgraph', { tiers: [dense], score: (intent) => scoreAllTools(model, [], tokenize(intent), 'search', dense) }],
+  ]);
+}

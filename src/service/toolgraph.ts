@@ -1,0 +1,169 @@
+/**
+ * The facade every face (library, CLI, later HTTP and MCP) calls: it validates input at the
+ * boundary, owns the mutable ToolGraph, and answers queries from the newest complete model.
+ *
+ * Ingestion mutates the graph and bumps its version; a rebuild of the model (snapshot, text
+ * index, profile precomputation) is scheduled after a short debounce and swapped in atomically.
+ * Queries never wait for it: they read whichever model is current. Only when no model exists
+ * yet (the very first query) is one built on the spot. Node runs one rebuild at a time by
+ * construction (it is synchronous), and a pending timer is never doubled.
+ */
+import { ToolGraph } from '../graph/tool-graph.js';
+import { fitWeights, type FitOptions, type FitReport } from '../recommend/fit-weights.js';
+import { buildModel, PRIOR_WEIGHTS, type FittedWeights, type RecommenderModel } from '../recommend/model.js';
+import { predictNext, type Prediction } from '../recommend/predict-next.js';
+import { searchTools, type SearchResult } from '../recommend/search-tools.js';
+import { ToolgraphError } from '../schema/errors.js';
+import { parsePredictRequest, parseSearchRequest } from '../schema/requests.js';
+import { parseCatalog } from '../schema/tool.js';
+import { parseTrace } from '../schema/trace.js';
+import type { ToolInfo, Trace } from '../schema/types.js';
+
+export interface ToolgraphOptions {
+  /** Seed of every random step (Louvain, fitting). */
+  readonly seed?: number;
+  /** Debounce before a rebuild after ingestion, in ms (default 50). */
+  readonly rebuildDelayMs?: number;
+}
+
+export interface IngestResult {
+  readonly ingested: number;
+  readonly version: number;
+}
+
+export class Toolgraph {
+  private readonly graph = new ToolGraph();
+  private readonly catalog = new Map<string, ToolInfo>();
+  private readonly traces: Trace[] = [];
+  private readonly seenIds = new Set<string>();
+  private weights: FittedWeights = PRIOR_WEIGHTS;
+  private model: RecommenderModel | null = null;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly seed: number | undefined;
+  private readonly delay: number;
+  private lastRebuildMs = 0;
+
+  constructor(options: ToolgraphOptions = {}) {
+    this.seed = options.seed;
+    this.delay = options.rebuildDelayMs ?? 50;
+  }
+
+  /** Adds or replaces catalogue entries (MCP tools/list entries or dataset tools). */
+  setTools(input: unknown): { tools: number; version: number } {
+    const tools = parseCatalog(input);
+    for (const tool of tools) {
+      this.catalog.set(tool.name, tool);
+      this.graph.addTool(tool.name);
+    }
+    this.invalidate();
+    return { tools: this.catalog.size, version: this.graph.version };
+  }
+
+  tools(): readonly ToolInfo[] {
+    return this.graph.names.map((name) => this.catalog.get(name) ?? { name, description: '', params: [] });
+  }
+
+  /**
+   * Ingests traces in any accepted format. All are validated before any is applied, so a bad
+   * one in a batch leaves the graph untouched. A trace id already ingested is skipped.
+   */
+  ingest(input: unknown | readonly unknown[]): IngestResult {
+    const items = Array.isArray(input) ? input : [input];
+    const parsed = items.map((item, i) => {
+      try {
+        return parseTrace(item);
+      } catch (error) {
+        if (error instanceof ToolgraphError && items.length > 1) {
+          throw new ToolgraphError(error.code, `traces[${i}]: ${error.message}`, error.details);
+        }
+        throw error;
+      }
+    });
+    return this.ingestTraces(parsed);
+  }
+
+  /** Ingests already-validated traces (the evaluator and the CLI's file loaders). */
+  ingestTraces(traces: readonly Trace[]): IngestResult {
+    let ingested = 0;
+    for (const trace of traces) {
+      if (this.seenIds.has(trace.id)) continue;
+      this.seenIds.add(trace.id);
+      this.traces.push(trace);
+      this.graph.ingest(trace);
+      ingested++;
+    }
+    if (ingested > 0) this.invalidate();
+    return { ingested, version: this.graph.version };
+  }
+
+  /** Refits the default profile's weights on every recorded trace, then rebuilds. */
+  fit(options: FitOptions = {}): FitReport {
+    const report = fitWeights(this.traces, this.catalog, { seed: this.seed, ...options });
+    this.weights = report.weights;
+    this.rebuild();
+    return report;
+  }
+
+  get fittedWeights(): FittedWeights {
+    return this.weights;
+  }
+
+  /** Installs weights fitted elsewhere (loaded from a store). */
+  setWeights(weights: FittedWeights): void {
+    this.weights = weights;
+    this.invalidate();
+  }
+
+  predictNext(request: unknown): Prediction {
+    return predictNext(this.current(), parsePredictRequest(request));
+  }
+
+  searchTools(request: unknown): SearchResult {
+    return searchTools(this.current(), parseSearchRequest(request));
+  }
+
+  /** Builds the model now if it is stale; returns the current one. */
+  rebuild(): RecommenderModel {
+    this.cancelTimer();
+    if (this.model === null || this.model.graph.version !== this.graph.version || this.model.weights !== this.weights) {
+      const started = performance.now();
+      this.model = buildModel(this.graph, this.catalog, this.weights, { seed: this.seed });
+      this.lastRebuildMs = performance.now() - started;
+    }
+    return this.model;
+  }
+
+  stats(): { tools: number; transitions: number; traces: number; version: number; modelVersion: number; rebuildMs: number } {
+    return {
+      tools: this.graph.toolCount,
+      transitions: this.graph.edgeCount,
+      traces: this.graph.traces,
+      version: this.graph.version,
+      modelVersion: this.model?.graph.version ?? -1,
+      rebuildMs: this.lastRebuildMs,
+    };
+  }
+
+  /** Stops the pending rebuild timer (for shutdown). */
+  close(): void {
+    this.cancelTimer();
+  }
+
+  private current(): RecommenderModel {
+    return this.model ?? this.rebuild();
+  }
+
+  private invalidate(): void {
+    if (this.timer !== null) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.rebuild();
+    }, this.delay);
+    this.timer.unref?.();
+  }
+
+  private cancelTimer(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}
