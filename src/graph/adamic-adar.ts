@@ -62,7 +62,8 @@ export function adamicAdar(undirected: Csr, u: number, v: number): number {
  *
  * "First touched" means out[v] was 0 when this call first added to it: with a zeroed `out`,
  * touched[0 .. count) lists exactly the v with AA(u, v) > 0, in discovery order. Every
- * contribution is > 0, so a zero is an exact marker. `out` and `touched` need length >= n;
+ * contribution is > 0, so a zero is an exact marker; `out` must hold no negative values, or a
+ * v could return to 0 and be listed twice. `out` and `touched` need length >= n;
  * INVALID_INPUT otherwise, or for u outside [0, n).
  */
 export function adamicAdarFrom(undirected: Csr, u: number, out: Float64Array, touched: Int32Array): number {
