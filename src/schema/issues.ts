@@ -141,7 +141,6 @@ function invalidFormat(issue: Extract<Issue, { code: 'invalid_format' }>): strin
   if (issue.format === 'datetime') {
     return 'expected an ISO 8601 datetime with a time zone, e.g. 2024-05-01T12:00:00Z';
   }
-  if (issue.format === 'starts_with') return `expected a string starting with ${JSON.stringify(issue.prefix)}`;
   return `expected a valid ${issue.format}`;
 }
 
