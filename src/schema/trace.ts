@@ -279,22 +279,24 @@ export function parseTrace(input: unknown, options: ParseTraceOptions = {}): Tra
   return fromCompact(parseWith(compactTraceSchema, input, 'parseTrace'), options);
 }
 
-export interface WorkflowToTraceOptions {
-  /**
-   * The replay time; defaults to Date.now. Records carry no time, and a fixed old time would
-   * let time decay erase the whole training set.
-   */
-  readonly now?: () => number;
+/**
+ * A dataset workflow replayed as one successful trace: every step ok, in `tools` order, timed
+ * now. Records carry no time, and a fixed old time would let time decay erase the whole training
+ * set. One argument only, so `records.map(workflowToTrace)` is safe; use workflowToTraceAt for a
+ * reproducible time.
+ */
+export function workflowToTrace(record: WorkflowRecord): Trace {
+  return workflowToTraceAt(record, Date.now());
 }
 
-/** A dataset workflow replayed as one successful trace: every step ok, in `tools` order. */
-export function workflowToTrace(record: WorkflowRecord, options: WorkflowToTraceOptions = {}): Trace {
+/** workflowToTrace with the replay time given (epoch ms). */
+export function workflowToTraceAt(record: WorkflowRecord, timestamp: number): Trace {
   return {
     id: record.id,
     intent: record.intent,
     domain: record.domain,
     steps: record.tools.map((tool) => ({ tool, ok: true })),
     success: true,
-    timestamp: (options.now ?? Date.now)(),
+    timestamp,
   };
 }
