@@ -112,34 +112,44 @@ function jsonSchemaType(property: z.output<typeof mcpPropertySchema>): string {
   return typeof property.type === 'string' ? property.type : property.type.join(' | ');
 }
 
+/** A tool, or everything wrong with it. Issues are collected, not thrown, so a catalogue reports all. */
+type Checked = { readonly tool: ToolInfo; readonly issues?: undefined } | { readonly issues: FlatIssue[] };
+
+function ownValue(record: Record<string, unknown>, key: string): unknown {
+  return Object.getOwnPropertyDescriptor(record, key)?.value;
+}
+
 /**
- * zod's record drops an own `__proto__` key (it would set the prototype), so property names are
- * read from the raw input, and such a property's schema is validated here.
+ * Parameters from `inputSchema.properties`, in key order. zod's record skips an own `__proto__`
+ * key (assigning it would set the prototype), so names come from the raw input and that one
+ * property's schema is validated here. Names follow the tool-name rules.
  */
-function mcpParams(raw: unknown, tool: McpTool, base: readonly PathSegment[], caller: string): ToolParam[] {
-  const rawProps = isRecord(raw) && isRecord(raw['inputSchema']) ? raw['inputSchema']['properties'] : undefined;
+function mcpParams(raw: Record<string, unknown>, tool: McpTool, base: readonly PathSegment[]): Checked | ToolParam[] {
+  const rawSchema = ownValue(raw, 'inputSchema');
+  const rawProps = isRecord(rawSchema) ? ownValue(rawSchema, 'properties') : undefined;
   if (!isRecord(rawProps)) return [];
-  const required = new Set(tool.inputSchema.required ?? []);
+  const at = [...base, 'inputSchema', 'properties'];
   const names = Object.keys(rawProps);
+  if (names.length > MAX_TOOL_PARAMS) {
+    const message = `too many items: ${names.length}, the limit is ${MAX_TOOL_PARAMS}`;
+    return { issues: [{ path: at, code: 'too_big', message, limit: true }] };
+  }
+  const required = new Set(tool.inputSchema.required ?? []);
+  const parsed = tool.inputSchema.properties ?? {};
   const issues: FlatIssue[] = [];
   const params: ToolParam[] = [];
-  if (names.length > MAX_TOOL_PARAMS) {
-    const path = [...base, 'inputSchema', 'properties'];
-    throw issuesError(caller, [
-      { path, code: 'too_big', message: `too many items: ${names.length}, the limit is ${MAX_TOOL_PARAMS}`, limit: true },
-    ]);
-  }
   for (const name of names) {
-    const path = [...base, 'inputSchema', 'properties', name];
     const nameCheck = paramNameSchema.safeParse(name, { reportInput: true });
-    if (!nameCheck.success) issues.push(...flattenError(nameCheck.error, path));
-    const value = Object.getOwnPropertyDescriptor(rawProps, name)?.value;
-    const checked = mcpPropertySchema.safeParse(value, { reportInput: true });
-    if (!checked.success) {
-      issues.push(...flattenError(checked.error, path));
-      continue;
+    if (!nameCheck.success) issues.push(...flattenError(nameCheck.error, [...at, name]));
+    let property = Object.hasOwn(parsed, name) ? parsed[name] : undefined;
+    if (property === undefined) {
+      const checked = mcpPropertySchema.safeParse(ownValue(rawProps, name), { reportInput: true });
+      if (!checked.success) {
+        issues.push(...flattenError(checked.error, [...at, name]));
+        continue;
+      }
+      property = checked.data;
     }
-    const property = checked.data;
     params.push({
       name,
       type: jsonSchemaType(property),
@@ -147,27 +157,34 @@ function mcpParams(raw: unknown, tool: McpTool, base: readonly PathSegment[], ca
       required: required.has(name),
     });
   }
-  if (issues.length > 0) throw issuesError(caller, issues);
-  return params;
+  return issues.length > 0 ? { issues } : params;
 }
 
-function fromMcp(raw: unknown, tool: McpTool, base: readonly PathSegment[], caller: string): ToolInfo {
-  return {
-    name: tool.name,
-    description: tool.description ?? tool.title ?? tool.annotations?.title ?? '',
-    params: mcpParams(raw, tool, base, caller),
-  };
+function checkTool(input: unknown, base: readonly PathSegment[]): Checked {
+  if (isRecord(input) && isMcpToolShape(input)) {
+    const result = mcpToolSchema.safeParse(input, { reportInput: true });
+    if (!result.success) return { issues: flattenError(result.error, base) };
+    const tool = result.data;
+    const params = mcpParams(input, tool, base);
+    if (!Array.isArray(params)) return params;
+    const description = tool.description ?? tool.title ?? tool.annotations?.title ?? '';
+    return { tool: { name: tool.name, description, params } };
+  }
+  const result = catalogToolSchema.safeParse(input, { reportInput: true });
+  if (!result.success) return { issues: flattenError(result.error, base) };
+  return { tool: fromCatalog(result.data) };
 }
 
-function parseToolAt(input: unknown, base: readonly PathSegment[], caller: string): ToolInfo {
-  if (isMcpToolShape(input)) return fromMcp(input, parseWith(mcpToolSchema, input, caller, base), base, caller);
-  return fromCatalog(parseWith(catalogToolSchema, input, caller, base));
-}
-
-/** One tool, either an MCP `tools/list` entry (has `inputSchema`) or a dataset tools.jsonl line. */
+/**
+ * One tool: an MCP `tools/list` entry (it has `inputSchema`; params from its properties, required
+ * from its `required`) or a dataset tools.jsonl line (null type/description/required become
+ * '' / '' / false). Throws INVALID_INPUT naming the path, PAYLOAD_TOO_LARGE past a limit.
+ */
 export function parseTool(input: unknown): ToolInfo {
   assertJsonDepth(input, 'parseTool');
-  return parseToolAt(input, [], 'parseTool');
+  const checked = checkTool(input, []);
+  if (checked.issues !== undefined) throw issuesError('parseTool', checked.issues);
+  return checked.tool;
 }
 
 function nameLabel(name: string): string {
@@ -199,8 +216,8 @@ export function assertUniqueToolNames(
 
 /**
  * A whole catalogue: an array of tools (either format, mixed) or an MCP `tools/list` result
- * `{tools: [...], nextCursor?}`. All tools are checked and every issue reported; names must be
- * unique.
+ * `{tools: [...], nextCursor?, _meta?}`. Every tool is checked and all issues are reported
+ * together; names must be unique (INVALID_INPUT naming the duplicate and its first place).
  */
 export function parseCatalog(input: unknown): ToolInfo[] {
   const caller = 'parseCatalog';
@@ -213,19 +230,11 @@ export function parseCatalog(input: unknown): ToolInfo[] {
   const tools: ToolInfo[] = [];
   const issues: FlatIssue[] = [];
   items.forEach((item, index) => {
-    try {
-      tools.push(parseToolAt(item, [...base, index], caller));
-    } catch (error) {
-      const details = error instanceof ToolgraphError ? error.details : undefined;
-      if (!isFlatDetails(details)) throw error;
-      issues.push(...details.flat);
-    }
+    const checked = checkTool(item, [...base, index]);
+    if (checked.issues !== undefined) issues.push(...checked.issues);
+    else tools.push(checked.tool);
   });
   if (issues.length > 0) throw issuesError(caller, issues);
   assertUniqueToolNames(tools, caller, (i) => `${formatPath([...base, i])}.name`);
   return tools;
-}
-
-function isFlatDetails(details: unknown): details is { flat: FlatIssue[] } {
-  return isRecord(details) && Array.isArray(details['flat']);
 }
