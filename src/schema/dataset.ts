@@ -1,0 +1,125 @@
+/**
+ * Loads an evaluation dataset folder (format: data/README.md): `workflows.jsonl` (required) and
+ * `tools.jsonl` (optional), every line validated.
+ *
+ * Third-party catalogues repeat tools: NESTFUL's tools.jsonl lists five tools two or three times,
+ * byte for byte. A repeat identical to the first entry (after normalisation) is dropped; a repeat
+ * that differs is INVALID_INPUT, since we could not tell which description is true. Workflow ids
+ * must be unique (the README promises it, and k-fold assignment hashes them).
+ */
+import { stat } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { ToolgraphError } from './errors.js';
+import { canonicalJson } from './json.js';
+import { parseJsonlLines, readTextFile } from './jsonl.js';
+import { MAX_CATALOG_TOOLS } from './limits.js';
+import { parseTool } from './tool.js';
+import { parseWorkflowRecord, type WorkflowRecord } from './trace.js';
+import type { ToolInfo } from './types.js';
+
+export interface Dataset {
+  /** The folder's base name, e.g. `nestful`. */
+  readonly name: string;
+  /** Absolute path of the folder. */
+  readonly dir: string;
+  /** The catalogue, in file order, repeats removed; empty without tools.jsonl. */
+  readonly tools: ToolInfo[];
+  readonly workflows: WorkflowRecord[];
+}
+
+export const WORKFLOWS_FILE = 'workflows.jsonl';
+export const TOOLS_FILE = 'tools.jsonl';
+
+function quoted(text: string): string {
+  return JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
+}
+
+async function assertFolder(dir: string): Promise<void> {
+  let isDirectory: boolean;
+  try {
+    isDirectory = (await stat(dir)).isDirectory();
+  } catch {
+    throw new ToolgraphError('NOT_FOUND', `loadDataset: no such folder: ${dir}`, { path: dir });
+  }
+  if (!isDirectory) {
+    throw new ToolgraphError('INVALID_INPUT', `loadDataset: expected a folder, found a file: ${dir}`, { path: dir });
+  }
+}
+
+async function readOptional(path: string): Promise<string | undefined> {
+  try {
+    return await readTextFile(path);
+  } catch (error) {
+    if (error instanceof ToolgraphError && error.code === 'NOT_FOUND') return undefined;
+    throw error;
+  }
+}
+
+function loadTools(text: string, source: string): ToolInfo[] {
+  const entries = parseJsonlLines(text, (value, line) => ({ tool: parseTool(value), line }), source);
+  const first = new Map<string, { line: number; json: string }>();
+  const tools: ToolInfo[] = [];
+  for (const { tool, line } of entries) {
+    const json = canonicalJson(tool);
+    const seen = first.get(tool.name);
+    if (seen === undefined) {
+      first.set(tool.name, { line, json });
+      tools.push(tool);
+    } else if (seen.json !== json) {
+      throw new ToolgraphError(
+        'INVALID_INPUT',
+        `${source}:${line}: duplicate tool name ${quoted(tool.name)} with a different definition (first at line ${seen.line})`,
+        { source, line, name: tool.name, firstLine: seen.line },
+      );
+    }
+  }
+  if (tools.length > MAX_CATALOG_TOOLS) {
+    throw new ToolgraphError(
+      'PAYLOAD_TOO_LARGE',
+      `${source}: too many tools: ${tools.length}, the limit is ${MAX_CATALOG_TOOLS}`,
+      { source },
+    );
+  }
+  return tools;
+}
+
+function loadWorkflows(text: string, source: string): WorkflowRecord[] {
+  const entries = parseJsonlLines(text, (value, line) => ({ record: parseWorkflowRecord(value), line }), source);
+  const first = new Map<string, number>();
+  return entries.map(({ record, line }) => {
+    const seen = first.get(record.id);
+    if (seen !== undefined) {
+      throw new ToolgraphError(
+        'INVALID_INPUT',
+        `${source}:${line}: duplicate workflow id ${quoted(record.id)} (first at line ${seen})`,
+        { source, line, id: record.id, firstLine: seen },
+      );
+    }
+    first.set(record.id, line);
+    return record;
+  });
+}
+
+/**
+ * Loads `dir/workflows.jsonl` and, when present, `dir/tools.jsonl`. Errors: NOT_FOUND for a
+ * missing folder or workflows.jsonl (naming the path); INVALID_INPUT (`file:line: ...`) for a bad
+ * line, a conflicting repeated tool or a repeated workflow id; PAYLOAD_TOO_LARGE past a limit.
+ */
+export async function loadDataset(dir: string): Promise<Dataset> {
+  const root = resolve(dir);
+  await assertFolder(root);
+  const workflowsPath = join(root, WORKFLOWS_FILE);
+  const toolsPath = join(root, TOOLS_FILE);
+  const [workflowsText, toolsText] = await Promise.all([readOptional(workflowsPath), readOptional(toolsPath)]);
+  if (workflowsText === undefined) {
+    throw new ToolgraphError('NOT_FOUND', `loadDataset: missing ${WORKFLOWS_FILE}: ${workflowsPath}`, {
+      path: workflowsPath,
+    });
+  }
+  return {
+    name: basename(root),
+    dir: root,
+    tools: toolsText === undefined ? [] : loadTools(toolsText, toolsPath),
+    workflows: loadWorkflows(workflowsText, workflowsPath),
+  };
+}
