@@ -9,7 +9,7 @@
  * Tool names are untrusted strings (`__proto__`, any Unicode): they live only in `Map`s and in
  * graphology (which keys nodes by `Map` too), never as plain-object keys.
  */
-import Graph from 'graphology';
+import { DirectedGraph } from 'graphology';
 import type { Trace } from '../schema/types.js';
 
 /** Outcome statistics of one observed transition or second-order context. */
@@ -58,7 +58,7 @@ function newStats(): TransitionStats {
 
 export class ToolGraph {
   /** graphology graph: node key = tool name, edge attributes = TransitionStats (by reference). */
-  readonly graph: Graph<ToolStats, TransitionStats>;
+  readonly graph: DirectedGraph<ToolStats, TransitionStats>;
   readonly names: string[] = [];
   private readonly indexByName = new Map<string, number>();
   private readonly toolStats: ToolStats[] = [];
@@ -72,7 +72,7 @@ export class ToolGraph {
   private _version = 0;
 
   constructor() {
-    this.graph = new Graph<ToolStats, TransitionStats>({ type: 'directed', multi: false, allowSelfLoops: true });
+    this.graph = new DirectedGraph<ToolStats, TransitionStats>({ allowSelfLoops: true });
   }
 
   /** Increases on every change; snapshots remember the version they were built from. */

@@ -1,0 +1,249 @@
+/**
+ * Performance benchmarks on seeded synthetic graphs with planted communities (bench/synthetic.ts).
+ * One JSON line per case, quality beside speed, and a reference implementation timed in the
+ * same run on the same input:
+ *  - ingest:   ToolGraph.ingest vs. a plain graphology mergeEdge/attribute update per transition;
+ *  - rebuild:  snapshot (CSR + PageRank + Louvain + second order) vs. graphology-metrics PageRank
+ *              + graphology-communities-louvain on the graphology graph; PageRank alone timed too;
+ *  - predict:  predictNext (default profile, no intent) vs. a graphology out-neighbour sort.
+ * Single-threaded: Node runs the JavaScript on one core.
+ */
+import louvain from 'graphology-communities-louvain';
+import pagerankReference from 'graphology-metrics/centrality/pagerank.js';
+import { DirectedGraph } from 'graphology';
+import { pagerank } from '../../src/graph/pagerank.js';
+import { createRng } from '../../src/graph/rng.js';
+import { buildSnapshot } from '../../src/graph/snapshot.js';
+import { ToolGraph } from '../../src/graph/tool-graph.js';
+import { buildModel } from '../../src/recommend/model.js';
+import { predictNext } from '../../src/recommend/predict-next.js';
+import type { Trace } from '../../src/schema/types.js';
+import { plantedGraph, syntheticTraces } from '../synthetic.js';
+
+export const BENCH_CASES = ['ingest', 'rebuild', 'predict'] as const;
+export type BenchCase = (typeof BENCH_CASES)[number];
+
+export interface BenchOptions {
+  readonly cases: readonly BenchCase[];
+  readonly tools: number;
+  readonly edges: number;
+  readonly seed: number;
+  readonly json: boolean;
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+}
+
+function round(x: number, digits = 4): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+function toTraces(sequences: readonly (readonly string[])[], prefix: string): Trace[] {
+  return sequences.map((tools, i) => ({
+    id: `${prefix}${i}`,
+    intent: '',
+    domain: '',
+    steps: tools.map((tool) => ({ tool, ok: true })),
+    success: true,
+    timestamp: 0,
+  }));
+}
+
+/** A ToolGraph holding every planted edge (with its count) plus walks for second-order context. */
+function plantedToolGraph(options: BenchOptions): { graph: ToolGraph; planted: ReturnType<typeof plantedGraph>; walks: Trace[] } {
+  const planted = plantedGraph({ tools: options.tools, edges: options.edges, seed: options.seed });
+  const graph = new ToolGraph();
+  for (let i = 0; i < planted.n; i++) graph.addTool(`tool_${i}`);
+  for (let e = 0; e < planted.sources.length; e++) {
+    const trace: Trace = {
+      id: `e${e}`,
+      intent: '',
+      domain: '',
+      steps: [
+        { tool: `tool_${planted.sources[e]}`, ok: true },
+        { tool: `tool_${planted.targets[e]}`, ok: true },
+      ],
+      success: true,
+      timestamp: 0,
+    };
+    const times = Math.min(planted.weights[e]!, 3);
+    for (let k = 0; k < times; k++) graph.ingest(trace);
+  }
+  const walks = toTraces(syntheticTraces(planted, Math.max(1000, options.edges / 10), options.seed + 1), 'w');
+  return { graph, planted, walks };
+}
+
+function ingestCase(options: BenchOptions): Record<string, unknown> {
+  const planted = plantedGraph({ tools: options.tools, edges: options.edges, seed: options.seed });
+  const count = 100_000;
+  const traces = toTraces(syntheticTraces(planted, count, options.seed + 2), 't');
+  let steps = 0;
+  for (const t of traces) steps += t.steps.length;
+
+  // Warm-up on a throwaway graph so both sides run JIT-compiled code.
+  const warm = new ToolGraph();
+  for (let i = 0; i < 2000; i++) warm.ingest(traces[i]!);
+
+  const graph = new ToolGraph();
+  const t0 = performance.now();
+  for (const t of traces) graph.ingest(t);
+  const ours = performance.now() - t0;
+
+  const reference = new DirectedGraph({ allowSelfLoops: true });
+  const t1 = performance.now();
+  for (const t of traces) {
+    const s = t.steps;
+    for (const step of s) reference.mergeNode(step.tool);
+    for (let i = 1; i < s.length; i++) {
+      const [key] = reference.mergeEdge(s[i - 1]!.tool, s[i]!.tool);
+      reference.updateEdgeAttribute(key, 'count', (c: number | undefined) => (c ?? 0) + 1);
+    }
+  }
+  const ref = performance.now() - t1;
+  return {
+    case: 'ingest',
+    tools: options.tools,
+    traces: count,
+    steps,
+    ms: round(ours, 1),
+    tracesPerSec: Math.round((count / ours) * 1000),
+    referenceMs: round(ref, 1),
+    referenceTracesPerSec: Math.round((count / ref) * 1000),
+    edgesMatch: graph.edgeCount === reference.size,
+    edges: graph.edgeCount,
+  };
+}
+
+function purity(found: Int32Array, planted: Int32Array): number {
+  const byCluster = new Map<number, Map<number, number>>();
+  for (let i = 0; i < found.length; i++) {
+    let row = byCluster.get(found[i]!);
+    if (row === undefined) byCluster.set(found[i]!, (row = new Map()));
+    row.set(planted[i]!, (row.get(planted[i]!) ?? 0) + 1);
+  }
+  let agree = 0;
+  for (const row of byCluster.values()) agree += Math.max(...row.values());
+  return found.length > 0 ? agree / found.length : 1;
+}
+
+function rebuildCase(options: BenchOptions): Record<string, unknown> {
+  const { graph, planted, walks } = plantedToolGraph(options);
+  for (const w of walks) graph.ingest(w);
+  buildSnapshot(graph, { seed: options.seed }); // warm-up
+  const runs = 5;
+  const times = new Float64Array(runs);
+  let snapshot = buildSnapshot(graph, { seed: options.seed });
+  for (let r = 0; r < runs; r++) {
+    const t0 = performance.now();
+    snapshot = buildSnapshot(graph, { seed: options.seed });
+    times[r] = performance.now() - t0;
+  }
+  times.sort();
+
+  const prRuns = 10;
+  pagerank(snapshot.out, { weighted: true });
+  const p0 = performance.now();
+  for (let r = 0; r < prRuns; r++) pagerank(snapshot.out, { weighted: true });
+  const prOurs = (performance.now() - p0) / prRuns;
+  const refRuns = 3;
+  let refScores: Record<string, number> = {};
+  const p1 = performance.now();
+  for (let r = 0; r < refRuns; r++) refScores = pagerankReference(graph.graph, { getEdgeWeight: 'success' });
+  const prRef = (performance.now() - p1) / refRuns;
+  let maxDiff = 0;
+  for (let i = 0; i < snapshot.n; i++) maxDiff = Math.max(maxDiff, Math.abs(snapshot.pagerank[i]! - refScores[snapshot.names[i]!]!));
+
+  const rng = createRng(options.seed);
+  const l0 = performance.now();
+  louvain(graph.graph, { rng, getEdgeWeight: 'success' });
+  const louvainRef = performance.now() - l0;
+
+  return {
+    case: 'rebuild',
+    tools: snapshot.n,
+    edges: snapshot.edgeCount,
+    ms: round(times[Math.floor(runs / 2)]!, 1),
+    pagerankMs: round(prOurs, 2),
+    pagerankReferenceMs: round(prRef, 1),
+    pagerankSpeedup: round(prRef / prOurs, 1),
+    pagerankMaxAbsDiff: maxDiff,
+    louvainReferenceMs: round(louvainRef, 1),
+    communities: snapshot.communityCount,
+    plantedCommunities: new Set(planted.community).size,
+    communityPurity: round(purity(snapshot.communities, planted.community), 3),
+  };
+}
+
+function predictCase(options: BenchOptions): Record<string, unknown> {
+  const { graph, walks } = plantedToolGraph(options);
+  // Hold out a tenth of the walks as queries; learn from the rest.
+  const held = walks.filter((_, i) => i % 10 === 0);
+  for (let i = 0; i < walks.length; i++) if (i % 10 !== 0) graph.ingest(walks[i]!);
+  const model = buildModel(graph, new Map(), undefined, { seed: options.seed });
+  const queries: { context: string[]; target: string }[] = [];
+  for (const w of held) {
+    for (let i = 1; i < w.steps.length; i++) {
+      queries.push({ context: w.steps.slice(0, i).map((s) => s.tool), target: w.steps[i]!.tool });
+    }
+  }
+  while (queries.length < 10_000 && queries.length > 0) queries.push(queries[queries.length % held.length]!);
+
+  for (let i = 0; i < Math.min(2000, queries.length); i++) predictNext(model, { context: queries[i]!.context, k: 5 });
+  const latency = new Float64Array(queries.length);
+  let hits = 0;
+  for (let i = 0; i < queries.length; i++) {
+    const q = queries[i]!;
+    const t0 = performance.now();
+    const result = predictNext(model, { context: q.context, k: 5 });
+    latency[i] = performance.now() - t0;
+    if (result.items.some((it) => it.tool === q.target)) hits++;
+  }
+  latency.sort();
+
+  // Reference: what one would write on graphology directly: the last tool's out-neighbours by
+  // success count, sorted, top 5.
+  const g = graph.graph;
+  const refLatency = new Float64Array(queries.length);
+  let refHits = 0;
+  for (let i = 0; i < queries.length; i++) {
+    const q = queries[i]!;
+    const t0 = performance.now();
+    const last = q.context[q.context.length - 1]!;
+    const scored: [string, number][] = [];
+    g.forEachOutEdge(last, (_e, attrs, _s, target) => {
+      scored.push([target, attrs.success]);
+    });
+    scored.sort((a, b) => b[1] - a[1]);
+    const top = scored.slice(0, 5);
+    refLatency[i] = performance.now() - t0;
+    if (top.some(([t]) => t === q.target)) refHits++;
+  }
+  refLatency.sort();
+  return {
+    case: 'predict',
+    tools: model.graph.n,
+    edges: model.graph.edgeCount,
+    queries: queries.length,
+    p50Ms: round(percentile(latency, 0.5), 4),
+    p99Ms: round(percentile(latency, 0.99), 4),
+    hit5: round(hits / queries.length, 3),
+    referenceP50Ms: round(percentile(refLatency, 0.5), 4),
+    referenceP99Ms: round(percentile(refLatency, 0.99), 4),
+    referenceHit5: round(refHits / queries.length, 3),
+  };
+}
+
+export async function runBench(options: BenchOptions): Promise<void> {
+  for (const name of options.cases) {
+    const result = name === 'ingest' ? ingestCase(options) : name === 'rebuild' ? rebuildCase(options) : predictCase(options);
+    if (options.json) {
+      process.stdout.write(`${JSON.stringify(result)}\n`);
+    } else {
+      const lines = Object.entries(result).map(([k, v]) => `  ${k.padEnd(22)} ${String(v)}`);
+      process.stdout.write(`${lines.join('\n')}\n\n`);
+    }
+  }
+}
