@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { createRng } from '../../src/graph/rng.js';
+import { fitSoftmax, type FitGroup, type FitQuery } from '../../src/recommend/softmax-fit.js';
+
+const DIMS = 3;
+
+/** A group of n tools whose background features are (0, 0, b_c), and queries that touch a few. */
+function problem(trueW: number[], queries: number, seed: number): { groups: FitGroup[]; qs: FitQuery[]; dense: Float64Array[]; targets: number[] } {
+  const rng = createRng(seed);
+  const n = 30;
+  const background = new Float64Array(n * DIMS);
+  for (let c = 0; c < n; c++) background[c * DIMS + 2] = rng();
+  const qs: FitQuery[] = [];
+  const dense: Float64Array[] = [];
+  const targets: number[] = [];
+  for (let q = 0; q < queries; q++) {
+    // Touch 5 distinct tools with random dynamic features.
+    const tools = new Int32Array(5);
+    const chosen = new Set<number>();
+    while (chosen.size < 5) chosen.add(Math.floor(rng() * n));
+    [...chosen].forEach((c, i) => (tools[i] = c));
+    const rows = new Float64Array(5 * DIMS);
+    const all = Float64Array.from(background);
+    for (let r = 0; r < 5; r++) {
+      rows[r * DIMS] = rng() * 2;
+      rows[r * DIMS + 1] = rng();
+      rows[r * DIMS + 2] = background[tools[r]! * DIMS + 2]!;
+      for (let f = 0; f < DIMS; f++) all[tools[r]! * DIMS + f] = rows[r * DIMS + f]!;
+    }
+    // Sample the target from the true softmax over all n tools.
+    const s = Array.from({ length: n }, (_, c) => trueW.reduce((acc, w, f) => acc + w * all[c * DIMS + f]!, 0));
+    const m = Math.max(...s);
+    const p = s.map((x) => Math.exp(x - m));
+    const z = p.reduce((a, b) => a + b, 0);
+    let u = rng() * z;
+    let target = 0;
+    while (target < n - 1 && (u -= p[target]!) > 0) target++;
+    // Make sure the target has a row (the fitter's contract).
+    let row = [...tools].indexOf(target);
+    if (row < 0) {
+      tools[0] = target;
+      for (let f = 0; f < DIMS; f++) rows[f] = all[target * DIMS + f]!;
+      row = 0;
+    }
+    qs.push({ group: 0, rows, tools, target: row });
+    dense.push(all);
+    targets.push(target);
+  }
+  return { groups: [{ background, n }], qs, dense, targets };
+}
+
+/** Mean softmax cross-entropy computed by brute force over all tools. */
+function bruteLoss(w: readonly number[], dense: Float64Array[], targets: number[], n: number): number {
+  let loss = 0;
+  dense.forEach((all, q) => {
+    const s = Array.from({ length: n }, (_, c) => w.reduce((acc, wf, f) => acc + wf * all[c * DIMS + f]!, 0));
+    const m = Math.max(...s);
+    loss += m + Math.log(s.reduce((a, x) => a + Math.exp(x - m), 0)) - s[targets[q]!]!;
+  });
+  return loss / dense.length;
+}
+
+describe('fitSoftmax', () => {
+  it('computes the exact all-tools loss through the background trick', () => {
+    const { groups, qs, dense, targets } = problem([1.5, -1, 2], 50, 1);
+    // Rebuild each query's dense features from the background and its rows (a target swapped
+    // into row 0 evicted that row's tool back to the background).
+    qs.forEach((q, i) => {
+      const all = Float64Array.from(groups[0]!.background);
+      for (let r = 0; r < q.tools.length; r++) for (let f = 0; f < DIMS; f++) all[q.tools[r]! * DIMS + f] = q.rows[r * DIMS + f]!;
+      dense[i] = all;
+      targets[i] = q.tools[q.target]!;
+    });
+    const w = [0.3, 0.7, -0.2];
+    const result = fitSoftmax(DIMS, groups, qs, w, { iterations: 0, l2: 0 });
+    expect(result.initialLoss).toBeCloseTo(bruteLoss(w, dense, targets, 30), 10);
+  });
+
+  it('recovers the generating weights and lowers the loss', () => {
+    const trueW = [1.5, -1, 2];
+    const { groups, qs } = problem(trueW, 3000, 2);
+    const result = fitSoftmax(DIMS, groups, qs, [0, 0, 0], { iterations: 400, learningRate: 0.05, l2: 0 });
+    expect(result.loss).toBeLessThan(result.initialLoss);
+    for (let f = 0; f < DIMS; f++) expect(Math.abs(result.weights[f]! - trueW[f]!)).toBeLessThan(0.35);
+  });
+
+  it('returns the initial weights unchanged with no iterations', () => {
+    const { groups, qs } = problem([1, 1, 1], 10, 3);
+    expect(fitSoftmax(DIMS, groups, qs, [0.5, 0.25, 0], { iterations: 0 }).weights).toEqual([0.5, 0.25, 0]);
+  });
+});
