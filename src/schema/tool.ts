@@ -191,23 +191,17 @@ function nameLabel(name: string): string {
   return JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name);
 }
 
-/**
- * Throws INVALID_INPUT when two tools share a name; `where(i)` renders the i-th tool's place.
- * Exported for dataset loading, which reports file lines instead of indices.
- */
-export function assertUniqueToolNames(
-  tools: readonly ToolInfo[],
-  caller: string,
-  where: (index: number) => string,
-): void {
+/** Throws INVALID_INPUT naming a repeated tool name, where it repeats and where it came first. */
+function assertUniqueToolNames(tools: readonly ToolInfo[], caller: string, base: readonly PathSegment[]): void {
   const first = new Map<string, number>();
   tools.forEach((tool, index) => {
     const seen = first.get(tool.name);
     if (seen !== undefined) {
+      const at = formatPath([...base, index, 'name']);
       throw new ToolgraphError(
         'INVALID_INPUT',
-        `${caller}: ${where(index)}: duplicate tool name ${nameLabel(tool.name)} (first at ${where(seen)})`,
-        { name: tool.name, index, firstIndex: seen },
+        `${caller}: ${at}: duplicate tool name ${nameLabel(tool.name)} (first at ${formatPath([...base, seen])})`,
+        { issues: [{ path: at, code: 'duplicate', message: 'duplicate tool name' }], total: 1, name: tool.name },
       );
     }
     first.set(tool.name, index);
@@ -235,6 +229,6 @@ export function parseCatalog(input: unknown): ToolInfo[] {
     else tools.push(checked.tool);
   });
   if (issues.length > 0) throw issuesError(caller, issues);
-  assertUniqueToolNames(tools, caller, (i) => `${formatPath([...base, i])}.name`);
+  assertUniqueToolNames(tools, caller, base);
   return tools;
 }

@@ -1,0 +1,236 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_CATALOG_TOOLS, MAX_TOOL_NAME_LENGTH, MAX_TOOL_PARAMS } from '../../src/schema/limits.js';
+import { catalogToolSchema, mcpToolSchema, parseCatalog, parseTool } from '../../src/schema/tool.js';
+import { HOSTILE_NAMES, expectError, issuesOf, nestedArrays } from './_helpers.js';
+
+/** A dataset line as data/ultratool/tools.jsonl writes it: `required` null, domain an array. */
+const ultratoolLine = {
+  name: 'order_tracking',
+  description: 'Order Tracking Tool',
+  params: [
+    { name: 'orderNumber', type: 'string', description: 'Order Number', required: null },
+    { name: 'customerID', type: 'string', description: null, required: true },
+  ],
+  domain: ['Tracking'],
+  desc_source: 'UltraTool test.json',
+};
+
+/** An MCP tools/list entry (2025-06-18 revision fields). */
+const mcpEntry = {
+  name: 'get_weather',
+  title: 'Weather',
+  description: 'Current weather for a city',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      city: { type: 'string', description: 'City name' },
+      units: { type: ['string', 'null'], enum: ['metric', 'imperial'] },
+      raw: true,
+    },
+    required: ['city'],
+    additionalProperties: false,
+  },
+  outputSchema: { type: 'object', properties: { temp: { type: 'number' } } },
+  annotations: { readOnlyHint: true, openWorldHint: true },
+  icons: [{ src: 'https://example.com/w.png' }],
+  _meta: { 'example.com/owner': 'team-a' },
+};
+
+describe('parseTool: dataset lines', () => {
+  it('normalises null type/description/required to empty/empty/false and drops extras', () => {
+    expect(parseTool(ultratoolLine)).toEqual({
+      name: 'order_tracking',
+      description: 'Order Tracking Tool',
+      params: [
+        { name: 'orderNumber', type: 'string', description: 'Order Number', required: false },
+        { name: 'customerID', type: 'string', description: '', required: true },
+      ],
+    });
+  });
+
+  it('accepts a bare name (metatool lines have no params)', () => {
+    expect(parseTool({ name: 'calculator' })).toEqual({ name: 'calculator', description: '', params: [] });
+    expect(parseTool({ name: 'c', description: null, params: [] }).description).toBe('');
+  });
+
+  it('accepts domain as a string or a list, server and category, and unknown keys', () => {
+    const line = { name: 'x', domain: 'Finance', server: 's', category: 'c', output_parameters: ['y'] };
+    expect(catalogToolSchema.parse(line)).toMatchObject(line);
+    expect(parseTool({ name: 'x', domain: ['a', 'b'] }).name).toBe('x');
+  });
+
+  const cases: [string, unknown, string][] = [
+    ['a missing name', { description: 'd' }, 'parseTool: name: missing, expected string'],
+    ['an empty name', { name: '' }, 'parseTool: name: must not be empty'],
+    ['a numeric name', { name: 1 }, 'parseTool: name: expected string, received number'],
+    ['a numeric description', { name: 'a', description: 3 }, 'parseTool: description: expected string, received number'],
+    ['params not an array', { name: 'a', params: {} }, 'parseTool: params: expected array, received object'],
+    ['a param without name', { name: 'a', params: [{ type: 'string' }] }, 'parseTool: params[0].name: missing, expected string'],
+    ['a string required', { name: 'a', params: [{ name: 'p', required: 'yes' }] }, 'parseTool: params[0].required: expected boolean, received string'],
+    ['a numeric domain', { name: 'a', domain: 5 }, 'parseTool: domain: expected string or array, received number'],
+    ['a list of numbers as domain', { name: 'a', domain: [5] }, 'parseTool: domain[0]: expected string, received number'],
+    ['null', null, 'parseTool: expected object, received null'],
+    ['a string', 'tool', 'parseTool: expected object, received string'],
+  ];
+  for (const [label, input, message] of cases) {
+    it(`rejects ${label}`, () => {
+      expectError(() => parseTool(input), 'INVALID_INPUT', message);
+    });
+  }
+});
+
+describe('parseTool: MCP tools/list entries', () => {
+  it('reads params from inputSchema.properties and required from inputSchema.required', () => {
+    expect(parseTool(mcpEntry)).toEqual({
+      name: 'get_weather',
+      description: 'Current weather for a city',
+      params: [
+        { name: 'city', type: 'string', description: 'City name', required: true },
+        { name: 'units', type: 'string | null', description: '', required: false },
+        { name: 'raw', type: '', description: '', required: false },
+      ],
+    });
+  });
+
+  it('falls back to the title when there is no description, and accepts no properties', () => {
+    const tool = parseTool({ name: 't', title: 'Title', inputSchema: { type: 'object' } });
+    expect(tool).toEqual({ name: 't', description: 'Title', params: [] });
+    expect(parseTool({ name: 't', inputSchema: { type: 'object' }, annotations: { title: 'A' } }).description).toBe('A');
+  });
+
+  it('keeps hostile parameter names, including an own __proto__ key', () => {
+    const input = JSON.parse(
+      '{"name":"t","inputSchema":{"type":"object","properties":{"__proto__":{"type":"string","description":"p"},"constructor":{"type":"number"}},"required":["__proto__"]}}',
+    );
+    expect(parseTool(input).params).toEqual([
+      { name: '__proto__', type: 'string', description: 'p', required: true },
+      { name: 'constructor', type: 'number', description: '', required: false },
+    ]);
+    expect(({} as Record<string, unknown>)['type']).toBeUndefined();
+  });
+
+  it('validates the schema of a __proto__ property too', () => {
+    const input = JSON.parse('{"name":"t","inputSchema":{"type":"object","properties":{"__proto__":{"type":5}}}}');
+    expectError(() => parseTool(input), 'INVALID_INPUT', 'parseTool: inputSchema.properties.__proto__.type');
+  });
+
+  const cases: [string, unknown, string][] = [
+    ['a non-object input schema', { name: 't', inputSchema: { type: 'array' } }, 'parseTool: inputSchema.type: expected "object", received "array"'],
+    ['a null input schema', { name: 't', inputSchema: null }, 'parseTool: inputSchema: expected object, received null'],
+    ['a numeric property', { name: 't', inputSchema: { type: 'object', properties: { p: 1 } } }, 'parseTool: inputSchema.properties.p: expected boolean or object, received number'],
+    ['a numeric property type', { name: 't', inputSchema: { type: 'object', properties: { p: { type: 1 } } } }, 'parseTool: inputSchema.properties.p.type: expected string or array, received number'],
+    ['required not an array', { name: 't', inputSchema: { type: 'object', required: 'p' } }, 'parseTool: inputSchema.required: expected array, received string'],
+    ['an empty parameter name', { name: 't', inputSchema: { type: 'object', properties: { '': {} } } }, 'parseTool: inputSchema.properties[""]: must not be empty'],
+    ['a numeric name', { name: 9, inputSchema: { type: 'object' } }, 'parseTool: name: expected string, received number'],
+  ];
+  for (const [label, input, message] of cases) {
+    it(`rejects ${label}`, () => {
+      expectError(() => parseTool(input), 'INVALID_INPUT', message);
+    });
+  }
+
+  it('is mcpToolSchema, loose for newer protocol fields', () => {
+    expect(mcpToolSchema.parse(mcpEntry)).toMatchObject({ icons: mcpEntry.icons, _meta: mcpEntry._meta });
+  });
+
+  it('limits the number of parameters', () => {
+    const properties = Object.fromEntries(Array.from({ length: MAX_TOOL_PARAMS + 1 }, (_, i) => [`p${i}`, {}]));
+    expectError(
+      () => parseTool({ name: 't', inputSchema: { type: 'object', properties } }),
+      'PAYLOAD_TOO_LARGE',
+      `parseTool: inputSchema.properties: too many items: ${MAX_TOOL_PARAMS + 1}, the limit is ${MAX_TOOL_PARAMS}`,
+    );
+    const params = Array.from({ length: MAX_TOOL_PARAMS + 1 }, (_, i) => ({ name: `p${i}` }));
+    expectError(() => parseTool({ name: 't', params }), 'PAYLOAD_TOO_LARGE', 'parseTool: params: too many items');
+  });
+});
+
+describe('parseTool: hostile names', () => {
+  for (const name of HOSTILE_NAMES) {
+    it(`round-trips ${JSON.stringify(name.slice(0, 24))}${name.length > 24 ? '…' : ''} in both formats`, () => {
+      expect(parseTool({ name }).name).toBe(name);
+      expect(parseTool({ name, inputSchema: { type: 'object' } }).name).toBe(name);
+      expect(parseTool({ name: 't', params: [{ name }] }).params[0]?.name).toBe(name);
+    });
+  }
+
+  it('rejects a name over the limit with PAYLOAD_TOO_LARGE', () => {
+    expect(parseTool({ name: 'n'.repeat(MAX_TOOL_NAME_LENGTH) }).name).toHaveLength(MAX_TOOL_NAME_LENGTH);
+    expectError(() => parseTool({ name: 'n'.repeat(MAX_TOOL_NAME_LENGTH + 1) }), 'PAYLOAD_TOO_LARGE', 'parseTool: name: too long');
+  });
+
+  it('rejects deep nesting in extras with PAYLOAD_TOO_LARGE', () => {
+    expectError(() => parseTool({ name: 't', extra: nestedArrays(100) }), 'PAYLOAD_TOO_LARGE', 'parseTool: extra', 'nesting deeper');
+  });
+});
+
+describe('parseCatalog', () => {
+  it('accepts an array mixing both formats, in order', () => {
+    const tools = parseCatalog([ultratoolLine, mcpEntry, { name: 'bare' }]);
+    expect(tools.map((t) => t.name)).toEqual(['order_tracking', 'get_weather', 'bare']);
+  });
+
+  it('accepts an MCP tools/list result with nextCursor and _meta', () => {
+    const tools = parseCatalog({ tools: [mcpEntry], nextCursor: 'abc', _meta: {} });
+    expect(tools).toEqual([parseTool(mcpEntry)]);
+  });
+
+  it('accepts an empty catalogue', () => {
+    expect(parseCatalog([])).toEqual([]);
+    expect(parseCatalog({ tools: [] })).toEqual([]);
+  });
+
+  it('rejects duplicate names, naming the duplicate and where it first appeared', () => {
+    expectError(
+      () => parseCatalog([{ name: 'a' }, { name: 'b' }, { name: 'a' }]),
+      'INVALID_INPUT',
+      'parseCatalog: [2].name: duplicate tool name "a" (first at [0])',
+    );
+    expectError(
+      () => parseCatalog({ tools: [mcpEntry, { name: 'get_weather' }] }),
+      'INVALID_INPUT',
+      'parseCatalog: tools[1].name: duplicate tool name "get_weather" (first at tools[0])',
+    );
+  });
+
+  it('tells __proto__, constructor and hasOwnProperty apart from object internals', () => {
+    const names = ['__proto__', 'constructor', 'hasOwnProperty', 'toString'];
+    expect(parseCatalog(names.map((name) => ({ name }))).map((t) => t.name)).toEqual(names);
+    expectError(
+      () => parseCatalog([{ name: '__proto__' }, { name: '__proto__' }]),
+      'INVALID_INPUT',
+      'duplicate tool name "__proto__"',
+    );
+  });
+
+  it('reports every bad tool with its index', () => {
+    const error = expectError(
+      () => parseCatalog({ tools: [{ name: 'ok' }, { name: '' }, { name: 'x', inputSchema: { type: 'string' } }] }),
+      'INVALID_INPUT',
+      'parseCatalog: tools[1].name: must not be empty (and 1 more issue)',
+    );
+    expect(issuesOf(error).map((i) => i.path)).toEqual(['tools[1].name', 'tools[2].inputSchema.type']);
+  });
+
+  const cases: [string, unknown, string][] = [
+    ['null', null, 'parseCatalog: expected array, received null'],
+    ['a string', 'tools', 'parseCatalog: expected array, received string'],
+    ['a wrapper without tools', { nextCursor: 'x' }, 'parseCatalog: tools: missing, expected array'],
+    ['a wrapper with unknown keys', { tools: [], servers: [] }, 'parseCatalog: servers: unknown key'],
+    ['a non-object tool', [{ name: 'a' }, 7], 'parseCatalog: [1]: expected object, received number'],
+  ];
+  for (const [label, input, message] of cases) {
+    it(`rejects ${label}`, () => {
+      expectError(() => parseCatalog(input), 'INVALID_INPUT', message);
+    });
+  }
+
+  it('limits the catalogue size', () => {
+    const tools = Array.from({ length: MAX_CATALOG_TOOLS + 1 }, () => ({}));
+    expectError(
+      () => parseCatalog(tools),
+      'PAYLOAD_TOO_LARGE',
+      `parseCatalog: too many items: ${MAX_CATALOG_TOOLS + 1}, the limit is ${MAX_CATALOG_TOOLS}`,
+    );
+  });
+});
