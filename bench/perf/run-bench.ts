@@ -8,8 +8,8 @@
  *  - predict:  predictNext (default profile, no intent) vs. a graphology out-neighbour sort.
  * Single-threaded: Node runs the JavaScript on one core.
  */
-import louvain from 'graphology-communities-louvain';
-import pagerankReference from 'graphology-metrics/centrality/pagerank.js';
+import louvainModule from 'graphology-communities-louvain';
+import pagerankModule from 'graphology-metrics/centrality/pagerank.js';
 import { DirectedGraph } from 'graphology';
 import { pagerank } from '../../src/graph/pagerank.js';
 import { createRng } from '../../src/graph/rng.js';
@@ -19,6 +19,11 @@ import { buildModel } from '../../src/recommend/model.js';
 import { predictNext } from '../../src/recommend/predict-next.js';
 import type { Trace } from '../../src/schema/types.js';
 import { plantedGraph, syntheticTraces } from '../synthetic.js';
+
+// CommonJS packages typed with `export default`: under NodeNext the default import is
+// module.exports itself, which TypeScript types as the namespace.
+const pagerankReference = ('default' in pagerankModule ? pagerankModule.default : pagerankModule) as typeof pagerankModule.default;
+const louvain = ('default' in louvainModule ? louvainModule.default : louvainModule) as typeof louvainModule.default;
 
 export const BENCH_CASES = ['ingest', 'rebuild', 'predict'] as const;
 export type BenchCase = (typeof BENCH_CASES)[number];
