@@ -143,6 +143,16 @@ describe('parseReasoningTrace', () => {
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 
+  it('drops an own __proto__ key in metadata (zod never assigns it) without pollution', () => {
+    const input = JSON.parse(
+      JSON.stringify(specExampleTrace()).replace('"metadata":{', '"metadata":{"__proto__":{"polluted":true},'),
+    );
+    const trace = parseReasoningTrace(input);
+    expect(Object.hasOwn(trace.metadata, '__proto__')).toBe(false);
+    expect(Object.getPrototypeOf(trace.metadata)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
   it('is what reasoningTraceSchema parses (one source of truth)', () => {
     expect(parseReasoningTrace(specExampleTrace())).toEqual(reasoningTraceSchema.parse(specExampleTrace()));
   });
