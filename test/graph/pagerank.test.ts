@@ -44,9 +44,8 @@ describe('pagerank', () => {
     expect(cycle.iterations).toBe(1);
 
     // Leaves 1, 2 -> hub 0, which is dangling. Fixed point with a = 0.85, N = 3:
-    //   x0 = a (x1 + x2) + (a x0 + 1 - a) / 3,  x1 = x2 = (a x0 + 1 - a) / 3.
-    //   With x1 = (1 - x0)/2: x0 = a (1 - x0) + (1 - x1 - x2 ... ) -> solve numerically below.
-    // Substituting x1 = x2 = (a x0 + 0.15)/3 into x0 + 2 x1 = 1 gives x0 (1 + 2a/3) = 1 - 0.1,
+    //   x1 = x2 = (a x0 + 1 - a) / 3   (only the dangling hub's spread and teleport reach a leaf)
+    // Substituting into x0 + 2 x1 = 1: x0 (1 + 2a/3) = 1 - 2 (0.15)/3 = 0.9,
     // so x0 = 0.9 / (1 + 1.7/3) = 0.574468..., x1 = x2 = (1 - x0) / 2 = 0.212765...
     const star = pagerank(csrFromEdges(3, [1, 2], [0, 0]), { tolerance: 1e-12, maxIterations: 1000 });
     expect(star.scores[0]).toBeCloseTo(0.9 / (1 + 1.7 / 3), 10);
