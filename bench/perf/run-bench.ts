@@ -159,7 +159,7 @@ function rebuildCase(options: BenchOptions): Record<string, unknown> {
   for (let r = 0; r < refRuns; r++) refScores = pagerankReference(graph.graph, { getEdgeWeight: 'success' });
   const prRef = (performance.now() - p1) / refRuns;
   let maxDiff = 0;
-  for (let i = 0; i < snapshot.n; i++) maxDiff = Math.max(maxDiff, Math.abs(snapshot.pagerank[i]! - refScores[snapshot.names[i]!]!));
+  for (let i = 0; i < snapshot.n; i++) maxDiff = Math.max(maxDiff, Math.abs(snapshot.pagerank[i]! - refScores[String(i)]!));
 
   const rng = createRng(options.seed);
   const l0 = performance.now();
@@ -216,10 +216,10 @@ function predictCase(options: BenchOptions): Record<string, unknown> {
   for (let i = 0; i < queries.length; i++) {
     const q = queries[i]!;
     const t0 = performance.now();
-    const last = q.context[q.context.length - 1]!;
+    const last = String(graph.indexOf(q.context[q.context.length - 1]!));
     const scored: [string, number][] = [];
-    g.forEachOutEdge(last, (_e, attrs, _s, target) => {
-      scored.push([target, attrs.success]);
+    g.forEachOutEdge(last, (_e, attrs, _s, _t, _sa, targetAttrs) => {
+      scored.push([targetAttrs.name, attrs.success]);
     });
     scored.sort((a, b) => b[1] - a[1]);
     const top = scored.slice(0, 5);

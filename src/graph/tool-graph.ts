@@ -6,8 +6,10 @@
  * an edge, it only adds failure evidence. Ingestion is incremental, O(steps) per trace, and
  * bumps `version`, which is how snapshots know they are stale.
  *
- * Tool names are untrusted strings (`__proto__`, any Unicode): they live only in `Map`s and in
- * graphology (which keys nodes by `Map` too), never as plain-object keys.
+ * Tool names are untrusted strings (`__proto__`, any Unicode): they live only in `Map`s. The
+ * graphology graph is keyed by tool index (as a decimal string) with the name as an attribute,
+ * because graphology keeps each node's neighbours in plain objects keyed by neighbour key,
+ * where a node named `__proto__` would collide with the prototype.
  */
 import { DirectedGraph } from 'graphology';
 import type { Trace } from '../schema/types.js';
@@ -28,6 +30,7 @@ export interface TransitionStats {
 
 export interface ToolStats {
   readonly index: number;
+  readonly name: string;
   /** Calls of this tool in successful traces. */
   calls: number;
   /** Calls of this tool in any trace. */
@@ -57,7 +60,7 @@ function newStats(): TransitionStats {
 }
 
 export class ToolGraph {
-  /** graphology graph: node key = tool name, edge attributes = TransitionStats (by reference). */
+  /** graphology graph: node key = String(tool index), edge attributes = TransitionStats (by reference). */
   readonly graph: DirectedGraph<ToolStats, TransitionStats>;
   readonly names: string[] = [];
   private readonly indexByName = new Map<string, number>();
@@ -105,11 +108,11 @@ export class ToolGraph {
     const known = this.indexByName.get(name);
     if (known !== undefined) return known;
     const index = this.names.length;
-    const stats: ToolStats = { index, calls: 0, seen: 0 };
+    const stats: ToolStats = { index, name, calls: 0, seen: 0 };
     this.names.push(name);
     this.indexByName.set(name, index);
     this.toolStats.push(stats);
-    this.graph.addNode(name, stats);
+    this.graph.addNode(String(index), stats);
     this._version++;
     return index;
   }
@@ -185,7 +188,7 @@ export class ToolGraph {
     if (stats === undefined) {
       stats = newStats();
       this.edges.set(key, stats);
-      this.graph.addDirectedEdge(this.names[a]!, this.names[b]!, stats);
+      this.graph.addDirectedEdge(String(a), String(b), stats);
     }
     return stats;
   }

@@ -17,8 +17,9 @@ describe('ToolGraph', () => {
     expect(g.edgeCount).toBe(2);
     expect(g.traces).toBe(3);
     expect(g.successfulTraces).toBe(2);
-    // graphology holds the same statistics objects.
-    expect(g.graph.getEdgeAttributes('a', 'b').success).toBe(2);
+    // graphology, keyed by tool index, holds the same statistics objects.
+    expect(g.graph.getEdgeAttributes(String(a), String(b)).success).toBe(2);
+    expect(g.graph.getNodeAttribute(String(a), 'name')).toBe('a');
   });
 
   it('never strengthens an edge into a failed step', () => {
