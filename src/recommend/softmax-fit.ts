@@ -4,7 +4,10 @@
  *
  *   L(w) = mean_q [ -s_q(target) + ln sum_c exp s_q(c) ] + lambda * |w|^2,  s_q(c) = w . phi_q(c)
  *
- * with Adam on full batches. Each query stores only its touched candidates' transformed
+ * by Newton's method with a backtracking line search: the loss is convex in w, there are only a
+ * handful of signals, and the exact Hessian (the softmax covariance of the features) costs
+ * O(rows * dims^2) per pass, so it converges in a few passes where first-order methods need
+ * hundreds. Each query stores only its touched candidates' transformed
  * features; the untouched tools of a group share static features, so their share of the
  * normaliser and of the gradient is a per-group sum minus the touched tools' background terms:
  * exact, and O(touched) per query. Reference: Cao et al., "Learning to Rank: From Pairwise
@@ -29,9 +32,12 @@ export interface FitQuery {
 }
 
 export interface SoftmaxFitOptions {
+  /** Newton iterations at most (default 30). */
   readonly iterations?: number;
-  readonly learningRate?: number;
+  /** L2 penalty (default 1e-3). */
   readonly l2?: number;
+  /** Stop when the largest gradient entry falls below this (default 1e-7). */
+  readonly tolerance?: number;
 }
 
 export interface SoftmaxFitResult {
@@ -48,41 +54,53 @@ export function fitSoftmax(
   initial: readonly number[],
   options: SoftmaxFitOptions = {},
 ): SoftmaxFitResult {
-  const iterations = options.iterations ?? 200;
-  const lr = options.learningRate ?? 0.05;
+  const maxIterations = options.iterations ?? 30;
   const l2 = options.l2 ?? 1e-3;
-  const w = Float64Array.from(initial);
+  const tolerance = options.tolerance ?? 1e-7;
+  const d2 = dims * dims;
+  let w = Float64Array.from(initial);
   const grad = new Float64Array(dims);
-  const m = new Float64Array(dims);
-  const v = new Float64Array(dims);
-  const expected = new Float64Array(dims);
+  const hess = new Float64Array(d2);
+  const mean = new Float64Array(dims);
+  const second = new Float64Array(d2);
   const groupMax = new Float64Array(groups.length);
   const groupSum = new Float64Array(groups.length);
   const groupFeat = groups.map(() => new Float64Array(dims));
+  const groupOuter = groups.map(() => new Float64Array(d2));
   const bgScores = groups.map((g) => new Float64Array(g.n));
   let maxRows = 0;
   for (const q of queries) maxRows = Math.max(maxRows, q.tools.length);
   const rowScore = new Float64Array(maxRows);
 
-  const evaluate = (withGradient: boolean): number => {
+  /** Loss at `weights`; with `order` 1 also the gradient, with 2 also the Hessian. */
+  const evaluate = (weights: Float64Array, order: 0 | 1 | 2): number => {
     grad.fill(0);
+    hess.fill(0);
     for (let g = 0; g < groups.length; g++) {
       const { background, n } = groups[g]!;
       const scores = bgScores[g]!;
       let max = -Infinity;
       for (let c = 0; c < n; c++) {
         let s = 0;
-        for (let f = 0; f < dims; f++) s += w[f]! * background[c * dims + f]!;
+        for (let f = 0; f < dims; f++) s += weights[f]! * background[c * dims + f]!;
         scores[c] = s;
         if (s > max) max = s;
       }
       let sum = 0;
       const feat = groupFeat[g]!;
+      const outer = groupOuter[g]!;
       feat.fill(0);
+      outer.fill(0);
       for (let c = 0; c < n; c++) {
         const e = Math.exp(scores[c]! - max);
         sum += e;
-        if (withGradient) for (let f = 0; f < dims; f++) feat[f]! += e * background[c * dims + f]!;
+        if (order === 0) continue;
+        const base = c * dims;
+        for (let f = 0; f < dims; f++) {
+          const x = e * background[base + f]!;
+          feat[f]! += x;
+          if (order === 2) for (let h = 0; h <= f; h++) outer[f * dims + h]! += x * background[base + h]!;
+        }
       }
       groupMax[g] = max;
       groupSum[g] = sum;
@@ -97,7 +115,7 @@ export function fitSoftmax(
       let max = bgMax;
       for (let r = 0; r < count; r++) {
         let s = 0;
-        for (let f = 0; f < dims; f++) s += w[f]! * rows[r * dims + f]!;
+        for (let f = 0; f < dims; f++) s += weights[f]! * rows[r * dims + f]!;
         rowScore[r] = s;
         if (s > max) max = s;
       }
@@ -109,39 +127,118 @@ export function fitSoftmax(
       let z = rest;
       for (let r = 0; r < count; r++) z += Math.exp(rowScore[r]! - max);
       loss += max + Math.log(z) - rowScore[q.target]!;
-      if (!withGradient) continue;
+      if (order === 0) continue;
+
+      // E[phi] and E[phi phi^T] under the query's softmax, with the same subtraction trick.
       const feat = groupFeat[q.group]!;
-      for (let f = 0; f < dims; f++) expected[f] = feat[f]! * shift;
+      const outer = groupOuter[q.group]!;
+      for (let f = 0; f < dims; f++) mean[f] = feat[f]! * shift;
+      if (order === 2) for (let i = 0; i < d2; i++) second[i] = outer[i]! * shift;
       for (let r = 0; r < count; r++) {
         const eb = Math.exp(scores[tools[r]!]! - max);
         const er = Math.exp(rowScore[r]! - max);
-        const t = tools[r]!;
-        for (let f = 0; f < dims; f++) expected[f]! += er * rows[r * dims + f]! - eb * background[t * dims + f]!;
+        const rb = r * dims;
+        const tb = tools[r]! * dims;
+        for (let f = 0; f < dims; f++) {
+          const xr = rows[rb + f]!;
+          const xb = background[tb + f]!;
+          mean[f]! += er * xr - eb * xb;
+          if (order === 2) for (let h = 0; h <= f; h++) second[f * dims + h]! += er * xr * rows[rb + h]! - eb * xb * background[tb + h]!;
+        }
       }
       const inv = 1 / z;
-      for (let f = 0; f < dims; f++) grad[f]! += expected[f]! * inv - rows[q.target * dims + f]!;
+      for (let f = 0; f < dims; f++) {
+        mean[f] = mean[f]! * inv;
+        grad[f]! += mean[f]! - rows[q.target * dims + f]!;
+      }
+      if (order === 2) {
+        for (let f = 0; f < dims; f++) {
+          for (let h = 0; h <= f; h++) hess[f * dims + h]! += second[f * dims + h]! * inv - mean[f]! * mean[h]!;
+        }
+      }
     }
     const scale = queries.length > 0 ? 1 / queries.length : 0;
     let penalty = 0;
     for (let f = 0; f < dims; f++) {
-      grad[f] = grad[f]! * scale + 2 * l2 * w[f]!;
-      penalty += l2 * w[f]! * w[f]!;
+      grad[f] = grad[f]! * scale + 2 * l2 * weights[f]!;
+      penalty += l2 * weights[f]! * weights[f]!;
+      for (let h = 0; h <= f; h++) {
+        const v = hess[f * dims + h]! * scale + (f === h ? 2 * l2 : 0);
+        hess[f * dims + h] = v;
+        hess[h * dims + f] = v;
+      }
     }
     return loss * scale + penalty;
   };
 
-  const initialLoss = evaluate(false);
-  const beta1 = 0.9;
-  const beta2 = 0.999;
-  for (let t = 1; t <= iterations; t++) {
-    evaluate(true);
-    for (let f = 0; f < dims; f++) {
-      m[f] = beta1 * m[f]! + (1 - beta1) * grad[f]!;
-      v[f] = beta2 * v[f]! + (1 - beta2) * grad[f]! * grad[f]!;
-      const mHat = m[f]! / (1 - beta1 ** t);
-      const vHat = v[f]! / (1 - beta2 ** t);
-      w[f]! -= (lr * mHat) / (Math.sqrt(vHat) + 1e-8);
+  const initialLoss = evaluate(w, 0);
+  let loss = initialLoss;
+  let iterations = 0;
+  const step = new Float64Array(dims);
+  const trial = new Float64Array(dims);
+  for (; iterations < maxIterations; iterations++) {
+    loss = evaluate(w, 2);
+    let gmax = 0;
+    for (let f = 0; f < dims; f++) gmax = Math.max(gmax, Math.abs(grad[f]!));
+    if (gmax < tolerance) break;
+    solveSpd(hess, grad, dims, step);
+    let slope = 0;
+    for (let f = 0; f < dims; f++) slope += grad[f]! * step[f]!;
+    // Backtracking (Armijo): halve the Newton step until the loss decreases enough.
+    let t = 1;
+    let accepted = false;
+    for (let tries = 0; tries < 30; tries++, t /= 2) {
+      for (let f = 0; f < dims; f++) trial[f] = w[f]! - t * step[f]!;
+      const trialLoss = evaluate(trial, 0);
+      if (trialLoss <= loss - 1e-4 * t * slope) {
+        w = Float64Array.from(trial);
+        loss = trialLoss;
+        accepted = true;
+        break;
+      }
+    }
+    if (!accepted) break;
+  }
+  return { weights: Array.from(w), loss: evaluate(w, 0), initialLoss, iterations };
+}
+
+/**
+ * Solves H x = g for a symmetric positive (semi-)definite H by Cholesky, adding a growing ridge
+ * when H is singular (a signal that is constant over every query has a zero row).
+ */
+function solveSpd(h: Float64Array, g: Float64Array, n: number, x: Float64Array): void {
+  const l = new Float64Array(n * n);
+  for (let ridge = 0; ; ridge = ridge === 0 ? 1e-9 : ridge * 10) {
+    let ok = true;
+    for (let i = 0; i < n && ok; i++) {
+      for (let j = 0; j <= i; j++) {
+        let sum = h[i * n + j]! + (i === j ? ridge : 0);
+        for (let k = 0; k < j; k++) sum -= l[i * n + k]! * l[j * n + k]!;
+        if (i === j) {
+          if (sum <= 1e-300) {
+            ok = false;
+            break;
+          }
+          l[i * n + i] = Math.sqrt(sum);
+        } else {
+          l[i * n + j] = sum / l[j * n + j]!;
+        }
+      }
+    }
+    if (ok) break;
+    if (ridge > 1e6) {
+      x.set(g);
+      return;
     }
   }
-  return { weights: Array.from(w), loss: evaluate(false), initialLoss, iterations };
+  for (let i = 0; i < n; i++) {
+    let sum = g[i]!;
+    for (let k = 0; k < i; k++) sum -= l[i * n + k]! * x[k]!;
+    x[i] = sum / l[i * n + i]!;
+  }
+  for (let i = n - 1; i >= 0; i--) {
+    let sum = x[i]!;
+    for (let k = i + 1; k < n; k++) sum -= l[k * n + i]! * x[k]!;
+    x[i] = sum / l[i * n + i]!;
+  }
 }
