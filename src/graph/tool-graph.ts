@@ -37,10 +37,13 @@ export interface ToolStats {
   seen: number;
 }
 
-/** The intent of one successful trace with the distinct tools it used, for text learning. */
+/** The intent of one successful trace with the tools it used, for text learning. */
 export interface IntentRecord {
   readonly intent: string;
+  /** Distinct tools, in order of first use. */
   readonly tools: readonly number[];
+  /** The full tool sequence. */
+  readonly sequence: readonly number[];
 }
 
 export interface IngestOptions {
@@ -164,7 +167,7 @@ export class ToolGraph {
       if (i >= 2) this.observe(this.secondStats(ids[i - 2]!, ids[i - 1]!, ids[i]!), ok, value, trace.timestamp);
     }
     if (trace.success && trace.intent !== '') {
-      this.intentRecords.push({ intent: trace.intent, tools: [...new Set(ids)] });
+      this.intentRecords.push({ intent: trace.intent, tools: [...new Set(ids)], sequence: ids });
     }
     this.traceCount++;
     if (trace.success) this.successCount++;

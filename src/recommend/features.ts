@@ -10,6 +10,8 @@
  *   pagerank     PageRank percentile      (static)
  *   popularity   calls(c) / max calls     (static)
  *   inContext    1 when c was already called in this context
+ *   similarTool  share of the most similar past tasks that used c          (similar-intents.ts)
+ *   similarNext  share of those tasks containing `last` where c followed it
  *
  * Only candidates with a dynamic signal are "touched" and get a row; every other tool has the
  * static signals only, which the profiles score exactly from per-snapshot precomputation. So a
@@ -21,6 +23,7 @@ import type { GraphSnapshot } from '../graph/snapshot.js';
 import { pairKey } from '../graph/tool-graph.js';
 import { scoreBm25 } from '../text/bm25.js';
 import { scoreIntent } from '../text/intent-association.js';
+import { SimilarScratch, similarTasks } from '../text/similar-intents.js';
 import type { TextModel } from '../text/text-model.js';
 
 export const SIGNALS = [
@@ -33,6 +36,8 @@ export const SIGNALS = [
   'pagerank',
   'popularity',
   'inContext',
+  'similarTool',
+  'similarNext',
 ] as const;
 
 export type SignalName = (typeof SIGNALS)[number];
@@ -48,6 +53,8 @@ export const S_AA = 5;
 export const S_PAGERANK = 6;
 export const S_POPULARITY = 7;
 export const S_IN_CONTEXT = 8;
+export const S_SIMILAR_TOOL = 9;
+export const S_SIMILAR_NEXT = 10;
 
 /**
  * Intent posteriors and lexical scores below these floors do not touch a candidate (they still
@@ -81,12 +88,20 @@ export class FeatureScratch {
   readonly aaTouched: Int32Array;
   readonly intentBuf: Float64Array;
   readonly lexicalBuf: Float64Array;
+  readonly similar: SimilarScratch;
+  /** Per-tool stamps so a tool repeated in one remembered trace counts once. */
+  readonly stampTool: Int32Array;
+  readonly stampNext: Int32Array;
+  stamp = 0;
   rows = 0;
   /** Last known context tool, or -1. */
   last = -1;
 
-  constructor(n: number) {
+  constructor(n: number, rememberedTasks = 0) {
     this.n = n;
+    this.similar = new SimilarScratch(rememberedTasks);
+    this.stampTool = new Int32Array(n);
+    this.stampNext = new Int32Array(n);
     this.values = new Float64Array(n * F);
     this.rowTool = new Int32Array(n);
     this.rowOf = new Int32Array(n).fill(-1);
@@ -174,6 +189,7 @@ export function collectFeatures(graph: GraphSnapshot, text: TextModel, query: Qu
     for (let c = 0; c < n; c++) {
       if (scratch.intentBuf[c]! > INTENT_FLOOR || scratch.lexicalBuf[c]! * lexScale > LEXICAL_FLOOR) scratch.touch(c);
     }
+    collectSimilar(text, query.intent, last, scratch);
     if (query.extra !== undefined) for (const c of query.extra) scratch.touch(c);
     for (let r = 0; r < scratch.rows; r++) {
       const c = scratch.rowTool[r]!;
@@ -192,6 +208,50 @@ export function collectFeatures(graph: GraphSnapshot, text: TextModel, query: Qu
   }
 }
 
+/** Accumulates the similar-task signals of the K nearest remembered tasks. */
+function collectSimilar(text: TextModel, intent: readonly string[], last: number, scratch: FeatureScratch): void {
+  const sim = scratch.similar;
+  similarTasks(text.memory, intent, sim);
+  if (sim.count === 0) return;
+  const { values, stampTool, stampNext } = scratch;
+  const { sequenceStart, sequenceTools } = text.memory;
+  if (scratch.stamp > 1 << 30) {
+    stampTool.fill(0);
+    stampNext.fill(0);
+    scratch.stamp = 0;
+  }
+  let total = 0;
+  let withLast = 0;
+  for (let i = 0; i < sim.count; i++) {
+    const j = sim.neighbours[i]!;
+    const w = sim.weights[i]!;
+    const stamp = ++scratch.stamp;
+    total += w;
+    let sawLast = false;
+    const end = sequenceStart[j + 1]!;
+    for (let p = sequenceStart[j]!; p < end; p++) {
+      const c = sequenceTools[p]!;
+      if (stampTool[c] !== stamp) {
+        stampTool[c] = stamp;
+        values[scratch.touch(c) * F + S_SIMILAR_TOOL]! += w;
+      }
+      if (c === last && p + 1 < end) {
+        sawLast = true;
+        const next = sequenceTools[p + 1]!;
+        if (stampNext[next] !== stamp) {
+          stampNext[next] = stamp;
+          values[scratch.touch(next) * F + S_SIMILAR_NEXT]! += w;
+        }
+      }
+    }
+    if (sawLast) withLast += w;
+  }
+  for (let r = 0; r < scratch.rows; r++) {
+    values[r * F + S_SIMILAR_TOOL]! /= total;
+    values[r * F + S_SIMILAR_NEXT] = withLast > 0 ? values[r * F + S_SIMILAR_NEXT]! / withLast : 0;
+  }
+}
+
 /** The breakdown of row r, or of an untouched tool (static signals only) when r < 0. */
 export function breakdown(graph: GraphSnapshot, scratch: FeatureScratch, tool: number): SignalBreakdown {
   const r = scratch.rowOf[tool]!;
@@ -206,5 +266,7 @@ export function breakdown(graph: GraphSnapshot, scratch: FeatureScratch, tool: n
     pagerank: graph.pagerankPercentile[tool]!,
     popularity: graph.maxCalls > 0 ? graph.calls[tool]! / graph.maxCalls : 0,
     inContext: at(S_IN_CONTEXT),
+    similarTool: at(S_SIMILAR_TOOL),
+    similarNext: at(S_SIMILAR_NEXT),
   };
 }

@@ -18,7 +18,13 @@ import { F, S_PAGERANK, S_POPULARITY, SIGNALS, type FeatureScratch } from './fea
 export const EPSILON = 1e-3;
 
 export const LOG_SIGNAL: readonly boolean[] = SIGNALS.map(
-  (s) => s === 'transition' || s === 'secondOrder' || s === 'intent' || s === 'popularity',
+  (s) =>
+    s === 'transition' ||
+    s === 'secondOrder' ||
+    s === 'intent' ||
+    s === 'popularity' ||
+    s === 'similarTool' ||
+    s === 'similarNext',
 );
 
 export function transform(f: number, x: number): number {

@@ -7,12 +7,15 @@ import type { ToolInfo } from '../schema/types.js';
 import type { IntentRecord } from '../graph/tool-graph.js';
 import { buildBm25, type Bm25Index } from './bm25.js';
 import { fitIntentAssociation, type IntentModel } from './intent-association.js';
+import { buildIntentMemory, type IntentMemory } from './similar-intents.js';
 import { tokenize } from './tokenize.js';
 import { toolDocument } from './tool-document.js';
 
 export interface TextModel {
   readonly bm25: Bm25Index;
   readonly intent: IntentModel;
+  /** Past tasks by intent, for the similar-task signals. */
+  readonly memory: IntentMemory;
   /** Number of training intents behind the association. */
   readonly intents: number;
 }
@@ -27,6 +30,7 @@ export function buildTextModel(
   return {
     bm25: buildBm25(docs),
     intent: fitIntentAssociation(names.length, examples),
+    memory: buildIntentMemory(examples.map((e, j) => ({ tokens: e.tokens, sequence: intents[j]!.sequence }))),
     intents: intents.length,
   };
 }

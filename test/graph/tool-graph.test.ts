@@ -78,7 +78,8 @@ describe('ToolGraph', () => {
     g.ingest(trace(['a', 'b', 'a'], { intent: 'do a then b' }));
     g.ingest(trace(['a'], { intent: 'failed', success: false }));
     g.ingest(trace(['b']));
-    expect(g.intents()).toEqual([{ intent: 'do a then b', tools: [g.indexOf('a'), g.indexOf('b')] }]);
+    const [a, b] = [g.indexOf('a'), g.indexOf('b')];
+    expect(g.intents()).toEqual([{ intent: 'do a then b', tools: [a, b], sequence: [a, b, a] }]);
   });
 
   it('supports self-loops (a tool called twice in a row)', () => {
