@@ -22,6 +22,7 @@
  * classification", AAAI-98 Workshop on Learning for Text Categorization, 1998.
  */
 import { ToolgraphError } from '../schema/errors.js';
+import { buildBm25, type Bm25Index } from './bm25.js';
 import { internCorpus, termId } from './vocabulary.js';
 
 /** One recorded trace: its intent's tokens and the tool indices it called (repeats allowed). */
@@ -31,7 +32,7 @@ export interface IntentExample {
 }
 
 export interface IntentAssociationOptions {
-  /** Lidstone smoothing alpha > 0. Default 1 (Laplace). */
+  /** Lidstone smoothing alpha > 0 (1 is Laplace). Default 0.05, see intent-smoothing.ts. */
   readonly smoothing?: number;
 }
 
@@ -39,7 +40,7 @@ export interface IntentAssociationOptions {
 export interface IntentModel {
   readonly nTools: number;
   readonly smoothing: number;
-  /** Sorted distinct intent tokens; a token's id is its position. */
+  /** Sorted distinct intent tokens; a token's id is its position (shared with `examples`). */
   readonly terms: readonly string[];
   /** Traces that credited each tool. */
   readonly evidence: Float64Array;
@@ -52,9 +53,17 @@ export interface IntentModel {
   readonly postingTool: Int32Array;
   /** c(t,w) of each posting. */
   readonly postingCount: Float64Array;
+  /**
+   * BM25 index over the intents of the training traces that called a tool, one document per
+   * trace in input order, for the nearest-neighbour vote (intent-knn.ts).
+   */
+  readonly examples: Bm25Index;
+  /** CSR: the distinct tools of example i are exampleTool[exampleToolStart[i] .. [i+1]). */
+  readonly exampleToolStart: Int32Array;
+  readonly exampleTool: Int32Array;
 }
 
-export const INTENT_DEFAULTS = { smoothing: 1 } as const;
+export const INTENT_DEFAULTS = { smoothing: 0.05 } as const;
 
 function checkTool(nTools: number, tool: number, where: string): void {
   if (!Number.isInteger(tool) || tool < 0 || tool >= nTools) {
@@ -80,8 +89,10 @@ export function fitIntentAssociation(
   for (const example of examples) {
     for (const tool of example.tools) checkTool(nTools, tool, 'fitIntentAssociation');
   }
+  // A trace that called no tool says nothing about which tool an intent wants.
+  const used = examples.filter((e) => e.tools.length > 0);
 
-  const { vocabulary, docs } = internCorpus(examples.map((e) => e.tokens));
+  const { vocabulary, docs } = internCorpus(used.map((e) => e.tokens));
   const nTerms = vocabulary.terms.length;
 
   // Distinct tools per example, reused across examples: a tool called three times in one trace
@@ -90,9 +101,9 @@ export function fitIntentAssociation(
   const tokenTotal = new Float64Array(nTools);
   const mark = new Int32Array(nTools).fill(-1);
   const distinctTools: number[][] = [];
-  for (let e = 0; e < examples.length; e++) {
+  for (let e = 0; e < used.length; e++) {
     const tools: number[] = [];
-    for (const tool of examples[e]!.tools) {
+    for (const tool of used[e]!.tools) {
       if (mark[tool] !== e) {
         mark[tool] = e;
         tools.push(tool);
@@ -108,10 +119,9 @@ export function fitIntentAssociation(
   // c(t,w): count (term, tool) pairs through a per-term map of tool -> slot, built term-major.
   const termCounts: Map<number, number>[] = [];
   for (let v = 0; v < nTerms; v++) termCounts.push(new Map());
-  for (let e = 0; e < examples.length; e++) {
+  for (let e = 0; e < used.length; e++) {
     const ids = docs[e]!;
     const tools = distinctTools[e]!;
-    if (tools.length === 0) continue;
     for (let i = 0; i < ids.length; i++) {
       const counts = termCounts[ids[i]!]!;
       for (const tool of tools) counts.set(tool, (counts.get(tool) ?? 0) + 1);
@@ -141,16 +151,27 @@ export function fitIntentAssociation(
     logDenominator[t] = Math.log(tokenTotal[t]! + smoothing * nTerms);
   }
 
+  const exampleToolStart = new Int32Array(used.length + 1);
+  for (let e = 0; e < used.length; e++) {
+    exampleToolStart[e + 1] = exampleToolStart[e]! + distinctTools[e]!.length;
+  }
+  const exampleTool = Int32Array.from(distinctTools.flat());
+  // Same documents, so the same sorted vocabulary: the BM25 index's term ids are the NB ids.
+  const exampleIndex = buildBm25(used.map((e) => e.tokens));
+
   return {
     nTools,
     smoothing,
-    terms: vocabulary.terms,
+    terms: exampleIndex.terms,
     evidence,
     logPrior,
     logDenominator,
     postingStart,
     postingTool,
     postingCount,
+    examples: exampleIndex,
+    exampleToolStart,
+    exampleTool,
   };
 }
 

@@ -3,13 +3,15 @@
  * same function, or a query term can never meet the document term it means.
  *
  *   text -> NFKC -> words (runs of \p{L}\p{M}\p{N}) -> identifier parts -> lower case
- *        -> drop stop words -> light stem
+ *        -> Latin diacritics folded -> drop stop words -> light stem
  *
  * - Identifier parts: `_ : . / -` and any other non-word character separate words already; inside
  *   a word, a lower-case letter or digit followed by an upper-case one starts a new part
  *   (`getUser` -> get user), and an upper-case run followed by upper+lower ends an acronym
  *   (`getHTTPResponse` -> get http response). When a word splits, its whole lower-cased form is
  *   kept as well (`YouTube` -> you tube youtube), because people write brand names both ways.
+ * - Diacritics are folded on Latin letters only (`café` -> `cafe`, as Lucene's ASCIIFoldingFilter
+ *   does for accents); combining marks of other scripts (Devanagari vowel signs) are letters' parts.
  * - Han and kana runs carry no spaces between words, so they are cut into overlapping character
  *   bigrams (a lone character stays a unigram), after Lucene's CJKBigramFilter.
  * - Stemming is Porter's (1980) step 1 (plurals, -ed, -ing, y -> i) and step 5 (final -e, -ll),
@@ -35,6 +37,9 @@ const CAMEL_ACRONYM = /(\p{Lu})(\p{Lu}\p{Ll})/gu;
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const UNSPACED_RUNS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]+/gu;
 const ASCII_LOWER = /^[a-z]+$/;
+/** Diacritics on Latin letters (after NFD); marks of other scripts carry meaning and stay. */
+const LATIN_DIACRITIC = /(\p{Script=Latin})\p{Mn}+/gu;
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /**
  * A short English stop list: articles, pronouns, auxiliaries, prepositions, conjunctions and the
@@ -65,14 +70,21 @@ function rawWords(text: string, out: string[]): void {
       continue;
     }
     const spaced = word.replace(CAMEL_LOWER_UPPER, '$1 $2').replace(CAMEL_ACRONYM, '$1 $2');
-    const lower = word.toLowerCase();
+    const lower = fold(word);
     if (spaced === word) {
       out.push(lower);
       continue;
     }
-    for (const part of spaced.split(' ')) out.push(part.toLowerCase());
+    for (const part of spaced.split(' ')) out.push(fold(part));
     out.push(lower);
   }
+}
+
+/** Lower case, and Latin letters without diacritics (`Café` -> `cafe`, `İ` -> `i`). */
+function fold(word: string): string {
+  const lower = word.toLowerCase();
+  if (!NON_ASCII.test(lower)) return lower;
+  return lower.normalize('NFD').replace(LATIN_DIACRITIC, '$1').normalize('NFC');
 }
 
 /** Han/kana runs become overlapping bigrams; other runs inside the same word stay whole. */
@@ -80,7 +92,7 @@ function pushUnspaced(word: string, out: string[]): void {
   for (const match of word.matchAll(UNSPACED_RUNS)) {
     const run = match[0];
     if (!UNSPACED.test(run)) {
-      out.push(run.toLowerCase());
+      out.push(fold(run));
       continue;
     }
     const chars = Array.from(run);
