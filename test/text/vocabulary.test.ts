@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { internCorpus, termId } from '../../src/text/vocabulary.js';
+
+describe('internCorpus', () => {
+  it('numbers terms by their code-unit order and encodes every document', () => {
+    // Sorted: 'Z' (0x5a) < '__proto__' (0x5f) < 'b' < 'constructor' < 'é'.
+    const { vocabulary, docs } = internCorpus([
+      ['b', '__proto__', 'b'],
+      ['constructor', 'é', 'Z'],
+      [],
+    ]);
+    expect(vocabulary.terms).toEqual(['Z', '__proto__', 'b', 'constructor', 'é']);
+    expect(Array.from(docs[0]!)).toEqual([2, 1, 2]);
+    expect(Array.from(docs[1]!)).toEqual([3, 4, 0]);
+    expect(docs[2]!.length).toBe(0);
+  });
+
+  it('gives ids that do not depend on document order', () => {
+    const a = internCorpus([['x', 'y'], ['z', 'x']]);
+    const b = internCorpus([['z', 'x'], ['x', 'y']]);
+    expect(a.vocabulary.terms).toEqual(b.vocabulary.terms);
+    expect(Array.from(a.docs[0]!)).toEqual(Array.from(b.docs[1]!));
+  });
+
+  it('handles an empty corpus', () => {
+    const { vocabulary, docs } = internCorpus([]);
+    expect(vocabulary.terms).toEqual([]);
+    expect(docs).toEqual([]);
+  });
+
+  it('is JSON-serialisable as plain data', () => {
+    const { vocabulary } = internCorpus([['a', 'b']]);
+    expect(JSON.parse(JSON.stringify(vocabulary))).toEqual(vocabulary);
+  });
+});
+
+describe('termId', () => {
+  const { vocabulary } = internCorpus([['toString', 'hasOwnProperty', '__proto__', 'weather', '天气']]);
+
+  it('finds every interned term at its position', () => {
+    vocabulary.terms.forEach((term, id) => expect(termId(vocabulary, term)).toBe(id));
+  });
+
+  it('returns -1 for unknown terms, including Object.prototype keys', () => {
+    expect(termId(vocabulary, 'constructor')).toBe(-1);
+    expect(termId(vocabulary, 'valueOf')).toBe(-1);
+    expect(termId(vocabulary, '')).toBe(-1);
+    expect(termId({ terms: [] }, 'x')).toBe(-1);
+  });
+});
