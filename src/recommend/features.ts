@@ -62,7 +62,7 @@ export const S_SIMILAR_NEXT = 10;
  * indistinguishable from "no evidence" in the fitted model, and touching every tool with a
  * shared stop-word-like term would make each query O(tools).
  */
-export const INTENT_FLOOR = 1e-5;
+export const INTENT_FLOOR = 1e-10;
 export const LEXICAL_FLOOR = 0.05;
 
 export interface QueryInput {

@@ -12,7 +12,7 @@
  * query scores touched rows, merges them with the best untouched tools, and normalises exactly.
  */
 import type { GraphSnapshot } from '../graph/snapshot.js';
-import { F, S_PAGERANK, S_POPULARITY, SIGNALS, type FeatureScratch } from './features.js';
+import { F, S_INTENT, S_PAGERANK, S_POPULARITY, SIGNALS, type FeatureScratch } from './features.js';
 
 /** Floor inside the logarithm: a signal of 0 means "no evidence", not "impossible". */
 export const EPSILON = 1e-3;
@@ -22,12 +22,18 @@ export const LOG_SIGNAL: readonly boolean[] = SIGNALS.map(
     s === 'transition' ||
     s === 'secondOrder' ||
     s === 'intent' ||
-    s === 'popularity' ||
-    s === 'similarTool' ||
-    s === 'similarNext',
+    s === 'popularity',
 );
 
+/**
+ * The intent posterior gets a much finer floor: a naive-Bayes posterior concentrates on one
+ * tool, so the second tool an intent names typically sits at 1e-4..1e-8, where a 1e-3 floor
+ * would erase it.
+ */
+export const INTENT_EPSILON = 1e-8;
+
 export function transform(f: number, x: number): number {
+  if (f === S_INTENT) return Math.log(INTENT_EPSILON + x);
   return LOG_SIGNAL[f] ? Math.log(EPSILON + x) : x;
 }
 
