@@ -233,6 +233,7 @@ function fromReasoningTrace(trace: ReasoningTrace, options: ParseTraceOptions): 
   const { id, ...content } = trace;
   return {
     id: id ?? generatedId(options.idPrefix ?? DEFAULT_ID_PREFIX, { format: 'reasoning-trace', trace: content }),
+    idSource: id === undefined ? 'content' : 'caller',
     intent: trace.task.objective,
     domain: trace.metadata.task_domain,
     steps: reasoningTraceSteps(trace),
@@ -248,7 +249,8 @@ function fromCompact(trace: CompactTrace, options: ParseTraceOptions): Trace {
   const at = trace.timestamp === undefined ? undefined : toEpochMs(trace.timestamp);
   // Hash the normalised content, so `'a'` and `{name: 'a', ok: true}`, or a time given as ISO
   // text and as epoch ms, are the same trace. Without id and timestamp, two runs of the same
-  // tools for the same intent are indistinguishable: send an id or a timestamp to keep both.
+  // tools for the same intent get the same id; `idSource: 'content'` tells the ingester that
+  // such a repeat is a second observation, not a retry.
   const content = {
     format: 'compact',
     intent: trace.intent,
@@ -259,6 +261,7 @@ function fromCompact(trace: CompactTrace, options: ParseTraceOptions): Trace {
   };
   return {
     id: trace.id ?? generatedId(options.idPrefix ?? DEFAULT_ID_PREFIX, content),
+    idSource: trace.id === undefined ? 'content' : 'caller',
     intent: trace.intent,
     domain: trace.domain,
     steps,

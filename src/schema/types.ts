@@ -13,6 +13,11 @@ export interface TraceStep {
 /** A normalised tool-use trace: whatever format it arrived in. */
 export interface Trace {
   readonly id: string;
+  /**
+   * 'caller' when the input carried its id (re-sending it is a retry: idempotent), 'content'
+   * when the id is a hash of the content (two identical runs are two observations).
+   */
+  readonly idSource?: 'caller' | 'content';
   /** The task's objective in words; '' when unknown. */
   readonly intent: string;
   /** Task domain; '' when unknown. */

@@ -82,11 +82,20 @@ export class Toolgraph {
     return this.ingestTraces(parsed);
   }
 
-  /** Ingests already-validated traces (the evaluator and the CLI's file loaders). */
+  /**
+   * Ingests already-validated traces. A caller-given id seen before is a retry and is skipped;
+   * a content-hash id seen before is a second identical run: it is kept, under a suffixed id.
+   */
   ingestTraces(traces: readonly Trace[]): IngestResult {
     let ingested = 0;
-    for (const trace of traces) {
-      if (this.seenIds.has(trace.id)) continue;
+    for (const input of traces) {
+      let trace = input;
+      if (this.seenIds.has(trace.id)) {
+        if (trace.idSource !== 'content') continue;
+        let n = 2;
+        while (this.seenIds.has(`${input.id}#${n}`)) n++;
+        trace = { ...input, id: `${input.id}#${n}` };
+      }
       this.seenIds.add(trace.id);
       this.traces.push(trace);
       this.graph.ingest(trace);

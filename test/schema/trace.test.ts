@@ -25,6 +25,7 @@ describe('parseTrace: ReasoningTrace (spec 000)', () => {
     const trace = parseTrace(specExampleTrace());
     expect(trace).toEqual({
       id: 'kp:trace:550e8400-e29b-41d4-a716-446655440000',
+      idSource: 'caller',
       intent: 'Review PR #42 for security issues',
       domain: 'code-review',
       steps: [
@@ -356,6 +357,14 @@ describe('generated ids', () => {
     two['steps'][0]['content'] = 'Another thought';
     expect(parseTrace(one).id).toBe(parseTrace(structuredClone(one)).id);
     expect(parseTrace(one).id).not.toBe(parseTrace(two).id);
+  });
+
+  it('say whether the id came from the caller or from the content', () => {
+    expect(parseTrace({ id: 'mine', tools: ['a'] }).idSource).toBe('caller');
+    expect(parseTrace({ tools: ['a'] }).idSource).toBe('content');
+    const rt = specExampleTrace();
+    delete rt['id'];
+    expect(parseTrace(rt).idSource).toBe('content');
   });
 
   it('use the idPrefix option', () => {

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { ToolgraphError } from '../../src/schema/errors.js';
+import { Toolgraph } from '../../src/service/toolgraph.js';
+
+function expectCode(fn: () => unknown, code: string, fragment?: string): void {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ToolgraphError);
+    expect((error as ToolgraphError).code).toBe(code);
+    if (fragment !== undefined) expect((error as ToolgraphError).message).toContain(fragment);
+    return;
+  }
+  throw new Error(`expected ${code}`);
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('Toolgraph service', () => {
+  it('ingests every accepted trace format and answers from them', () => {
+    const tg = new Toolgraph();
+    tg.setTools([{ name: 'search_hotels', description: 'Search hotels in a city', params: [] }]);
+    tg.ingest({ tools: ['search_hotels', 'book_hotel'], intent: 'book a hotel in Rome' });
+    tg.ingest({
+      '@type': 'ReasoningTrace',
+      id: 'kp:trace:1',
+      metadata: { created_at: '2026-01-01T00:00:00Z', task_domain: 'travel', success: true, quality_score: 0, visibility: 'network', privacy_level: 'aggregated' },
+      task: { objective: 'book a hotel in Paris' },
+      steps: [
+        { step_id: 0, type: 'tool_call', tool: { name: 'search_hotels' } },
+        { step_id: 1, type: 'tool_call', tool: { name: 'book_hotel' } },
+      ],
+      outcome: { result_summary: 'booked', confidence: 0.9 },
+    });
+    const result = tg.predictNext({ context: ['search_hotels'], intent: 'book a hotel in Madrid' });
+    expect(result.kind).toBe('prediction');
+    expect(result.items[0]!.tool).toBe('book_hotel');
+    expect(tg.stats().traces).toBe(2);
+  });
+
+  it('validates a batch before applying any of it', () => {
+    const tg = new Toolgraph();
+    const before = tg.stats();
+    expectCode(() => tg.ingest([{ tools: ['a', 'b'] }, { tools: [42] }]), 'INVALID_INPUT', 'traces[1]');
+    expect(tg.stats()).toEqual(before);
+  });
+
+  it('skips a caller id it has already ingested (a retry)', () => {
+    const tg = new Toolgraph();
+    expect(tg.ingest({ id: 'x', tools: ['a', 'b'] }).ingested).toBe(1);
+    expect(tg.ingest({ id: 'x', tools: ['a', 'b'] }).ingested).toBe(0);
+    expect(tg.stats().traces).toBe(1);
+  });
+
+  it('keeps two identical runs without ids as two observations', () => {
+    const tg = new Toolgraph();
+    expect(tg.ingest({ tools: ['a', 'b'] }).ingested).toBe(1);
+    expect(tg.ingest([{ tools: ['a', 'b'] }, { tools: ['a', 'b'] }]).ingested).toBe(2);
+    expect(tg.stats().traces).toBe(3);
+  });
+
+  it('rejects bad requests with stable codes that name the field', () => {
+    const tg = new Toolgraph();
+    tg.ingest({ tools: ['a', 'b'] });
+    expectCode(() => tg.predictNext({ context: 'a' }), 'INVALID_INPUT', 'context');
+    expectCode(() => tg.predictNext({ context: ['a'], k: 0 }), 'INVALID_INPUT', 'k');
+    expectCode(() => tg.predictNext({ context: ['a'], profile: 'magic' }), 'INVALID_INPUT', 'profile');
+    expectCode(() => tg.predictNext({ context: ['a'], extra: true }), 'INVALID_INPUT', 'extra');
+    expectCode(() => tg.predictNext({ context: [''] }), 'INVALID_INPUT', 'context[0]');
+    expectCode(() => tg.predictNext({ context: ['x'.repeat(2000)] }), 'PAYLOAD_TOO_LARGE');
+    expectCode(() => tg.searchTools({ query: '' }), 'INVALID_INPUT', 'query');
+    expectCode(() => tg.predictNext(null), 'INVALID_INPUT');
+  });
+
+  it('serves the current snapshot while a rebuild is pending, then the new one', async () => {
+    const tg = new Toolgraph({ rebuildDelayMs: 20 });
+    tg.ingest({ tools: ['a', 'b'] });
+    const first = tg.predictNext({ context: ['a'] });
+    tg.ingest({ tools: ['a', 'c'] });
+    tg.ingest({ tools: ['a', 'c'] });
+    // The query does not wait for the rebuild: it answers from the snapshot it has.
+    const stale = tg.predictNext({ context: ['a'] });
+    expect(stale.version).toBe(first.version);
+    expect(stale.items.map((i) => i.tool)).not.toContain('c');
+    await sleep(80);
+    const fresh = tg.predictNext({ context: ['a'] });
+    expect(fresh.version).toBeGreaterThan(first.version);
+    expect(fresh.items[0]!.tool).toBe('c');
+    tg.close();
+  });
+
+  it('refits its weights on the recorded traces', () => {
+    const tg = new Toolgraph();
+    for (let i = 0; i < 40; i++) {
+      tg.ingest({ id: `t${i}`, tools: i % 2 === 0 ? ['open', 'read', 'close'] : ['open', 'write', 'close'], intent: i % 2 === 0 ? 'read the file' : 'write the file' });
+    }
+    expect(tg.fittedWeights.source).toBe('prior');
+    const report = tg.fit();
+    expect(tg.fittedWeights.source).toBe('fitted');
+    expect(report.next.queries).toBeGreaterThan(0);
+    expect(report.next.loss).toBeLessThan(report.next.initialLoss);
+    expect(tg.predictNext({ context: ['open'], intent: 'please write the file' }).items[0]!.tool).toBe('write');
+    expect(tg.predictNext({ context: ['open'], intent: 'please read the file' }).items[0]!.tool).toBe('read');
+  });
+});
