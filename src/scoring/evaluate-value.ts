@@ -23,19 +23,23 @@ import { neutralNovelty, noveltyScore, noveltyText, type Novelty } from './novel
 import { valueBreakdown, type ValueBreakdown } from './value-breakdown.js';
 import { resolveValueInput, type EvaluateValueOptions } from './value-options.js';
 
-/** The value with its breakdown: dimensions, weights, profile, overrides fired, novelty source. */
-export async function evaluateValueDetailed(trace: unknown, options: EvaluateValueOptions = {}): Promise<ValueBreakdown> {
-  const input = resolveValueInput(trace, options, 'evaluateValue');
+async function evaluate(trace: unknown, options: EvaluateValueOptions, caller: string): Promise<ValueBreakdown> {
+  const input = resolveValueInput(trace, options, caller);
   const { embedder, cache } = input;
   let novelty: Novelty;
   if (embedder === null) novelty = neutralNovelty('no-embedder');
   // With no live vector to compare against, N is 0.5 whatever the embedding: skip the embedder.
   else if (cache === null || cache.size === 0) novelty = neutralNovelty('empty-cache');
-  else novelty = noveltyScore(await embedOne(embedder, noveltyText(input.trace), 'evaluateValue'), cache);
+  else novelty = noveltyScore(await embedOne(embedder, noveltyText(input.trace), caller), cache);
   return valueBreakdown(input.trace, novelty, input.profile, input.weights, embedder?.name ?? null);
+}
+
+/** The value with its breakdown: dimensions, weights, profile, overrides fired, novelty source. */
+export function evaluateValueDetailed(trace: unknown, options: EvaluateValueOptions = {}): Promise<ValueBreakdown> {
+  return evaluate(trace, options, 'evaluateValueDetailed');
 }
 
 /** The value of `trace` in [0, 1]. */
 export async function evaluateValue(trace: unknown, options: EvaluateValueOptions = {}): Promise<number> {
-  return (await evaluateValueDetailed(trace, options)).score;
+  return (await evaluate(trace, options, 'evaluateValue')).score;
 }

@@ -3,8 +3,8 @@
  *
  *   D = min(1, (uniqueTools / max(1, steps)) * 3)
  *
- * The factor 3 gives full marks once a third of the steps are distinct tools, the usual shape of a
- * thought / call / observation loop. O(1) from TraceStats.
+ * The factor 3 gives full marks once a third of the steps are distinct tools (spec 000), so a
+ * trace is not penalised for the thoughts and observations between its calls. O(1) from TraceStats.
  */
 import type { TraceStats } from './trace-stats.js';
 

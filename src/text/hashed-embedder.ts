@@ -21,7 +21,8 @@
  * Only the first maxChars UTF-16 code units are read, which bounds the cost of one call. An empty
  * text (or one with no letters or digits) is the zero vector: cosine 0 to everything.
  *
- * Complexity: O(min(length, maxChars) * (maxN - minN + 2) + d) per text; output d floats.
+ * Complexity: O(m * (minN + ... + maxN) + d) per text, m = min(length, maxChars): each n-gram is
+ * hashed from its n code units. Output: d floats.
  *
  * References: K. Weinberger, A. Dasgupta, J. Langford, A. Smola, J. Attenberg, "Feature Hashing for
  * Large Scale Multitask Learning", ICML 2009; P. Bojanowski, E. Grave, A. Joulin, T. Mikolov,

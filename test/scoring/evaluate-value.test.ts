@@ -386,3 +386,9 @@ describe('evaluateValue errors', () => {
     await expectRejection(evaluateValue(SPEC_EXAMPLE, { embedder: liar, cache }), 'INVALID_INPUT', 'evaluateValue');
   });
 });
+
+describe('evaluateValueDetailed errors', () => {
+  it('names itself in its errors', async () => {
+    await expectRejection(evaluateValueDetailed({ steps: [] }), 'INVALID_INPUT', 'evaluateValueDetailed');
+  });
+});
