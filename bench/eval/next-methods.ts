@@ -12,7 +12,6 @@ import { fitWeights, type FitReport } from '../../src/recommend/fit-weights.js';
 import { buildModel, type RecommenderModel } from '../../src/recommend/model.js';
 import { scoreAllTools } from '../../src/recommend/score-all.js';
 import { workflowToTrace, type WorkflowRecord } from '../../src/schema/trace.js';
-import { tokenize } from '../../src/text/tokenize.js';
 import type { Tiers } from './metrics.js';
 import { indicesOf, type Universe } from './universe.js';
 
@@ -68,7 +67,6 @@ export function nextScorers(universe: Universe, train: readonly WorkflowRecord[]
   const dense = new Float64Array(n);
   const seedDense = new Float64Array(n);
   const last = (ctx: readonly number[]): number => (ctx.length > 0 ? ctx[ctx.length - 1]! : -1);
-  const tokens = (intent: string | null): string[] | null => (intent === null ? null : tokenize(intent));
 
   return new Map<NextMethod, NextScorer>([
     ['popularity', { tiers: [pop], score: () => {} }],
@@ -83,7 +81,7 @@ export function nextScorers(universe: Universe, train: readonly WorkflowRecord[]
         },
       },
     ],
-    ['seed', { tiers: [seedDense], score: (ctx, intent) => scoreAllTools(model, ctx, tokens(intent), 'seed', seedDense) }],
-    ['toolgraph', { tiers: [dense], score: (ctx, intent) => scoreAllTools(model, ctx, tokens(intent), 'next', dense) }],
+    ['seed', { tiers: [seedDense], score: (ctx, intent) => scoreAllTools(model, ctx, intent, 'seed', seedDense) }],
+    ['toolgraph', { tiers: [dense], score: (ctx, intent) => scoreAllTools(model, ctx, intent, 'next', dense) }],
   ]);
 }

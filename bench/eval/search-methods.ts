@@ -29,6 +29,6 @@ export function searchScorers(model: RecommenderModel): Map<SearchMethod, Search
     ['bm25', { tiers: [lexical], score: (intent) => scoreBm25(model.text.bm25, tokenize(intent), lexical) }],
     // Ties (tools the association never saw) fall back on popularity, as any baseline would.
     ['learned', { tiers: [learned, pop], score: (intent) => scoreIntent(model.text.intent, tokenize(intent), learned) }],
-    ['toolgraph', { tiers: [dense], score: (intent) => scoreAllTools(model, [], tokenize(intent), 'search', dense) }],
+    ['toolgraph', { tiers: [dense], score: (intent) => scoreAllTools(model, [], intent, 'search', dense) }],
   ]);
 }

@@ -12,6 +12,8 @@
  *   inContext    1 when c was already called in this context
  *   similarTool  share of the most similar past tasks that used c          (similar-intents.ts)
  *   similarNext  share of those tasks containing `last` where c followed it
+ *   mentionAfter 1 when the intent clause c matches best comes after every clause the context
+ *                tools match (requests name their steps in order; see clauses.ts)
  *
  * Only candidates with a dynamic signal are "touched" and get a row; every other tool has the
  * static signals only, which the profiles score exactly from per-snapshot precomputation. So a
@@ -38,6 +40,7 @@ export const SIGNALS = [
   'inContext',
   'similarTool',
   'similarNext',
+  'mentionAfter',
 ] as const;
 
 export type SignalName = (typeof SIGNALS)[number];
@@ -55,6 +58,7 @@ export const S_POPULARITY = 7;
 export const S_IN_CONTEXT = 8;
 export const S_SIMILAR_TOOL = 9;
 export const S_SIMILAR_NEXT = 10;
+export const S_MENTION_AFTER = 11;
 
 /**
  * Intent posteriors and lexical scores below these floors do not touch a candidate (they still
@@ -70,6 +74,8 @@ export interface QueryInput {
   readonly context: readonly number[];
   /** Tokenised intent, or null for none. */
   readonly intent: readonly string[] | null;
+  /** The intent's clauses in order, tokenised (clauses.ts); omitted: no mention order. */
+  readonly clauses?: readonly (readonly string[])[];
   /** Tools to touch even without signal (the targets, when fitting). */
   readonly extra?: readonly number[];
 }
@@ -89,6 +95,10 @@ export class FeatureScratch {
   readonly intentBuf: Float64Array;
   readonly lexicalBuf: Float64Array;
   readonly similar: SimilarScratch;
+  /** Best clause score and index per tool, for mentionAfter. */
+  readonly clauseScore: Float64Array;
+  readonly clauseBest: Float64Array;
+  readonly clauseOf: Int32Array;
   /** Per-tool stamps so a tool repeated in one remembered trace counts once. */
   readonly stampTool: Int32Array;
   readonly stampNext: Int32Array;
@@ -100,6 +110,9 @@ export class FeatureScratch {
   constructor(n: number, rememberedTasks = 0) {
     this.n = n;
     this.similar = new SimilarScratch(rememberedTasks);
+    this.clauseScore = new Float64Array(n);
+    this.clauseBest = new Float64Array(n);
+    this.clauseOf = new Int32Array(n);
     this.stampTool = new Int32Array(n);
     this.stampNext = new Int32Array(n);
     this.values = new Float64Array(n * F);
@@ -190,6 +203,7 @@ export function collectFeatures(graph: GraphSnapshot, text: TextModel, query: Qu
       if (scratch.intentBuf[c]! > INTENT_FLOOR || scratch.lexicalBuf[c]! * lexScale > LEXICAL_FLOOR) scratch.touch(c);
     }
     collectSimilar(text, query.intent, last, scratch);
+    if (query.clauses !== undefined && query.clauses.length > 1) collectMentionOrder(text, query.clauses, ctx, scratch);
     if (query.extra !== undefined) for (const c of query.extra) scratch.touch(c);
     for (let r = 0; r < scratch.rows; r++) {
       const c = scratch.rowTool[r]!;
@@ -208,10 +222,37 @@ export function collectFeatures(graph: GraphSnapshot, text: TextModel, query: Qu
   }
 }
 
+/** Marks touched tools whose best-matching clause comes after the context tools' clauses. */
+function collectMentionOrder(
+  text: TextModel,
+  clauses: readonly (readonly string[])[],
+  context: readonly number[],
+  scratch: FeatureScratch,
+): void {
+  const { n, clauseScore, clauseBest, clauseOf, values } = scratch;
+  clauseBest.fill(0);
+  clauseOf.fill(-1);
+  for (let s = 0; s < clauses.length; s++) {
+    scoreBm25(text.bm25, clauses[s]!, clauseScore);
+    for (let c = 0; c < n; c++) {
+      if (clauseScore[c]! > clauseBest[c]!) {
+        clauseBest[c] = clauseScore[c]!;
+        clauseOf[c] = s;
+      }
+    }
+  }
+  let reached = -1;
+  for (const c of context) reached = Math.max(reached, clauseOf[c]!);
+  for (let r = 0; r < scratch.rows; r++) {
+    const clause = clauseOf[scratch.rowTool[r]!]!;
+    values[r * F + S_MENTION_AFTER] = clause > reached ? 1 : 0;
+  }
+}
+
 /** Accumulates the similar-task signals of the K nearest remembered tasks. */
 function collectSimilar(text: TextModel, intent: readonly string[], last: number, scratch: FeatureScratch): void {
   const sim = scratch.similar;
-  similarTasks(text.memory, intent, sim);
+  similarTasks(text.intent.examples, intent, sim);
   if (sim.count === 0) return;
   const { values, stampTool, stampNext } = scratch;
   const { sequenceStart, sequenceTools } = text.memory;
@@ -268,5 +309,6 @@ export function breakdown(graph: GraphSnapshot, scratch: FeatureScratch, tool: n
     inContext: at(S_IN_CONTEXT),
     similarTool: at(S_SIMILAR_TOOL),
     similarNext: at(S_SIMILAR_NEXT),
+    mentionAfter: at(S_MENTION_AFTER),
   };
 }

@@ -9,6 +9,7 @@
 import { createRng } from '../graph/rng.js';
 import { ToolGraph } from '../graph/tool-graph.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
+import { splitClauses } from '../text/clauses.js';
 import { tokenize } from '../text/tokenize.js';
 import { collectFeatures, F, S_PAGERANK, S_POPULARITY, type QueryInput } from './features.js';
 import { foldOf } from './folds.js';
@@ -79,11 +80,12 @@ export function fitWeights(
     for (const t of heldOut) {
       const ids = t.steps.map((s) => model.graph.indexByName.get(s.tool) ?? -1);
       const tokens = t.intent !== '' ? tokenize(t.intent) : null;
+      const clauses = tokens !== null ? splitClauses(t.intent) : undefined;
       for (let i = 1; i < ids.length; i++) {
         const target = ids[i]!;
         if (target < 0 || rng() >= keepNext) continue;
         const context = ids.slice(0, i).filter((c) => c >= 0);
-        if (tokens !== null) collected.next.push(...queries(model, group, { context, intent: tokens, extra: [target] }, [target]));
+        if (tokens !== null) collected.next.push(...queries(model, group, { context, intent: tokens, ...(clauses ? { clauses } : {}), extra: [target] }, [target]));
         collected.nextNoIntent.push(...queries(model, group, { context, intent: null, extra: [target] }, [target]));
       }
       if (tokens !== null && rng() < keepSearch) {

@@ -81,7 +81,7 @@ export function buildModel(
       search: linearBackground(snapshot, weights.search),
       seed: seedBackground(snapshot),
     },
-    scratch: new FeatureScratch(snapshot.n, text.memory.bm25.nDocs),
+    scratch: new FeatureScratch(snapshot.n, text.intent.examples.nDocs),
     rowScore: new Float64Array(snapshot.n),
     top: { k: 0, buffer: createTopK(0) },
   };

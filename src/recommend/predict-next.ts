@@ -9,6 +9,7 @@
  * With no recorded traces at all the answer is intent and popularity only, `kind: 'cold-start'`.
  * Context tools the graph has never seen are skipped and listed in `unknownContext`.
  */
+import { splitClauses } from '../text/clauses.js';
 import { tokenize } from '../text/tokenize.js';
 import { breakdown, collectFeatures, type SignalBreakdown } from './features.js';
 import { logNormaliser, scoreLinearRows, type LinearBackground } from './linear-profile.js';
@@ -57,7 +58,8 @@ export function predictNext(model: RecommenderModel, request: PredictRequest): P
   const intentTokens = request.intent !== undefined && request.intent !== '' ? tokenize(request.intent) : null;
   const coldStart = graph.traces === 0;
 
-  collectFeatures(graph, model.text, { context, intent: intentTokens }, scratch);
+  const clauses = intentTokens !== null ? splitClauses(request.intent!) : undefined;
+  collectFeatures(graph, model.text, { context, intent: intentTokens, ...(clauses ? { clauses } : {}) }, scratch);
   try {
     let bg: LinearBackground;
     let probabilities = true;

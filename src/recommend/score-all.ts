@@ -3,6 +3,8 @@
  * evaluator ranks against. The ranking is the one predictNext and searchTools return (same
  * features, same profile), without the top-k cut.
  */
+import { splitClauses } from '../text/clauses.js';
+import { tokenize } from '../text/tokenize.js';
 import { collectFeatures } from './features.js';
 import { scoreLinearRows, type LinearBackground } from './linear-profile.js';
 import type { RecommenderModel } from './model.js';
@@ -13,13 +15,15 @@ export type ScoreMode = 'next' | 'seed' | 'search';
 export function scoreAllTools(
   model: RecommenderModel,
   context: readonly number[],
-  intent: readonly string[] | null,
+  intent: string | null,
   mode: ScoreMode,
   out: Float64Array,
 ): void {
   const { graph, scratch, rowScore } = model;
-  const useIntent = intent !== null && intent.length > 0 ? intent : null;
-  collectFeatures(graph, model.text, { context: mode === 'search' ? [] : context, intent: useIntent }, scratch);
+  const tokens = intent !== null && intent !== '' ? tokenize(intent) : null;
+  const useIntent = tokens !== null && tokens.length > 0 ? tokens : null;
+  const clauses = useIntent !== null && mode !== 'search' ? splitClauses(intent!) : undefined;
+  collectFeatures(graph, model.text, { context: mode === 'search' ? [] : context, intent: useIntent, ...(clauses ? { clauses } : {}) }, scratch);
   try {
     let bg: LinearBackground;
     if (mode === 'seed') {

@@ -1,42 +1,38 @@
 /**
- * Memory of past tasks: the intents of recorded successful traces in a BM25 index, with each
- * trace's tool sequence, so a new intent can ask "in the most similar past tasks, which tools
- * were used, and which tool followed this one?".
+ * Memory of past tasks: each recorded successful trace's tool sequence, aligned with the intent
+ * model's BM25 index over the same traces' intents, so a new intent can ask "in the most similar
+ * past tasks, which tools were used, and which tool followed this one?".
  *
- *   sim_j       = BM25(query, intent_j) / max_j' BM25(query, intent_j'),  top K traces only
- *   similarTool(c)       = sum_j sim_j [c in trace j]           / sum_j sim_j
- *   similarNext(c | a)   = sum_j sim_j [a -> c in trace j]      / sum_j sim_j [a in trace j]
+ *   w_j                  = (BM25(query, intent_j) / max_j' BM25(query, intent_j'))^p, top k only
+ *   similarTool(c)       = sum_j w_j [c in trace j]      / sum_j w_j
+ *   similarNext(c | a)   = sum_j w_j [a -> c in trace j] / sum_j w_j [a in trace j]
  *
- * This is k-nearest-neighbour collaborative evidence: unlike the intent association (which
- * scores each tool from the words alone) it keeps which tools went together and in what order
- * in one task. K = 10 neighbours: large enough to average over paraphrases, small enough to stay
- * specific; the fitted ranker decides how much the signal counts.
+ * This is k-nearest-neighbour evidence (intent-knn.ts scores tools the same way): unlike the
+ * naive-Bayes association it keeps which tools went together, and in what order, in one task.
+ * k and p are the intent kNN's cross-validated defaults (k = 30, p = 4).
  *
- * Complexity: a query costs one BM25 pass over the intents (O(postings of the query terms)),
- * a top-K selection O(N), and O(K * trace length) to accumulate.
+ * Complexity: one BM25 pass over the intents (O(postings of the query terms) + O(N)), a top-k
+ * insertion O(N k) worst case, and O(k * trace length) to accumulate.
  */
-import { buildBm25, scoreBm25, type Bm25Index } from './bm25.js';
+import type { Bm25Index } from './bm25.js';
+import { scoreBm25 } from './bm25.js';
+import { INTENT_KNN_DEFAULTS } from './intent-knn.js';
 
-export const NEIGHBOURS = 10;
+export const NEIGHBOURS = INTENT_KNN_DEFAULTS.k;
+const POWER = INTENT_KNN_DEFAULTS.power;
 
 export interface IntentMemory {
-  readonly bm25: Bm25Index;
   /** Tool sequences of the remembered traces: sequenceTools[sequenceStart[j] .. sequenceStart[j+1]). */
   readonly sequenceStart: Int32Array;
   readonly sequenceTools: Int32Array;
 }
 
-export interface RememberedTask {
-  readonly tokens: readonly string[];
-  readonly sequence: readonly number[];
-}
-
-export function buildIntentMemory(tasks: readonly RememberedTask[]): IntentMemory {
-  const sequenceStart = new Int32Array(tasks.length + 1);
-  for (let j = 0; j < tasks.length; j++) sequenceStart[j + 1] = sequenceStart[j]! + tasks[j]!.sequence.length;
-  const sequenceTools = new Int32Array(sequenceStart[tasks.length]!);
-  tasks.forEach((task, j) => sequenceTools.set(task.sequence, sequenceStart[j]!));
-  return { bm25: buildBm25(tasks.map((t) => t.tokens)), sequenceStart, sequenceTools };
+export function buildIntentMemory(sequences: readonly (readonly number[])[]): IntentMemory {
+  const sequenceStart = new Int32Array(sequences.length + 1);
+  for (let j = 0; j < sequences.length; j++) sequenceStart[j + 1] = sequenceStart[j]! + sequences[j]!.length;
+  const sequenceTools = new Int32Array(sequenceStart[sequences.length]!);
+  sequences.forEach((sequence, j) => sequenceTools.set(sequence, sequenceStart[j]!));
+  return { sequenceStart, sequenceTools };
 }
 
 /** Scratch for `similarTasks`: reuse one per model. */
@@ -51,12 +47,15 @@ export class SimilarScratch {
   }
 }
 
-/** Finds the K most similar remembered tasks; fills `scratch.neighbours/weights/count`. */
-export function similarTasks(memory: IntentMemory, tokens: readonly string[], scratch: SimilarScratch): void {
+/**
+ * Finds the k most similar remembered tasks by BM25 over `intents` (the index whose document j
+ * is task j's intent); fills `scratch.neighbours/weights/count`, best first.
+ */
+export function similarTasks(intents: Bm25Index, tokens: readonly string[], scratch: SimilarScratch): void {
   scratch.count = 0;
-  const n = memory.bm25.nDocs;
+  const n = intents.nDocs;
   if (n === 0) return;
-  scoreBm25(memory.bm25, tokens, scratch.scores);
+  scoreBm25(intents, tokens, scratch.scores);
   const { neighbours, weights, scores } = scratch;
   let count = 0;
   for (let j = 0; j < n; j++) {
@@ -73,6 +72,6 @@ export function similarTasks(memory: IntentMemory, tokens: readonly string[], sc
     neighbours[i] = j;
   }
   const max = count > 0 ? weights[0]! : 0;
-  for (let i = 0; i < count; i++) weights[i] = weights[i]! / max;
+  for (let i = 0; i < count; i++) weights[i] = Math.pow(weights[i]! / max, POWER);
   scratch.count = count;
 }

@@ -30,7 +30,7 @@ export function buildTextModel(
   return {
     bm25: buildBm25(docs),
     intent: fitIntentAssociation(names.length, examples),
-    memory: buildIntentMemory(examples.map((e, j) => ({ tokens: e.tokens, sequence: intents[j]!.sequence }))),
+    memory: buildIntentMemory(intents.map((record) => record.sequence)),
     intents: intents.length,
   };
 }

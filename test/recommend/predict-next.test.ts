@@ -5,7 +5,6 @@ import { SIGNALS } from '../../src/recommend/features.js';
 import { buildModel, PRIOR_WEIGHTS } from '../../src/recommend/model.js';
 import { predictNext } from '../../src/recommend/predict-next.js';
 import { scoreAllTools } from '../../src/recommend/score-all.js';
-import { tokenize } from '../../src/text/tokenize.js';
 import type { ToolInfo } from '../../src/schema/types.js';
 import { trace } from '../helpers/traces.js';
 
@@ -50,7 +49,7 @@ describe('predictNext', () => {
         [[], 'task tool_2'],
       ] as const) {
         const result = predictNext(model, { context: [...context], ...(intent ? { intent } : {}), k: model.graph.n });
-        scoreAllTools(model, context.map((c) => model.graph.indexByName.get(c)!), intent ? tokenize(intent) : null, 'next', dense);
+        scoreAllTools(model, context.map((c) => model.graph.indexByName.get(c)!), intent, 'next', dense);
         const order = Array.from({ length: model.graph.n }, (_, i) => i).sort((a, b) => dense[b]! - dense[a]! || a - b);
         expect(result.items.map((it) => it.tool)).toEqual(order.map((i) => model.graph.names[i]));
         const total = result.items.reduce((s, it) => s + it.score, 0);
