@@ -14,6 +14,7 @@
  *   similarNext  share of those tasks containing `last` where c followed it
  *   mentionAfter 1 when the intent clause c matches best comes after every clause the context
  *                tools match (requests name their steps in order; see clauses.ts)
+ *   mentionBefore 1 when it matches a clause the context has already covered
  *
  * Only candidates with a dynamic signal are "touched" and get a row; every other tool has the
  * static signals only, which the profiles score exactly from per-snapshot precomputation. So a
@@ -41,6 +42,7 @@ export const SIGNALS = [
   'similarTool',
   'similarNext',
   'mentionAfter',
+  'mentionBefore',
 ] as const;
 
 export type SignalName = (typeof SIGNALS)[number];
@@ -59,6 +61,7 @@ export const S_IN_CONTEXT = 8;
 export const S_SIMILAR_TOOL = 9;
 export const S_SIMILAR_NEXT = 10;
 export const S_MENTION_AFTER = 11;
+export const S_MENTION_BEFORE = 12;
 
 /**
  * Intent posteriors and lexical scores below these floors do not touch a candidate (they still
@@ -95,10 +98,7 @@ export class FeatureScratch {
   readonly intentBuf: Float64Array;
   readonly lexicalBuf: Float64Array;
   readonly similar: SimilarScratch;
-  /** Best clause score and index per tool, for mentionAfter. */
-  readonly clauseScore: Float64Array;
-  readonly clauseBest: Float64Array;
-  readonly clauseOf: Int32Array;
+
   /** Per-tool stamps so a tool repeated in one remembered trace counts once. */
   readonly stampTool: Int32Array;
   readonly stampNext: Int32Array;
@@ -110,9 +110,7 @@ export class FeatureScratch {
   constructor(n: number, rememberedTasks = 0) {
     this.n = n;
     this.similar = new SimilarScratch(rememberedTasks);
-    this.clauseScore = new Float64Array(n);
-    this.clauseBest = new Float64Array(n);
-    this.clauseOf = new Int32Array(n);
+
     this.stampTool = new Int32Array(n);
     this.stampNext = new Int32Array(n);
     this.values = new Float64Array(n * F);
@@ -222,31 +220,47 @@ export function collectFeatures(graph: GraphSnapshot, text: TextModel, query: Qu
   }
 }
 
-/** Marks touched tools whose best-matching clause comes after the context tools' clauses. */
+/**
+ * Marks touched tools whose clause comes after the context's clauses. A tool is placed by the
+ * terms of its name that the context tools' names lack (what it would add: `changing` after
+ * `home_cleaning_booking`), in the clause that contains most of them, the earliest on a tie;
+ * the context reaches the furthest clause any context tool's name terms fall in.
+ */
 function collectMentionOrder(
   text: TextModel,
   clauses: readonly (readonly string[])[],
   context: readonly number[],
   scratch: FeatureScratch,
 ): void {
-  const { n, clauseScore, clauseBest, clauseOf, values } = scratch;
-  clauseBest.fill(0);
-  clauseOf.fill(-1);
+  const { values } = scratch;
+  const done = new Set<string>();
+  let reached = -1;
+  for (const c of context) {
+    const terms = text.nameTokens[c]!;
+    for (const t of terms) done.add(t);
+    reached = Math.max(reached, bestClause(clauses, terms, null));
+  }
+  for (let r = 0; r < scratch.rows; r++) {
+    const clause = bestClause(clauses, text.nameTokens[scratch.rowTool[r]!]!, done);
+    values[r * F + S_MENTION_AFTER] = clause > reached ? 1 : 0;
+    values[r * F + S_MENTION_BEFORE] = clause >= 0 && clause <= reached ? 1 : 0;
+  }
+}
+
+/** The clause holding most of `terms` not in `exclude`; -1 when none holds any. */
+function bestClause(clauses: readonly (readonly string[])[], terms: readonly string[], exclude: ReadonlySet<string> | null): number {
+  let best = -1;
+  let bestCount = 0;
   for (let s = 0; s < clauses.length; s++) {
-    scoreBm25(text.bm25, clauses[s]!, clauseScore);
-    for (let c = 0; c < n; c++) {
-      if (clauseScore[c]! > clauseBest[c]!) {
-        clauseBest[c] = clauseScore[c]!;
-        clauseOf[c] = s;
-      }
+    const clause = clauses[s]!;
+    let count = 0;
+    for (const t of terms) if ((exclude === null || !exclude.has(t)) && clause.includes(t)) count++;
+    if (count > bestCount) {
+      bestCount = count;
+      best = s;
     }
   }
-  let reached = -1;
-  for (const c of context) reached = Math.max(reached, clauseOf[c]!);
-  for (let r = 0; r < scratch.rows; r++) {
-    const clause = clauseOf[scratch.rowTool[r]!]!;
-    values[r * F + S_MENTION_AFTER] = clause > reached ? 1 : 0;
-  }
+  return best;
 }
 
 /** Accumulates the similar-task signals of the K nearest remembered tasks. */
@@ -310,5 +324,6 @@ export function breakdown(graph: GraphSnapshot, scratch: FeatureScratch, tool: n
     similarTool: at(S_SIMILAR_TOOL),
     similarNext: at(S_SIMILAR_NEXT),
     mentionAfter: at(S_MENTION_AFTER),
+    mentionBefore: at(S_MENTION_BEFORE),
   };
 }

@@ -8,12 +8,14 @@ import type { IntentRecord } from '../graph/tool-graph.js';
 import { buildBm25, type Bm25Index } from './bm25.js';
 import { fitIntentAssociation, type IntentModel } from './intent-association.js';
 import { buildIntentMemory, type IntentMemory } from './similar-intents.js';
-import { tokenize } from './tokenize.js';
+import { splitIdentifier, tokenize } from './tokenize.js';
 import { toolDocument } from './tool-document.js';
 
 export interface TextModel {
   readonly bm25: Bm25Index;
   readonly intent: IntentModel;
+  /** Tokens of each tool's name (splitIdentifier), for mention order. */
+  readonly nameTokens: readonly (readonly string[])[];
   /** Past tasks by intent, for the similar-task signals. */
   readonly memory: IntentMemory;
   /** Number of training intents behind the association. */
@@ -30,6 +32,7 @@ export function buildTextModel(
   return {
     bm25: buildBm25(docs),
     intent: fitIntentAssociation(names.length, examples),
+    nameTokens: names.map((name) => [...new Set(splitIdentifier(name))]),
     memory: buildIntentMemory(intents.map((record) => record.sequence)),
     intents: intents.length,
   };
