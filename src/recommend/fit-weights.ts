@@ -4,18 +4,19 @@
  * folds and every held-out position becomes a ranking query (context = the tools before it,
  * target = the tool at it; for search, the intent against each of the trace's tools). The
  * softmax ranker (`softmax-fit.ts`) is then fitted on all held-out queries at once. No query
- * ever sees a model that was built from its own trace.
+ * ever sees a model that was built from its own trace. For next-tool weights, the back-off
+ * Markov rule is kept instead when it has the better held-out Hit@1.
  */
 import { createRng } from '../graph/rng.js';
 import { ToolGraph } from '../graph/tool-graph.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
 import { splitClauses } from '../text/clauses.js';
 import { tokenize } from '../text/tokenize.js';
-import { collectFeatures, F, S_PAGERANK, S_POPULARITY, type QueryInput } from './features.js';
+import { collectFeatures, F, S_PAGERANK, S_POPULARITY, SIGNALS, type QueryInput } from './features.js';
 import { foldOf } from './folds.js';
 import { transform } from './linear-profile.js';
 import { buildModel, PRIOR_WEIGHTS, type FittedWeights, type RecommenderModel } from './model.js';
-import { fitSoftmax, type FitGroup, type FitQuery } from './softmax-fit.js';
+import { fitSoftmax, hitRate, type FitGroup, type FitQuery } from './softmax-fit.js';
 
 export interface FitOptions {
   readonly folds?: number;
@@ -29,7 +30,21 @@ export interface FitTaskReport {
   readonly queries: number;
   readonly initialLoss: number;
   readonly loss: number;
+  /** Held-out Hit@1 of the fitted weights and of the back-off rule, and which was kept. */
+  readonly hit1Fitted: number;
+  readonly hit1Backoff: number;
+  readonly selected: 'fitted' | 'backoff';
 }
+
+/**
+ * The back-off Markov rule as weights: second order first, then first order, popularity only
+ * to break ties (ratios large enough to act lexicographically over the log signals). Next-tool
+ * fits keep it instead of the fitted weights when it ranks the held-out truth first more often:
+ * without an intent, a cross-entropy fit can trade top-1 accuracy for calibration.
+ */
+export const BACKOFF_WEIGHTS: readonly number[] = SIGNALS.map((s) =>
+  s === 'secondOrder' ? 1e6 : s === 'transition' ? 1e3 : s === 'popularity' ? 1e-3 : 0,
+);
 
 export interface FitReport {
   readonly weights: FittedWeights;
@@ -95,14 +110,22 @@ export function fitWeights(
     }
   }
 
-  const fit = (qs: FitQuery[], initial: readonly number[]): { w: number[]; report: FitTaskReport } => {
-    if (qs.length === 0) return { w: initial.slice(), report: { queries: 0, initialLoss: 0, loss: 0 } };
+  const fit = (qs: FitQuery[], initial: readonly number[], backoff: boolean): { w: number[]; report: FitTaskReport } => {
+    if (qs.length === 0) {
+      return { w: initial.slice(), report: { queries: 0, initialLoss: 0, loss: 0, hit1Fitted: 0, hit1Backoff: 0, selected: 'fitted' } };
+    }
     const result = fitSoftmax(F, collected.groups, qs, initial, { iterations: options.iterations });
-    return { w: result.weights, report: { queries: qs.length, initialLoss: result.initialLoss, loss: result.loss } };
+    const hit1Fitted = hitRate(F, collected.groups, qs, result.weights);
+    const hit1Backoff = backoff ? hitRate(F, collected.groups, qs, BACKOFF_WEIGHTS) : 0;
+    const selected = hit1Backoff > hit1Fitted ? 'backoff' : 'fitted';
+    return {
+      w: selected === 'backoff' ? BACKOFF_WEIGHTS.slice() : result.weights,
+      report: { queries: qs.length, initialLoss: result.initialLoss, loss: result.loss, hit1Fitted, hit1Backoff, selected },
+    };
   };
-  const next = fit(collected.next, PRIOR_WEIGHTS.next);
-  const nextNoIntent = fit(collected.nextNoIntent, PRIOR_WEIGHTS.nextNoIntent);
-  const search = fit(collected.search, PRIOR_WEIGHTS.search);
+  const next = fit(collected.next, PRIOR_WEIGHTS.next, true);
+  const nextNoIntent = fit(collected.nextNoIntent, PRIOR_WEIGHTS.nextNoIntent, true);
+  const search = fit(collected.search, PRIOR_WEIGHTS.search, false);
   return {
     weights: { next: next.w, nextNoIntent: nextNoIntent.w, search: search.w, source: 'fitted' },
     folds,

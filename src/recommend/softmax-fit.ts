@@ -242,3 +242,44 @@ function solveSpd(h: Float64Array, g: Float64Array, n: number, x: Float64Array):
     x[i] = sum / l[i * n + i]!;
   }
 }
+
+/**
+ * Share of queries whose true tool ranks first over all tools under `weights` (ties count
+ * against it). Untouched tools compete through the best background score of a tool the query
+ * did not touch.
+ */
+export function hitRate(dims: number, groups: readonly FitGroup[], queries: readonly FitQuery[], weights: readonly number[]): number {
+  const orders = groups.map(({ background, n }) => {
+    const scores = new Float64Array(n);
+    for (let c = 0; c < n; c++) {
+      let s = 0;
+      for (let f = 0; f < dims; f++) s += weights[f]! * background[c * dims + f]!;
+      scores[c] = s;
+    }
+    const order = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => scores[b]! - scores[a]!);
+    return { scores, order };
+  });
+  let hits = 0;
+  const touched = new Set<number>();
+  for (const q of queries) {
+    const { rows, tools } = q;
+    let target = 0;
+    let best = -Infinity;
+    touched.clear();
+    for (let r = 0; r < tools.length; r++) {
+      touched.add(tools[r]!);
+      let s = 0;
+      for (let f = 0; f < dims; f++) s += weights[f]! * rows[r * dims + f]!;
+      if (r === q.target) target = s;
+      else best = Math.max(best, s);
+    }
+    const { scores, order } = orders[q.group]!;
+    for (const c of order) {
+      if (touched.has(c)) continue;
+      best = Math.max(best, scores[c]!);
+      break;
+    }
+    if (target > best) hits++;
+  }
+  return queries.length > 0 ? hits / queries.length : 0;
+}
