@@ -150,6 +150,10 @@ const evalCommand: Command = {
       const options = { folds, seed, intent: values['no-intent'] !== true, onProgress: (d: number, t: number) => bar.update(d, t) };
       const results = task === 'next' ? evaluateNext(dataset, options) : evaluateSearch(dataset, options);
       bar.stop();
+      if (results.every((r) => r.n === 0)) {
+        process.stderr.write(`${dataset.name}: no ${task === 'next' ? 'ordered test workflow with two tools or more' : 'test workflow with an intent'}; skipped\n`);
+        continue;
+      }
       for (const r of results) {
         const line = { ...r, ...(task === 'next' ? { intent: values['no-intent'] !== true } : {}), ...(folds ? { folds } : {}) };
         if (values['json'] === true) process.stdout.write(`${JSON.stringify(line)}\n`);

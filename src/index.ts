@@ -1,0 +1,46 @@
+/**
+ * toolgraph: learns from agents' tool-use traces which tools follow which, and answers
+ * next-tool, tool-search and (later) workflow questions. The public library surface.
+ */
+
+// The facade most callers want.
+export { Toolgraph, type IngestResult, type ToolgraphOptions } from './service/toolgraph.js';
+
+// Errors and boundary types.
+export { ToolgraphError, ERROR_CODES, isToolgraphError, type ErrorCode } from './schema/errors.js';
+export type { Trace, TraceStep, ToolInfo, ToolParam } from './schema/types.js';
+export { parseTrace, parseReasoningTrace, workflowToTrace, type ReasoningTrace, type WorkflowRecord } from './schema/trace.js';
+export { parseTool, parseCatalog } from './schema/tool.js';
+export { loadDataset, type Dataset } from './schema/dataset.js';
+export { parsePredictRequest, parseSearchRequest, type PredictRequestInput, type SearchRequestInput } from './schema/requests.js';
+
+// The learned graph and its snapshot.
+export { ToolGraph, type TransitionStats, type ToolStats } from './graph/tool-graph.js';
+export { buildSnapshot, type GraphSnapshot } from './graph/snapshot.js';
+export { pagerank } from './graph/pagerank.js';
+export { adamicAdar, adamicAdarFrom } from './graph/adamic-adar.js';
+export { louvainCommunities } from './graph/louvain.js';
+export { graphDensity, adaptiveAlpha } from './graph/density.js';
+export { pathConfidence, hopDistance } from './graph/path-confidence.js';
+export { csrFromEdges, symmetrizeCsr, transposeCsr, type Csr } from './graph/csr.js';
+
+// Recommendation.
+export { buildModel, PRIOR_WEIGHTS, type FittedWeights, type RecommenderModel } from './recommend/model.js';
+export { predictNext, type Prediction, type PredictRequest, type RankedTool, type Profile } from './recommend/predict-next.js';
+export { searchTools, type SearchRequest, type SearchResult, type SearchItem } from './recommend/search-tools.js';
+export { fitWeights, type FitOptions, type FitReport } from './recommend/fit-weights.js';
+export { SIGNALS, type SignalName, type SignalBreakdown } from './recommend/features.js';
+
+// Text.
+export { tokenize, splitIdentifier } from './text/tokenize.js';
+export { buildBm25, scoreBm25 } from './text/bm25.js';
+export { createHashedEmbedder, type HashedEmbedderOptions } from './text/hashed-embedder.js';
+export type { Embedder } from './text/embedder.js';
+
+// Trace value and confidence.
+export { evaluateValue, evaluateValueDetailed } from './scoring/evaluate-value.js';
+export { contributeTrace } from './scoring/contribute-trace.js';
+export { VectorCache, type VectorCacheOptions } from './scoring/vector-cache.js';
+export { createPatternConfidence, applyConfidenceEvent } from './scoring/pattern-confidence.js';
+export { decayConfidence } from './scoring/decay.js';
+export { wilsonLowerBound } from './scoring/wilson.js';
