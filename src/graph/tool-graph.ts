@@ -64,7 +64,10 @@ function newStats(): TransitionStats {
 
 export class ToolGraph {
   /** graphology graph: node key = String(tool index), edge attributes = TransitionStats (by reference). */
-  readonly graph: DirectedGraph<ToolStats, TransitionStats>;
+  private readonly structure: DirectedGraph<ToolStats, TransitionStats>;
+  /** Tools and edges added since the graphology graph was last brought up to date. */
+  private syncedTools = 0;
+  private readonly pendingEdges: number[] = [];
   readonly names: string[] = [];
   private readonly indexByName = new Map<string, number>();
   private readonly toolStats: ToolStats[] = [];
@@ -73,12 +76,34 @@ export class ToolGraph {
   /** Second order: pair key (a, b) -> (c -> stats). */
   private readonly second = new Map<number, Map<number, TransitionStats>>();
   private readonly intentRecords: IntentRecord[] = [];
+  /** Scratch for one trace's tool indices, grown as needed. */
+  private ids = new Int32Array(64);
   private traceCount = 0;
   private successCount = 0;
   private _version = 0;
 
   constructor() {
-    this.graph = new DirectedGraph<ToolStats, TransitionStats>({ allowSelfLoops: true });
+    this.structure = new DirectedGraph<ToolStats, TransitionStats>({ allowSelfLoops: true });
+  }
+
+  /**
+   * The graphology view of the tools and transitions, brought up to date on access. Ingestion
+   * only appends to typed structures (graphology's per-edge insertion would cost more than the
+   * rest of ingestion together); whoever reads the graph sees every trace ingested so far, and
+   * edge attributes are the live statistics objects.
+   */
+  get graph(): DirectedGraph<ToolStats, TransitionStats> {
+    const g = this.structure;
+    for (; this.syncedTools < this.toolStats.length; this.syncedTools++) {
+      g.addNode(String(this.syncedTools), this.toolStats[this.syncedTools]!);
+    }
+    for (const key of this.pendingEdges) {
+      const a = Math.floor(key / PAIR_BASE);
+      const b = key % PAIR_BASE;
+      g.addDirectedEdge(String(a), String(b), this.edges.get(key)!);
+    }
+    this.pendingEdges.length = 0;
+    return g;
   }
 
   /** Increases on every change; snapshots remember the version they were built from. */
@@ -115,7 +140,6 @@ export class ToolGraph {
     this.names.push(name);
     this.indexByName.set(name, index);
     this.toolStats.push(stats);
-    this.graph.addNode(String(index), stats);
     this._version++;
     return index;
   }
@@ -153,7 +177,8 @@ export class ToolGraph {
     const value = options.value ?? 1;
     const steps = trace.steps;
     const n = steps.length;
-    const ids = new Array<number>(n);
+    if (this.ids.length < n) this.ids = new Int32Array(Math.max(n, 2 * this.ids.length));
+    const ids = this.ids;
     for (let i = 0; i < n; i++) ids[i] = this.addTool(steps[i]!.tool);
 
     for (let i = 0; i < n; i++) {
@@ -167,7 +192,8 @@ export class ToolGraph {
       if (i >= 2) this.observe(this.secondStats(ids[i - 2]!, ids[i - 1]!, ids[i]!), ok, value, trace.timestamp);
     }
     if (trace.success && trace.intent !== '') {
-      this.intentRecords.push({ intent: trace.intent, tools: [...new Set(ids)], sequence: ids });
+      const sequence = Array.from(ids.subarray(0, n));
+      this.intentRecords.push({ intent: trace.intent, tools: [...new Set(sequence)], sequence });
     }
     this.traceCount++;
     if (trace.success) this.successCount++;
@@ -191,7 +217,7 @@ export class ToolGraph {
     if (stats === undefined) {
       stats = newStats();
       this.edges.set(key, stats);
-      this.graph.addDirectedEdge(String(a), String(b), stats);
+      this.pendingEdges.push(key);
     }
     return stats;
   }

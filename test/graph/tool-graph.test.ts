@@ -82,6 +82,20 @@ describe('ToolGraph', () => {
     expect(g.intents()).toEqual([{ intent: 'do a then b', tools: [a, b], sequence: [a, b, a] }]);
   });
 
+  it('keeps the graphology view current across interleaved reads and ingestion', () => {
+    const g = new ToolGraph();
+    g.ingest(trace(['a', 'b']));
+    expect(g.graph.order).toBe(2);
+    expect(g.graph.size).toBe(1);
+    g.ingest(trace(['b', 'c', 'a']));
+    g.ingest(trace(['a', 'b']));
+    expect(g.graph.order).toBe(3);
+    expect(g.graph.size).toBe(3);
+    const [a, b] = [g.indexOf('a')!, g.indexOf('b')!];
+    expect(g.graph.getEdgeAttributes(String(a), String(b)).count).toBe(2);
+    expect(g.graph.outNeighbors(String(b))).toEqual([String(g.indexOf('c'))]);
+  });
+
   it('supports self-loops (a tool called twice in a row)', () => {
     const g = new ToolGraph();
     g.ingest(trace(['a', 'a', 'a']));
