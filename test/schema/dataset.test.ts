@@ -2,13 +2,15 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDataset } from '../../src/schema/dataset.js';
 import { workflowToTrace } from '../../src/schema/trace.js';
 import { expectRejection } from './_helpers.js';
 
 const FIXTURES = resolve('test/fixtures/schema');
-const SHARED_DATA = '/work/shared/data';
+// CI clones the repository with shared/ beside it: ../shared/data from the repository root.
+const SHARED_DATA = fileURLToPath(new URL('../../../shared/data', import.meta.url));
 
 /** Counts documented in data/README.md; tools are unique names (NESTFUL repeats five lines). */
 const SHARED: Record<string, { workflows: number; train: number; tools: number }> = {
