@@ -70,6 +70,9 @@ export function linearBackground(graph: GraphSnapshot, weights: readonly number[
   return { score, order, max, expSum };
 }
 
+/** t_f(0) per signal: most touched rows are zero in most signals, and a log costs more than a lookup. */
+const AT_ZERO = Float64Array.from(SIGNALS, (_, f) => transform(f, 0));
+
 /** Scores every touched row into `out[r]`. */
 export function scoreLinearRows(scratch: FeatureScratch, weights: readonly number[], out: Float64Array): void {
   const { values } = scratch;
@@ -78,7 +81,9 @@ export function scoreLinearRows(scratch: FeatureScratch, weights: readonly numbe
     const base = r * F;
     for (let f = 0; f < F; f++) {
       const w = weights[f]!;
-      if (w !== 0) s += w * transform(f, values[base + f]!);
+      if (w === 0) continue;
+      const x = values[base + f]!;
+      s += w * (x === 0 ? AT_ZERO[f]! : transform(f, x));
     }
     out[r] = s;
   }
