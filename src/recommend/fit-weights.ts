@@ -5,7 +5,9 @@
  * target = the tool at it; for search, the intent against each of the trace's tools). The
  * softmax ranker (`softmax-fit.ts`) is then fitted on all held-out queries at once. No query
  * ever sees a model that was built from its own trace. For next-tool weights, the back-off
- * Markov rule is kept instead when it has the better held-out Hit@1.
+ * Markov rule is kept instead unless the fitted ranker's held-out Hit@1 beats it by more than
+ * one standard error (Hastie, Tibshirani & Friedman, The Elements of Statistical Learning,
+ * 7.10: the one-standard-error rule).
  */
 import { createRng } from '../graph/rng.js';
 import { ToolGraph } from '../graph/tool-graph.js';
@@ -16,7 +18,7 @@ import { collectFeatures, F, S_PAGERANK, S_POPULARITY, SIGNALS, type QueryInput 
 import { foldOf } from './folds.js';
 import { transform } from './linear-profile.js';
 import { buildModel, PRIOR_WEIGHTS, type FittedWeights, type RecommenderModel } from './model.js';
-import { fitSoftmax, hitRate, type FitGroup, type FitQuery } from './softmax-fit.js';
+import { fitSoftmax, topHits, type FitGroup, type FitQuery } from './softmax-fit.js';
 
 export interface FitOptions {
   readonly folds?: number;
@@ -39,8 +41,8 @@ export interface FitTaskReport {
 /**
  * The back-off Markov rule as weights: second order first, then first order, popularity only
  * to break ties (ratios large enough to act lexicographically over the log signals). Next-tool
- * fits keep it instead of the fitted weights when it ranks the held-out truth first more often:
- * without an intent, a cross-entropy fit can trade top-1 accuracy for calibration.
+ * fits keep it unless the fitted weights are clearly better at ranking the held-out truth
+ * first: without an intent, a cross-entropy fit can trade top-1 accuracy for calibration.
  */
 export const BACKOFF_WEIGHTS: readonly number[] = SIGNALS.map((s) =>
   s === 'secondOrder' ? 1e6 : s === 'transition' ? 1e3 : s === 'popularity' ? 1e-3 : 0,
@@ -115,9 +117,13 @@ export function fitWeights(
       return { w: initial.slice(), report: { queries: 0, initialLoss: 0, loss: 0, hit1Fitted: 0, hit1Backoff: 0, selected: 'fitted' } };
     }
     const result = fitSoftmax(F, collected.groups, qs, initial, { iterations: options.iterations });
-    const hit1Fitted = hitRate(F, collected.groups, qs, result.weights);
-    const hit1Backoff = backoff ? hitRate(F, collected.groups, qs, BACKOFF_WEIGHTS) : 0;
-    const selected = hit1Backoff > hit1Fitted ? 'backoff' : 'fitted';
+    const fitted = topHits(F, collected.groups, qs, result.weights);
+    const rule = backoff ? topHits(F, collected.groups, qs, BACKOFF_WEIGHTS) : null;
+    const hit1Fitted = mean(fitted);
+    const hit1Backoff = rule === null ? 0 : mean(rule);
+    // One-standard-error rule: the fitted ranker must beat the back-off rule by more than the
+    // standard error of the paired difference, or the simpler rule is kept.
+    const selected = rule !== null && hit1Fitted - hit1Backoff <= pairedStandardError(fitted, rule) ? 'backoff' : 'fitted';
     return {
       w: selected === 'backoff' ? BACKOFF_WEIGHTS.slice() : result.weights,
       report: { queries: qs.length, initialLoss: result.initialLoss, loss: result.loss, hit1Fitted, hit1Backoff, selected },
@@ -133,6 +139,27 @@ export function fitWeights(
     nextNoIntent: nextNoIntent.report,
     search: search.report,
   };
+}
+
+function mean(values: Uint8Array): number {
+  let sum = 0;
+  for (const v of values) sum += v;
+  return values.length > 0 ? sum / values.length : 0;
+}
+
+/** Standard error of mean(a - b) over paired 0/1 outcomes. */
+function pairedStandardError(a: Uint8Array, b: Uint8Array): number {
+  const n = a.length;
+  if (n < 2) return 0;
+  let sum = 0;
+  let sq = 0;
+  for (let i = 0; i < n; i++) {
+    const d = a[i]! - b[i]!;
+    sum += d;
+    sq += d * d;
+  }
+  const m = sum / n;
+  return Math.sqrt(Math.max(0, sq / n - m * m) / (n - 1));
 }
 
 /** Transformed static features of every tool: what an untouched candidate looks like. */

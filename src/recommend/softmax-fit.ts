@@ -244,11 +244,11 @@ function solveSpd(h: Float64Array, g: Float64Array, n: number, x: Float64Array):
 }
 
 /**
- * Share of queries whose true tool ranks first over all tools under `weights` (ties count
- * against it). Untouched tools compete through the best background score of a tool the query
- * did not touch.
+ * Per query, 1 when the true tool ranks first over all tools under `weights` (ties count
+ * against it), else 0. Untouched tools compete through the best background score of a tool the
+ * query did not touch.
  */
-export function hitRate(dims: number, groups: readonly FitGroup[], queries: readonly FitQuery[], weights: readonly number[]): number {
+export function topHits(dims: number, groups: readonly FitGroup[], queries: readonly FitQuery[], weights: readonly number[]): Uint8Array {
   const orders = groups.map(({ background, n }) => {
     const scores = new Float64Array(n);
     for (let c = 0; c < n; c++) {
@@ -259,9 +259,9 @@ export function hitRate(dims: number, groups: readonly FitGroup[], queries: read
     const order = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => scores[b]! - scores[a]!);
     return { scores, order };
   });
-  let hits = 0;
+  const hits = new Uint8Array(queries.length);
   const touched = new Set<number>();
-  for (const q of queries) {
+  queries.forEach((q, i) => {
     const { rows, tools } = q;
     let target = 0;
     let best = -Infinity;
@@ -279,7 +279,7 @@ export function hitRate(dims: number, groups: readonly FitGroup[], queries: read
       best = Math.max(best, scores[c]!);
       break;
     }
-    if (target > best) hits++;
-  }
-  return queries.length > 0 ? hits / queries.length : 0;
+    hits[i] = target > best ? 1 : 0;
+  });
+  return hits;
 }

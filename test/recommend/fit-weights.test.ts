@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { BACKOFF_WEIGHTS, fitWeights } from '../../src/recommend/fit-weights.js';
+import { SIGNALS } from '../../src/recommend/features.js';
+import type { Trace } from '../../src/schema/types.js';
+import { trace } from '../helpers/traces.js';
+
+/** After `open`, the intent alone says whether `read` or `write` comes next. */
+function intentDecides(n: number): Trace[] {
+  return Array.from({ length: n }, (_, i) =>
+    i % 2 === 0
+      ? trace(['open', 'read', 'close'], { id: `r${i}`, intent: `please read the report number ${i}` })
+      : trace(['open', 'write', 'close'], { id: `w${i}`, intent: `please write the memo number ${i}` }),
+  );
+}
+
+describe('fitWeights', () => {
+  it('fits weights that use the intent where the intent decides, and reports them', () => {
+    const report = fitWeights(intentDecides(80), new Map());
+    expect(report.weights.source).toBe('fitted');
+    for (const w of [report.weights.next, report.weights.nextNoIntent, report.weights.search]) expect(w).toHaveLength(SIGNALS.length);
+    expect(report.next.queries).toBeGreaterThan(100);
+    expect(report.next.loss).toBeLessThan(report.next.initialLoss);
+    // The intent separates read from write: the fitted ranker is clearly better than back-off.
+    expect(report.next.hit1Fitted).toBeGreaterThan(report.next.hit1Backoff + 0.2);
+    expect(report.next.selected).toBe('fitted');
+  });
+
+  it('keeps the back-off rule when the fitted ranker is not clearly better (one-standard-error rule)', () => {
+    // A deterministic chain: every held-out query is answered equally by both.
+    const traces = Array.from({ length: 60 }, (_, i) => trace(['a', 'b', 'c', 'd'], { id: `t${i}` }));
+    const report = fitWeights(traces, new Map());
+    expect(report.nextNoIntent.hit1Backoff).toBe(1);
+    expect(report.nextNoIntent.selected).toBe('backoff');
+    expect(report.weights.nextNoIntent).toEqual(BACKOFF_WEIGHTS);
+  });
+
+  it('is deterministic for the same traces and seed', () => {
+    const a = fitWeights(intentDecides(40), new Map(), { seed: 3 });
+    const b = fitWeights(intentDecides(40), new Map(), { seed: 3 });
+    expect(a.weights).toEqual(b.weights);
+  });
+
+  it('returns the prior unchanged with no usable traces', () => {
+    const report = fitWeights([trace(['a'], { success: false })], new Map());
+    expect(report.next.queries).toBe(0);
+    expect(report.nextNoIntent.queries).toBe(0);
+  });
+});
