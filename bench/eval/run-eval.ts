@@ -29,14 +29,15 @@ export interface SearchResult extends SearchMetrics {
   readonly method: SearchMethod;
 }
 
-function average<T extends object>(parts: readonly T[], n: (t: T) => number): T {
+/** Averages metrics over folds; `n` (query count) is summed. */
+function average<T extends object>(parts: readonly T[]): T {
   if (parts.length === 1) return parts[0]!;
   const out: Record<string, number> = {};
   for (const key of Object.keys(parts[0]!)) {
     const values = parts.map((p) => (p as Record<string, number>)[key]!);
-    out[key] = key === 'n' ? values.reduce((a, b) => a + b, 0) : values.reduce((a, b) => a + b, 0) / values.length;
+    const sum = values.reduce((a, b) => a + b, 0);
+    out[key] = key === 'n' ? sum : sum / values.length;
   }
-  void n;
   return out as T;
 }
 
@@ -72,7 +73,7 @@ export function evaluateNext(dataset: Dataset, options: EvalOptions = {}): NextR
     task: 'next' as const,
     data: dataset.name,
     method,
-    ...average(perMethod.get(method)!, (x) => x.n),
+    ...average(perMethod.get(method)!),
   }));
 }
 
@@ -110,6 +111,6 @@ export function evaluateSearch(dataset: Dataset, options: EvalOptions = {}): Sea
     task: 'search' as const,
     data: dataset.name,
     method,
-    ...average(perMethod.get(method)!, (x) => x.n),
+    ...average(perMethod.get(method)!),
   }));
 }

@@ -176,11 +176,21 @@ const fitCommand: Command = {
   async run(values) {
     const tg = await loadToolgraph(values);
     const w = tg.fittedWeights;
-    print(values, { weights: w }, () =>
-      formatTable(
-        ['signal', 'next', 'next (no intent)', 'search'],
-        SIGNALS.map((s, i) => [s, w.next[i]!, w.nextNoIntent[i]!, w.search[i]!]),
-      ),
+    const report = tg.lastFit!;
+    const tasks = [
+      ['next', report.next],
+      ['next (no intent)', report.nextNoIntent],
+      ['search', report.search],
+    ] as const;
+    print(values, report, () =>
+      [
+        formatTable(['signal', 'next', 'next (no intent)', 'search'], SIGNALS.map((s, i) => [s, w.next[i]!, w.nextNoIntent[i]!, w.search[i]!])),
+        '',
+        formatTable(
+          ['weights', 'queries', 'loss before', 'loss after', 'held-out hit@1', 'back-off hit@1', 'kept'],
+          tasks.map(([name, t]) => [name, t.queries, t.initialLoss, t.loss, t.hit1Fitted, t.hit1Backoff, name === 'search' ? 'fitted' : t.selected]),
+        ),
+      ].join('\n'),
     );
   },
 };

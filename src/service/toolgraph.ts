@@ -37,6 +37,7 @@ export class Toolgraph {
   private readonly traces: Trace[] = [];
   private readonly seenIds = new Set<string>();
   private weights: FittedWeights = PRIOR_WEIGHTS;
+  private fitReport: FitReport | null = null;
   private model: RecommenderModel | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private readonly seed: number | undefined;
@@ -109,8 +110,14 @@ export class Toolgraph {
   fit(options: FitOptions = {}): FitReport {
     const report = fitWeights(this.traces, this.catalog, { seed: this.seed, ...options });
     this.weights = report.weights;
+    this.fitReport = report;
     this.rebuild();
     return report;
+  }
+
+  /** The report of the latest fit, or null before any. */
+  get lastFit(): FitReport | null {
+    return this.fitReport;
   }
 
   get fittedWeights(): FittedWeights {
