@@ -103,6 +103,11 @@ async function readCatalogFile(path: string): Promise<unknown> {
   }
 }
 
+/** A ranked list as a table: rank, tool, score, the dynamic signals that fired. */
+function itemsTable(items: readonly { tool: string; score: number; signals: Readonly<Record<string, number>> }[]): string {
+  return formatTable(['#', 'tool', 'score', 'signals'], items.map((it, i) => [i + 1, it.tool, it.score, signalsCell(it.signals)]));
+}
+
 function signalsCell(signals: Readonly<Record<string, number>>): string {
   return SIGNALS.filter((s) => (signals[s] ?? 0) > 0 && s !== 'pagerank' && s !== 'popularity')
     .map((s) => `${s}=${signals[s]!.toFixed(2)}`)
@@ -218,7 +223,7 @@ const predictCommand: Command = {
     print(values, result, () => {
       const head = `${result.kind} (profile ${result.profile}, graph version ${result.version})`;
       const unknown = result.unknownContext.length > 0 ? `\nunknown context tools ignored: ${result.unknownContext.join(', ')}` : '';
-      return `${head}${unknown}\n${formatTable(['#', 'tool', 'score', 'signals'], result.items.map((it, i) => [i + 1, it.tool, it.score, signalsCell(it.signals)]))}`;
+      return `${head}${unknown}\n${itemsTable(result.items)}`;
     });
   },
 };
@@ -237,7 +242,7 @@ const searchCommand: Command = {
   async run(values) {
     const tg = await loadToolgraph(values);
     const result = tg.searchTools({ query: values['query'] ?? '', context: listOption(values, 'context'), k: intOption(values, 'k', 5) });
-    print(values, result, () => formatTable(['#', 'tool', 'score', 'signals'], result.items.map((it, i) => [i + 1, it.tool, it.score, signalsCell(it.signals)])));
+    print(values, result, () => itemsTable(result.items));
   },
 };
 
@@ -262,10 +267,10 @@ const demoCommand: Command = {
         `learned from ${dir}: ${stats.traces} traces, ${stats.tools} tools, ${stats.transitions} transitions`,
         '',
         'next tool after TripadvisorSearchLocation, intent "Find the best-rated hotels in Rome for next weekend":',
-        formatTable(['#', 'tool', 'score', 'signals'], prediction.items.map((it, i) => [i + 1, it.tool, it.score, signalsCell(it.signals)])),
+        itemsTable(prediction.items),
         '',
         'tools for "find flights from New York to London":',
-        formatTable(['#', 'tool', 'score', 'signals'], search.items.map((it, i) => [i + 1, it.tool, it.score, signalsCell(it.signals)])),
+        itemsTable(search.items),
         '',
       ].join('\n'),
     );

@@ -12,9 +12,9 @@
 import { splitClauses } from '../text/clauses.js';
 import { tokenize } from '../text/tokenize.js';
 import { breakdown, collectFeatures, type SignalBreakdown } from './features.js';
-import { logNormaliser, scoreLinearRows, type LinearBackground } from './linear-profile.js';
+import { logNormaliser } from './linear-profile.js';
 import { topBuffer, type RecommenderModel } from './model.js';
-import { scoreSeedRows } from './seed-profile.js';
+import { scoreTouchedRows } from './score-rows.js';
 import { selectTopK } from './top-k.js';
 
 export type Profile = 'default' | 'seed';
@@ -61,22 +61,9 @@ export function predictNext(model: RecommenderModel, request: PredictRequest): P
   const clauses = intentTokens !== null ? splitClauses(request.intent!) : undefined;
   collectFeatures(graph, model.text, { context, intent: intentTokens, ...(clauses ? { clauses } : {}) }, scratch);
   try {
-    let bg: LinearBackground;
-    let probabilities = true;
-    if (coldStart) {
-      bg = model.backgrounds.search;
-      scoreLinearRows(scratch, model.weights.search, rowScore);
-    } else if (profile === 'seed') {
-      bg = model.backgrounds.seed;
-      probabilities = false;
-      scoreSeedRows(graph, scratch, rowScore);
-    } else if (intentTokens !== null) {
-      bg = model.backgrounds.next;
-      scoreLinearRows(scratch, model.weights.next, rowScore);
-    } else {
-      bg = model.backgrounds.nextNoIntent;
-      scoreLinearRows(scratch, model.weights.nextNoIntent, rowScore);
-    }
+    const mode = coldStart ? 'search' : profile === 'seed' ? 'seed' : 'next';
+    const bg = scoreTouchedRows(model, mode, intentTokens !== null);
+    const probabilities = mode !== 'seed';
     const top = topBuffer(model, k);
     selectTopK(scratch, rowScore, bg, top);
     const logZ = probabilities ? logNormaliser(scratch, rowScore, bg) : 0;

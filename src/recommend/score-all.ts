@@ -6,11 +6,10 @@
 import { splitClauses } from '../text/clauses.js';
 import { tokenize } from '../text/tokenize.js';
 import { collectFeatures } from './features.js';
-import { scoreLinearRows, type LinearBackground } from './linear-profile.js';
 import type { RecommenderModel } from './model.js';
-import { scoreSeedRows } from './seed-profile.js';
+import { scoreTouchedRows, type ScoreMode } from './score-rows.js';
 
-export type ScoreMode = 'next' | 'seed' | 'search';
+export type { ScoreMode };
 
 export function scoreAllTools(
   model: RecommenderModel,
@@ -25,20 +24,7 @@ export function scoreAllTools(
   const clauses = useIntent !== null && mode !== 'search' ? splitClauses(intent!) : undefined;
   collectFeatures(graph, model.text, { context: mode === 'search' ? [] : context, intent: useIntent, ...(clauses ? { clauses } : {}) }, scratch);
   try {
-    let bg: LinearBackground;
-    if (mode === 'seed') {
-      bg = model.backgrounds.seed;
-      scoreSeedRows(graph, scratch, rowScore);
-    } else if (mode === 'search') {
-      bg = model.backgrounds.search;
-      scoreLinearRows(scratch, model.weights.search, rowScore);
-    } else if (useIntent !== null) {
-      bg = model.backgrounds.next;
-      scoreLinearRows(scratch, model.weights.next, rowScore);
-    } else {
-      bg = model.backgrounds.nextNoIntent;
-      scoreLinearRows(scratch, model.weights.nextNoIntent, rowScore);
-    }
+    const bg = scoreTouchedRows(model, mode, useIntent !== null);
     out.set(bg.score.subarray(0, graph.n));
     for (let r = 0; r < scratch.rows; r++) out[scratch.rowTool[r]!] = rowScore[r]!;
   } finally {

@@ -6,9 +6,10 @@
  */
 import { tokenize } from '../text/tokenize.js';
 import { breakdown, collectFeatures, type SignalBreakdown } from './features.js';
-import { logNormaliser, scoreLinearRows } from './linear-profile.js';
+import { logNormaliser } from './linear-profile.js';
 import { topBuffer, type RecommenderModel } from './model.js';
 import { DEFAULT_K } from './predict-next.js';
+import { scoreTouchedRows } from './score-rows.js';
 import { selectTopK } from './top-k.js';
 
 export interface SearchRequest {
@@ -38,11 +39,9 @@ export function searchTools(model: RecommenderModel, request: SearchRequest): Se
     if (index !== undefined) context.push(index);
   }
   const withContext = context.length > 0 && graph.traces > 0;
-  const weights = withContext ? model.weights.next : model.weights.search;
-  const bg = withContext ? model.backgrounds.next : model.backgrounds.search;
   collectFeatures(graph, model.text, { context: withContext ? context : [], intent: tokenize(request.query) }, scratch);
   try {
-    scoreLinearRows(scratch, weights, rowScore);
+    const bg = scoreTouchedRows(model, withContext ? 'next' : 'search', true);
     const top = topBuffer(model, Math.min(request.k ?? DEFAULT_K, graph.n));
     selectTopK(scratch, rowScore, bg, top);
     const logZ = logNormaliser(scratch, rowScore, bg);
