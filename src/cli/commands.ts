@@ -8,7 +8,10 @@ import { runBench, BENCH_CASES } from '../../bench/perf/run-bench.js';
 import { evaluateNext, evaluateSearch } from '../../bench/eval/run-eval.js';
 import { loadDataset } from '../schema/dataset.js';
 import { ToolgraphError } from '../schema/errors.js';
-import { readJsonlFile } from '../schema/jsonl.js';
+import { readJsonlFile, readTextFile } from '../schema/jsonl.js';
+import { contributeTrace } from '../scoring/contribute-trace.js';
+import { VectorCache } from '../scoring/vector-cache.js';
+import { createHashedEmbedder } from '../text/hashed-embedder.js';
 import { parseTrace, workflowToTrace } from '../schema/trace.js';
 import { SIGNALS } from '../recommend/features.js';
 import { Toolgraph } from '../service/toolgraph.js';
@@ -92,14 +95,14 @@ async function loadToolgraph(values: Values): Promise<Toolgraph> {
 
 async function readCatalogFile(path: string): Promise<unknown> {
   if (path.endsWith('.jsonl')) return readJsonlFile(path, (v) => v);
-  const { readFile } = await import('node:fs/promises');
-  const text = await readFile(path, 'utf8').catch(() => {
-    throw new ToolgraphError('NOT_FOUND', `--tools: cannot read '${path}'`);
-  });
+  return parseJsonText(await readTextFile(path), path);
+}
+
+function parseJsonText(text: string, path: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new ToolgraphError('INVALID_INPUT', `--tools: '${path}' is not valid JSON: ${(error as Error).message}`);
+    throw new ToolgraphError('INVALID_INPUT', `'${path}' is not valid JSON: ${(error as Error).message}`);
   }
 }
 
@@ -277,6 +280,58 @@ const demoCommand: Command = {
   },
 };
 
+const scoreCommand: Command = {
+  name: 'score',
+  summary: 'Score the value of ReasoningTraces (specs 000/001) with the breakdown of every dimension.',
+  usage: 'score FILE [--threshold X] [--no-embedder] [--json]',
+  example: 'toolgraph score traces.jsonl --json',
+  options: {
+    threshold: { type: 'string', help: 'value at or above which a trace is contributed to the novelty memory (default 0.75)' },
+    'no-embedder': { type: 'boolean', help: 'score without the built-in embedder (novelty 0.5)' },
+    json: { type: 'boolean', help: 'one JSON line per trace: the full breakdown' },
+  },
+  async run(values, positionals) {
+    const file = positionals[0];
+    if (file === undefined) throw new ToolgraphError('INVALID_INPUT', 'score: expected FILE (a JSON ReasoningTrace, or JSONL of them)');
+    const threshold = values['threshold'] === undefined ? undefined : Number(values['threshold']);
+    if (threshold !== undefined && !(threshold >= 0 && threshold <= 1)) {
+      throw new ToolgraphError('INVALID_INPUT', `--threshold: expected a number in [0, 1], got '${String(values['threshold'])}'`);
+    }
+    const traces = file.endsWith('.jsonl') ? await readJsonlFile(file, (v) => v) : [parseJsonText(await readTextFile(file), file)];
+    // Traces are scored in file order; each one at or above the threshold enters the novelty
+    // memory, so later traces are novel relative to the contributed earlier ones.
+    const cache = new VectorCache();
+    const embedder = values['no-embedder'] === true ? null : createHashedEmbedder();
+    const rows: (string | number)[][] = [];
+    for (const [i, trace] of traces.entries()) {
+      const result = await contributeTrace(trace, { cache, embedder, ...(threshold !== undefined ? { threshold } : {}) }).catch((error: unknown) => {
+        if (error instanceof ToolgraphError) throw new ToolgraphError(error.code, `trace ${i + 1}: ${error.message}`, error.details);
+        throw error;
+      });
+      const b = result.breakdown;
+      const id = (trace as { id?: unknown }).id;
+      if (values['json'] === true) {
+        process.stdout.write(`${JSON.stringify({ id: typeof id === 'string' ? id : null, contributed: result.contributed, ...b })}\n`);
+        continue;
+      }
+      rows.push([
+        typeof id === 'string' ? id : `#${i + 1}`,
+        b.score,
+        b.dimensions.complexity,
+        b.dimensions.novelty,
+        b.dimensions.toolDiversity,
+        b.dimensions.outcomeConfidence,
+        b.profile,
+        b.overrides.map((o) => o.rule).join(' ') || '-',
+        result.contributed ? 'yes' : 'no',
+      ]);
+    }
+    if (values['json'] !== true) {
+      process.stdout.write(`${formatTable(['trace', 'value', 'C', 'N', 'D', 'O', 'profile', 'overrides', 'contributed'], rows)}\n`);
+    }
+  },
+};
+
 const benchCommand: Command = {
   name: 'bench',
   summary: 'Performance benchmarks on seeded synthetic graphs with planted communities.',
@@ -304,4 +359,4 @@ const benchCommand: Command = {
   },
 };
 
-export const COMMANDS: readonly Command[] = [demoCommand, predictCommand, searchCommand, fitCommand, evalCommand, benchCommand];
+export const COMMANDS: readonly Command[] = [demoCommand, predictCommand, searchCommand, fitCommand, scoreCommand, evalCommand, benchCommand];

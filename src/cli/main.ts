@@ -82,6 +82,12 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
+// A reader that stops early (`toolgraph eval ... --json | head`) is not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

@@ -20,11 +20,11 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
   it('lists every command in --help', () => {
     const { status, stdout } = run(['--help']);
     expect(status).toBe(0);
-    for (const name of ['demo', 'predict', 'search', 'fit', 'eval', 'bench']) expect(stdout).toContain(`  ${name}`);
+    for (const name of ['demo', 'predict', 'search', 'fit', 'score', 'eval', 'bench']) expect(stdout).toContain(`  ${name}`);
   });
 
   it('gives each command a help with an example', () => {
-    for (const name of ['demo', 'predict', 'search', 'fit', 'eval', 'bench']) {
+    for (const name of ['demo', 'predict', 'search', 'fit', 'score', 'eval', 'bench']) {
       const { status, stdout } = run([name, '--help']);
       expect(status).toBe(0);
       expect(stdout).toContain('Example:');
@@ -60,6 +60,25 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
       expect(l.hit1).toBeGreaterThanOrEqual(0);
       expect(l.hit1).toBeLessThanOrEqual(1);
     }
+  });
+
+  it('scores ReasoningTraces with their breakdown, contributing the valuable ones to novelty', () => {
+    const { status, stdout } = run(['score', 'samples/reasoning-traces.jsonl', '--json']);
+    expect(status).toBe(0);
+    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    expect(lines).toHaveLength(4);
+    // Trace 4 is a single thought: spec 000 pins its value at 0.1.
+    expect(lines[3]!['score']).toBe(0.1);
+    expect(lines[3]!['overrides'][0].rule).toBe('single_thought');
+    // The finance trace uses the finance weight profile of spec 001.
+    expect(lines[1]!['profile']).toBe('finance');
+    // Novelty is 0.5 until something was contributed, then measured against the contribution.
+    expect(lines[0]!['dimensions'].novelty).toBe(0.5);
+    expect(lines[1]!['contributed']).toBe(true);
+    expect(lines[2]!['dimensions'].novelty).not.toBe(0.5);
+    const bad = run(['score', 'samples/nestful/tools.jsonl']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('INVALID_INPUT');
   });
 
   it('exits 2 on bad usage and 3 when data is missing, with the error code on stderr', () => {
