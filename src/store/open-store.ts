@@ -1,0 +1,45 @@
+/**
+ * Which store to use: PostgreSQL when a connection URL is given (TOOLGRAPH_DATABASE_URL), else
+ * PGlite in a local folder (`--data-dir`, default `.toolgraph/` in the working directory). The
+ * returned store is migrated and ready.
+ */
+import { join } from 'node:path';
+import { openPgliteStore } from './pglite-store.js';
+import { openPostgresStore } from './postgres-store.js';
+import type { Store } from './store.js';
+
+export const DEFAULT_DATA_DIR = '.toolgraph';
+export const DATABASE_URL_ENV = 'TOOLGRAPH_DATABASE_URL';
+
+export interface OpenStoreOptions {
+  /** PGlite folder; default `.toolgraph/` under `cwd`. Ignored when a database URL is given. */
+  readonly dataDir?: string;
+  /** PostgreSQL connection URL; takes precedence over dataDir. */
+  readonly databaseUrl?: string;
+  /** Schema for the tables (tests, tenants); the database default when omitted. */
+  readonly schema?: string;
+  /** Base of a relative default data dir; process.cwd() when omitted. */
+  readonly cwd?: string;
+}
+
+export async function openStore(options: OpenStoreOptions = {}): Promise<Store> {
+  const url = options.databaseUrl?.trim();
+  const schema = options.schema === undefined ? {} : { schema: options.schema };
+  const store =
+    url !== undefined && url !== ''
+      ? await openPostgresStore({ databaseUrl: url, ...schema })
+      : await openPgliteStore({ dataDir: options.dataDir ?? join(options.cwd ?? process.cwd(), DEFAULT_DATA_DIR), ...schema });
+  try {
+    await store.migrate();
+  } catch (error) {
+    await store.close().catch(() => {});
+    throw error;
+  }
+  return store;
+}
+
+/** openStore's options from the environment: the URL variable, else the given data dir. */
+export function storeOptionsFromEnv(env: NodeJS.ProcessEnv, dataDir?: string): OpenStoreOptions {
+  const url = env[DATABASE_URL_ENV];
+  return url !== undefined && url.trim() !== '' ? { databaseUrl: url } : dataDir === undefined ? {} : { dataDir };
+}

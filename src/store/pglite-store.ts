@@ -1,0 +1,178 @@
+/**
+ * The default store: PGlite, PostgreSQL compiled to WebAssembly, in a local folder. Zero set-up,
+ * the same SQL as the server store. One process owns a folder at a time (a lock file with its
+ * pid): PGlite is single-user, and two writers would corrupt it.
+ *
+ * Durability: a write resolves after PostgreSQL committed it to the folder's files, so killing
+ * the process afterwards loses nothing, and killing it mid-transaction leaves nothing of it
+ * (recovery replays the WAL on the next open).
+ */
+import { PGlite } from '@electric-sql/pglite';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ToolgraphError } from '../schema/errors.js';
+import type { Row, SqlDriver, SqlSession } from './sql-driver.js';
+import { SqlStore } from './sql-store.js';
+import type { Store } from './store.js';
+
+export interface PgliteStoreOptions {
+  /** Folder of the database, created if missing. */
+  readonly dataDir: string;
+  /** Schema holding the tables (created if missing); `public` when omitted. */
+  readonly schema?: string;
+}
+
+const LOCK_FILE = 'toolgraph.lock';
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as { code?: string }).code === 'EPERM';
+  }
+}
+
+/** Takes the folder's lock file, replacing one left by a process that no longer runs. */
+function acquireLock(dir: string): string {
+  const path = join(dir, LOCK_FILE);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(path, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return path;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'EEXIST') throw error;
+      const pid = Number.parseInt(readFileSync(path, 'utf8'), 10);
+      if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
+        throw new ToolgraphError(
+          'CONFLICT',
+          `openPgliteStore: ${dir} is in use by process ${pid}; stop it, use another --data-dir, or use PostgreSQL (TOOLGRAPH_DATABASE_URL) to share one graph. If no toolgraph runs, delete ${path}`,
+        );
+      }
+      rmSync(path, { force: true });
+    }
+  }
+  throw new ToolgraphError('CONFLICT', `openPgliteStore: could not take the lock ${path}`);
+}
+
+/** Refuses a path that is a file, or a non-empty folder that is not a PostgreSQL data folder. */
+function checkFolder(dir: string): void {
+  if (existsSync(dir)) {
+    if (!statSync(dir).isDirectory()) {
+      throw new ToolgraphError('INVALID_INPUT', `openPgliteStore: ${dir} is not a folder; point --data-dir at a folder (it is created if missing)`);
+    }
+    const entries = readdirSync(dir).filter((name) => name !== LOCK_FILE);
+    if (entries.length > 0 && !entries.includes('PG_VERSION')) {
+      throw new ToolgraphError(
+        'INVALID_INPUT',
+        `openPgliteStore: ${dir} is not empty and is not a toolgraph database (no PG_VERSION); point --data-dir at an empty or new folder`,
+      );
+    }
+  } else {
+    mkdirSync(dir, { recursive: true });
+  }
+}
+
+class PgliteDriver implements SqlDriver {
+  readonly kind = 'pglite' as const;
+  // PGlite has one connection: serialise our calls so a transaction never interleaves with
+  // another call's statements.
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly db: PGlite,
+    private readonly dir: string,
+    private readonly lockPath: string,
+  ) {}
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(fn, fn);
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  query(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+    return this.serial(async () => (await this.db.query<Row>(sql, params as unknown[])).rows);
+  }
+
+  exec(sql: string): Promise<void> {
+    return this.serial(async () => {
+      await this.db.exec(sql);
+    });
+  }
+
+  transaction<T>(fn: (tx: SqlSession) => Promise<T>): Promise<T> {
+    return this.serial(() =>
+      this.db.transaction(async (tx) =>
+        fn({
+          query: async (sql, params = []) => (await tx.query<Row>(sql, params as unknown[])).rows,
+          exec: async (sql) => {
+            await tx.exec(sql);
+          },
+        }),
+      ),
+    );
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.serial(() => this.db.close());
+    } finally {
+      rmSync(this.lockPath, { force: true });
+    }
+  }
+
+  describeError(error: unknown, action: string): ToolgraphError {
+    const code = (error as { code?: unknown } | null)?.code;
+    const cause = errorMessage(error);
+    if (code === '42P01') {
+      return new ToolgraphError('INTERNAL', `${action}: toolgraph tables are missing in ${this.dir}; run migrate() (openStore does) before use`, { cause });
+    }
+    if (code === '23505') return new ToolgraphError('CONFLICT', `${action}: ${cause}`, { cause });
+    return new ToolgraphError('INTERNAL', `${action}: the PGlite database in ${this.dir} failed${typeof code === 'string' ? ` (${code})` : ''}: ${cause}`, {
+      driverCode: code,
+      cause,
+    });
+  }
+}
+
+/** Opens (creating if needed) the database folder; call `migrate()` before use (openStore does). */
+export async function openPgliteStore(options: PgliteStoreOptions): Promise<Store> {
+  const dir = resolve(options.dataDir);
+  if (options.schema !== undefined && !SCHEMA_NAME.test(options.schema)) {
+    throw new ToolgraphError('INVALID_INPUT', `openPgliteStore: schema must match ${SCHEMA_NAME.source}, got ${JSON.stringify(options.schema)}`);
+  }
+  try {
+    checkFolder(dir);
+  } catch (error) {
+    if (error instanceof ToolgraphError) throw error;
+    throw new ToolgraphError('INVALID_INPUT', `openPgliteStore: cannot use ${dir} as the data folder (${errorMessage(error)}); check the path and its permissions`);
+  }
+  const lockPath = acquireLock(dir);
+  let db: PGlite | undefined;
+  try {
+    db = await PGlite.create(dir);
+    if (options.schema !== undefined) {
+      await db.exec(`CREATE SCHEMA IF NOT EXISTS ${options.schema}; SET search_path TO ${options.schema}`);
+    } else {
+      await db.query('SELECT 1');
+    }
+  } catch (error) {
+    await db?.close().catch(() => {});
+    rmSync(lockPath, { force: true });
+    throw new ToolgraphError(
+      'INTERNAL',
+      `openPgliteStore: cannot open the database in ${dir}: it looks damaged or was written by an incompatible PGlite (${errorMessage(error)}); restore it from a backup or move it aside and start with an empty --data-dir`,
+      { cause: errorMessage(error) },
+    );
+  }
+  return new SqlStore(new PgliteDriver(db, dir, lockPath));
+}

@@ -1,0 +1,23 @@
+/**
+ * The little the shared SQL store needs from a database driver. PGlite and `pg` differ in how
+ * they open, pool, run transactions and fail; everything else is the same SQL.
+ */
+import type { ToolgraphError } from '../schema/errors.js';
+
+export type Row = Record<string, unknown>;
+
+export interface SqlSession {
+  /** One parameterised statement ($1, $2, ...). */
+  query(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+  /** Several statements, no parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface SqlDriver extends SqlSession {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: SqlSession) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+  /** A driver failure as a ToolgraphError saying what to check; `action` names the call. */
+  describeError(error: unknown, action: string): ToolgraphError;
+}

@@ -1,0 +1,410 @@
+/**
+ * The Store over SQL, shared by the PGlite and PostgreSQL stores: same statements, same
+ * transactions, so the two cannot drift apart. Drivers (sql-driver.ts) only open, pool and
+ * translate errors.
+ */
+import { z } from 'zod';
+import type { FittedWeights } from '../recommend/model.js';
+import { ToolgraphError } from '../schema/errors.js';
+import type { ToolInfo, Trace } from '../schema/types.js';
+import { LATEST_SCHEMA_VERSION, MIGRATIONS, SCHEMA_VERSION_TABLE } from './migrations.js';
+import type { Row, SqlDriver, SqlSession } from './sql-driver.js';
+import type {
+  AppendResult,
+  CapabilityInfo,
+  Store,
+  StoreStats,
+  StoredTrace,
+  TracePage,
+  TransitionRow,
+} from './store.js';
+import { decodeText, encodeText } from './text-codec.js';
+
+/** Rows per multi-row statement: well under PostgreSQL's 65,535 bind parameters. */
+const ROWS_PER_STATEMENT = 1_000;
+export const DEFAULT_PAGE_SIZE = 1_000;
+export const MAX_PAGE_SIZE = 100_000;
+
+// Transaction-level advisory locks, keyed by schema so stores in different schemas (tests,
+// tenants) do not wait for each other.
+const APPEND_LOCK = `SELECT pg_advisory_xact_lock(hashtext('toolgraph:append:' || current_schema()))`;
+const MIGRATE_LOCK = `SELECT pg_advisory_xact_lock(hashtext('toolgraph:migrate:' || current_schema()))`;
+
+// Stored weights are read back from a database other versions may have written: a boundary.
+const weightsSchema = z.strictObject({
+  next: z.array(z.number()),
+  nextNoIntent: z.array(z.number()),
+  search: z.array(z.number()),
+  source: z.enum(['prior', 'fitted']),
+});
+
+function placeholders(rows: number, columns: number, casts: readonly string[] = []): string {
+  const out: string[] = [];
+  for (let r = 0; r < rows; r++) {
+    const cells: string[] = [];
+    for (let c = 0; c < columns; c++) cells.push(`$${r * columns + c + 1}${casts[c] ?? ''}`);
+    out.push(`(${cells.join(', ')})`);
+  }
+  return out.join(', ');
+}
+
+function chunks<T>(items: readonly T[], size = ROWS_PER_STATEMENT): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** The trace as stored: only the Trace fields, so stray properties of the object never persist. */
+function traceBody(trace: Trace, id: string): string {
+  return JSON.stringify({
+    id,
+    ...(trace.idSource === undefined ? {} : { idSource: trace.idSource }),
+    intent: trace.intent,
+    domain: trace.domain,
+    steps: trace.steps.map((s) => ({ tool: s.tool, ok: s.ok })),
+    success: trace.success,
+    timestamp: trace.timestamp,
+  });
+}
+
+function traceParams(trace: Trace, id: string): unknown[] {
+  return [
+    encodeText(id),
+    encodeText(trace.id),
+    trace.idSource === 'content' ? 'content' : 'caller',
+    encodeText(trace.domain),
+    trace.success,
+    trace.timestamp,
+    trace.steps.length,
+    traceBody(trace, id),
+  ];
+}
+
+const INSERT_TRACES = `INSERT INTO traces (id, base_id, id_source, domain, success, ts_ms, step_count, body) VALUES `;
+const TRACE_CASTS = ['', '', '', '', '::boolean', '::float8', '::int', '::json'];
+
+interface TransitionDelta {
+  count: number;
+  successes: number;
+  failures: number;
+  lastSeen: number;
+}
+
+/** First-order transition counts of the given traces, as ToolGraph.ingest counts them. */
+function transitionDeltas(traces: readonly Trace[]): Map<string, Map<string, TransitionDelta>> {
+  const out = new Map<string, Map<string, TransitionDelta>>();
+  for (const trace of traces) {
+    const steps = trace.steps;
+    for (let i = 1; i < steps.length; i++) {
+      const from = steps[i - 1]!.tool;
+      const to = steps[i]!.tool;
+      let row = out.get(from);
+      if (row === undefined) out.set(from, (row = new Map()));
+      let delta = row.get(to);
+      if (delta === undefined) row.set(to, (delta = { count: 0, successes: 0, failures: 0, lastSeen: -Infinity }));
+      delta.count++;
+      // A step succeeds only in a successful trace: failed traces never strengthen an edge.
+      if (trace.success && steps[i]!.ok) delta.successes++;
+      else delta.failures++;
+      if (trace.timestamp > delta.lastSeen) delta.lastSeen = trace.timestamp;
+    }
+  }
+  return out;
+}
+
+function num(value: unknown): number {
+  return typeof value === 'number' ? value : Number(value);
+}
+
+function str(value: unknown): string {
+  return typeof value === 'string' ? value : String(value);
+}
+
+export class SqlStore implements Store {
+  private closed = false;
+
+  constructor(private readonly driver: SqlDriver) {}
+
+  get kind(): 'pglite' | 'postgres' {
+    return this.driver.kind;
+  }
+
+  private async run<T>(action: string, fn: () => Promise<T>): Promise<T> {
+    if (this.closed) throw new ToolgraphError('INTERNAL', `${action}: the store is closed`);
+    try {
+      return await fn();
+    } catch (error) {
+      if (error instanceof ToolgraphError) throw error;
+      throw this.driver.describeError(error, action);
+    }
+  }
+
+  migrate(): Promise<{ from: number; to: number }> {
+    return this.run('migrate', async () => {
+      const from = await this.driver.transaction(async (tx) => {
+        await tx.query(MIGRATE_LOCK);
+        await tx.exec(SCHEMA_VERSION_TABLE);
+        return this.versionIn(tx);
+      });
+      if (from > LATEST_SCHEMA_VERSION) {
+        throw new ToolgraphError(
+          'CONFLICT',
+          `migrate: the database is at schema version ${from}, newer than this toolgraph knows (${LATEST_SCHEMA_VERSION}); upgrade toolgraph`,
+        );
+      }
+      const pending = [...MIGRATIONS].sort((a, b) => a.version - b.version).filter((m) => m.version > from);
+      for (const migration of pending) {
+        await this.driver.transaction(async (tx) => {
+          await tx.query(MIGRATE_LOCK);
+          // Another instance may have applied it while we waited for the lock.
+          const done = await tx.query('SELECT 1 FROM schema_version WHERE version = $1', [migration.version]);
+          if (done.length > 0) return;
+          await tx.exec(migration.sql);
+          await tx.query('INSERT INTO schema_version (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+        });
+      }
+      return { from, to: Math.max(from, LATEST_SCHEMA_VERSION) };
+    });
+  }
+
+  private async versionIn(session: SqlSession): Promise<number> {
+    const rows = await session.query('SELECT coalesce(max(version), 0) AS v FROM schema_version');
+    return num(rows[0]?.['v'] ?? 0);
+  }
+
+  putTools(tools: readonly ToolInfo[]): Promise<void> {
+    return this.run('putTools', async () => {
+      // Last entry wins, as a catalogue update would; one statement must not touch a key twice.
+      const byName = new Map<string, ToolInfo>();
+      for (const tool of tools) byName.set(tool.name, tool);
+      if (byName.size === 0) return;
+      await this.driver.transaction(async (tx) => {
+        for (const chunk of chunks([...byName.values()])) {
+          const params: unknown[] = [];
+          for (const tool of chunk) {
+            const body = {
+              name: tool.name,
+              description: tool.description,
+              params: tool.params.map((p) => ({ name: p.name, type: p.type, description: p.description, required: p.required })),
+            };
+            params.push(encodeText(tool.name), JSON.stringify(body));
+          }
+          await tx.query(
+            `INSERT INTO tools (name, body) VALUES ${placeholders(chunk.length, 2, ['', '::json'])}
+             ON CONFLICT (name) DO UPDATE SET body = excluded.body, updated_at = now()`,
+            params,
+          );
+        }
+      });
+    });
+  }
+
+  listTools(): Promise<ToolInfo[]> {
+    return this.run('listTools', async () => {
+      const rows = await this.driver.query('SELECT body::text AS body FROM tools ORDER BY name COLLATE "C"');
+      return rows.map((row) => JSON.parse(str(row['body'])) as ToolInfo);
+    });
+  }
+
+  putCapabilities(capabilities: readonly CapabilityInfo[]): Promise<void> {
+    return this.run('putCapabilities', async () => {
+      const byId = new Map<string, CapabilityInfo>();
+      for (const capability of capabilities) byId.set(capability.id, capability);
+      if (byId.size === 0) return;
+      await this.driver.transaction(async (tx) => {
+        for (const chunk of chunks([...byId.values()])) {
+          const params: unknown[] = [];
+          for (const c of chunk) {
+            params.push(encodeText(c.id), JSON.stringify({ id: c.id, description: c.description, tools: [...c.tools] }));
+          }
+          await tx.query(
+            `INSERT INTO capabilities (id, body) VALUES ${placeholders(chunk.length, 2, ['', '::json'])}
+             ON CONFLICT (id) DO UPDATE SET body = excluded.body, updated_at = now()`,
+            params,
+          );
+          await tx.query('DELETE FROM capability_tools WHERE capability_id = ANY($1::text[])', [chunk.map((c) => encodeText(c.id))]);
+          const members: unknown[] = [];
+          for (const c of chunk) for (const tool of new Set(c.tools)) members.push([encodeText(c.id), encodeText(tool)]);
+          for (const part of chunks(members)) {
+            await tx.query(`INSERT INTO capability_tools (capability_id, tool) VALUES ${placeholders(part.length, 2)}`, part.flat());
+          }
+        }
+      });
+    });
+  }
+
+  listCapabilities(): Promise<CapabilityInfo[]> {
+    return this.run('listCapabilities', async () => {
+      const rows = await this.driver.query('SELECT body::text AS body FROM capabilities ORDER BY id COLLATE "C"');
+      return rows.map((row) => JSON.parse(str(row['body'])) as CapabilityInfo);
+    });
+  }
+
+  appendTraces(traces: readonly Trace[]): Promise<AppendResult> {
+    return this.run('appendTraces', async () => {
+      if (traces.length === 0) return { inserted: 0, duplicates: 0, lastSeq: await this.lastSeq(this.driver) };
+      return this.driver.transaction(async (tx) => {
+        // Held to the commit: seqs are assigned and become visible in the same order, so a
+        // reader's `seq > last` never skips a row that commits later with a smaller seq.
+        await tx.query(APPEND_LOCK);
+        const firsts: Trace[] = [];
+        const repeats: Trace[] = [];
+        const inBatch = new Set<string>();
+        let duplicates = 0;
+        for (const trace of traces) {
+          if (!inBatch.has(trace.id)) {
+            inBatch.add(trace.id);
+            firsts.push(trace);
+          } else if (trace.idSource === 'content') repeats.push(trace);
+          else duplicates++;
+        }
+        const stored: Trace[] = [];
+        for (const chunk of chunks(firsts)) {
+          const params = chunk.flatMap((t) => traceParams(t, t.id));
+          const rows = await tx.query(
+            `${INSERT_TRACES}${placeholders(chunk.length, 8, TRACE_CASTS)} ON CONFLICT (id) DO NOTHING RETURNING id`,
+            params,
+          );
+          const written = new Set(rows.map((row) => str(row['id'])));
+          for (const trace of chunk) {
+            if (written.has(encodeText(trace.id))) stored.push(trace);
+            else if (trace.idSource === 'content') repeats.push(trace);
+            else duplicates++;
+          }
+        }
+        // A content-hash id seen before is a second identical run: keep it under `id#n`.
+        for (const trace of repeats) {
+          const countRows = await tx.query('SELECT count(*) AS n FROM traces WHERE base_id = $1', [encodeText(trace.id)]);
+          for (let n = num(countRows[0]?.['n'] ?? 1) + 1; ; n++) {
+            const id = `${trace.id}#${n}`;
+            const rows = await tx.query(
+              `${INSERT_TRACES}${placeholders(1, 8, TRACE_CASTS)} ON CONFLICT (id) DO NOTHING RETURNING id`,
+              traceParams(trace, id),
+            );
+            if (rows.length > 0) {
+              stored.push({ ...trace, id });
+              break;
+            }
+          }
+        }
+        await this.upsertTransitions(tx, stored);
+        return { inserted: stored.length, duplicates, lastSeq: await this.lastSeq(tx) };
+      });
+    });
+  }
+
+  private async upsertTransitions(tx: SqlSession, traces: readonly Trace[]): Promise<void> {
+    const rows: unknown[][] = [];
+    for (const [from, row] of transitionDeltas(traces)) {
+      for (const [to, d] of row) rows.push([encodeText(from), encodeText(to), d.count, d.successes, d.failures, d.lastSeen]);
+    }
+    for (const chunk of chunks(rows)) {
+      await tx.query(
+        `INSERT INTO transitions (from_tool, to_tool, count, successes, failures, last_seen_ms)
+         VALUES ${placeholders(chunk.length, 6, ['', '', '::bigint', '::bigint', '::bigint', '::float8'])}
+         ON CONFLICT (from_tool, to_tool) DO UPDATE SET
+           count = transitions.count + excluded.count,
+           successes = transitions.successes + excluded.successes,
+           failures = transitions.failures + excluded.failures,
+           last_seen_ms = greatest(transitions.last_seen_ms, excluded.last_seen_ms)`,
+        chunk.flat(),
+      );
+    }
+  }
+
+  private async lastSeq(session: SqlSession): Promise<number> {
+    const rows = await session.query('SELECT coalesce(max(seq), 0)::text AS s FROM traces');
+    return num(rows[0]?.['s'] ?? 0);
+  }
+
+  tracesSince(afterSeq: number, limit: number = DEFAULT_PAGE_SIZE): Promise<TracePage> {
+    return this.run('tracesSince', async () => {
+      if (!Number.isSafeInteger(afterSeq) || afterSeq < 0) {
+        throw new ToolgraphError('INVALID_INPUT', `tracesSince: seq must be a non-negative integer, got ${String(afterSeq)}`);
+      }
+      if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+        throw new ToolgraphError('INVALID_INPUT', `tracesSince: limit must be an integer in [1, ${MAX_PAGE_SIZE}], got ${String(limit)}`);
+      }
+      const rows = await this.driver.query(
+        'SELECT seq::text AS seq, body::text AS body FROM traces WHERE seq > $1::bigint ORDER BY seq LIMIT $2::int',
+        [String(afterSeq), limit],
+      );
+      const traces: StoredTrace[] = rows.map((row) => ({ seq: num(row['seq']), trace: JSON.parse(str(row['body'])) as Trace }));
+      return { traces, lastSeq: traces.length > 0 ? traces[traces.length - 1]!.seq : afterSeq };
+    });
+  }
+
+  listTransitions(): Promise<TransitionRow[]> {
+    return this.run('listTransitions', async () => {
+      const rows = await this.driver.query(
+        `SELECT from_tool, to_tool, count::text AS count, successes::text AS successes, failures::text AS failures, last_seen_ms
+         FROM transitions ORDER BY from_tool COLLATE "C", to_tool COLLATE "C"`,
+      );
+      return rows.map((row: Row) => ({
+        from: decodeText(str(row['from_tool'])),
+        to: decodeText(str(row['to_tool'])),
+        count: num(row['count']),
+        successes: num(row['successes']),
+        failures: num(row['failures']),
+        lastSeen: num(row['last_seen_ms']),
+      }));
+    });
+  }
+
+  putWeights(weights: FittedWeights): Promise<void> {
+    return this.run('putWeights', async () => {
+      const body = { next: [...weights.next], nextNoIntent: [...weights.nextNoIntent], search: [...weights.search], source: weights.source };
+      for (const [key, vector] of Object.entries(body)) {
+        if (Array.isArray(vector) && !vector.every((v) => Number.isFinite(v))) {
+          throw new ToolgraphError('INVALID_INPUT', `putWeights: ${key} must hold finite numbers`);
+        }
+      }
+      await this.driver.query('INSERT INTO weights (body) VALUES ($1::json)', [JSON.stringify(body)]);
+    });
+  }
+
+  getWeights(): Promise<FittedWeights | null> {
+    return this.run('getWeights', async () => {
+      const rows = await this.driver.query('SELECT body::text AS body FROM weights ORDER BY seq DESC LIMIT 1');
+      if (rows.length === 0) return null;
+      const parsed = weightsSchema.safeParse(JSON.parse(str(rows[0]!['body'])));
+      if (!parsed.success) {
+        throw new ToolgraphError('INTERNAL', `getWeights: the stored weights are malformed (${parsed.error.issues[0]?.message ?? 'invalid'}); refit and store them again`);
+      }
+      return parsed.data;
+    });
+  }
+
+  stats(): Promise<StoreStats> {
+    return this.run('stats', async () => {
+      const rows = await this.driver.query(
+        `SELECT (SELECT coalesce(max(version), 0) FROM schema_version) AS v,
+                (SELECT count(*) FROM tools)::text AS tools,
+                (SELECT count(*) FROM capabilities)::text AS capabilities,
+                (SELECT count(*) FROM traces)::text AS traces,
+                (SELECT count(*) FROM transitions)::text AS transitions,
+                (SELECT coalesce(max(seq), 0) FROM traces)::text AS last_seq`,
+      );
+      const row = rows[0] ?? {};
+      return {
+        kind: this.kind,
+        schemaVersion: num(row['v']),
+        tools: num(row['tools']),
+        capabilities: num(row['capabilities']),
+        traces: num(row['traces']),
+        transitions: num(row['transitions']),
+        lastSeq: num(row['last_seq']),
+      };
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      await this.driver.close();
+    } catch (error) {
+      throw this.driver.describeError(error, 'close');
+    }
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * The persistence contract: one interface, implemented over PGlite (an embedded PostgreSQL in a
+ * local folder, the zero-set-up default) and over a PostgreSQL server (several gateway instances
+ * sharing one graph). Both run the same SQL (migrations.ts, sql-store.ts), so they behave alike
+ * and one contract suite (test/store/contract.ts) checks both.
+ *
+ * Traces are the source of truth: the graph is rebuilt by replaying them in `seq` order. The
+ * transitions table is a convenience for SQL readers and is kept consistent with the traces in
+ * the same transaction.
+ */
+import type { FittedWeights } from '../recommend/model.js';
+import type { ToolInfo, Trace } from '../schema/types.js';
+
+/** A named set of tools that together do one job (the columns of the tools x capabilities matrix). */
+export interface CapabilityInfo {
+  readonly id: string;
+  readonly description: string;
+  readonly tools: readonly string[];
+}
+
+export interface AppendResult {
+  /** Traces written by this call (a repeated content-hash trace counts: it is a new observation). */
+  readonly inserted: number;
+  /** Traces skipped because their caller-given id was stored before (retries). */
+  readonly duplicates: number;
+  /**
+   * The highest sequence number in the store once this call committed: a caller that has
+   * replayed up to here has seen its own writes.
+   */
+  readonly lastSeq: number;
+}
+
+/** A stored trace with its position in the store's total order. */
+export interface StoredTrace {
+  readonly seq: number;
+  readonly trace: Trace;
+}
+
+export interface TracePage {
+  readonly traces: readonly StoredTrace[];
+  /** The seq to pass to the next `tracesSince`; equals the argument when nothing was new. */
+  readonly lastSeq: number;
+}
+
+/** Outcome statistics of one first-order transition a -> b, as the graph counts them. */
+export interface TransitionRow {
+  readonly from: string;
+  readonly to: string;
+  readonly count: number;
+  readonly successes: number;
+  readonly failures: number;
+  /** Latest trace timestamp that used the transition, epoch ms. */
+  readonly lastSeen: number;
+}
+
+export interface StoreStats {
+  readonly kind: 'pglite' | 'postgres';
+  readonly schemaVersion: number;
+  readonly tools: number;
+  readonly capabilities: number;
+  readonly traces: number;
+  readonly transitions: number;
+  /** Highest trace seq; 0 when empty. */
+  readonly lastSeq: number;
+}
+
+export interface Store {
+  readonly kind: 'pglite' | 'postgres';
+  /** Applies pending migrations in order; safe to call on every start and from several instances at once. */
+  migrate(): Promise<{ readonly from: number; readonly to: number }>;
+  /** Adds or replaces catalogue entries by name, in one transaction. */
+  putTools(tools: readonly ToolInfo[]): Promise<void>;
+  /** Every catalogue entry, ordered by name (code point order). */
+  listTools(): Promise<ToolInfo[]>;
+  putCapabilities(capabilities: readonly CapabilityInfo[]): Promise<void>;
+  listCapabilities(): Promise<CapabilityInfo[]>;
+  /**
+   * Appends traces in one transaction (all or nothing), committed before the promise resolves.
+   * A caller-given id stored before is skipped (a retry); a content-hash id stored before is a
+   * second identical run and is stored again as `id#2`, `id#3`, ... (as the in-memory facade
+   * does), so replaying the store rebuilds the same graph.
+   */
+  appendTraces(traces: readonly Trace[]): Promise<AppendResult>;
+  /** Traces with `seq > afterSeq` in seq order, at most `limit` (default 1,000). */
+  tracesSince(afterSeq: number, limit?: number): Promise<TracePage>;
+  /** Transition statistics, derived from the stored traces in the transaction that stored them. */
+  listTransitions(): Promise<TransitionRow[]>;
+  /** Stores a new version of the fitted weights; the latest one wins. */
+  putWeights(weights: FittedWeights): Promise<void>;
+  /** The latest stored weights, or null before any fit was stored. */
+  getWeights(): Promise<FittedWeights | null>;
+  stats(): Promise<StoreStats>;
+  /** Releases the database; further calls fail with INTERNAL. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Every trace after `afterSeq`, page by page: what an instance replays at start and to catch up. */
+export async function* iterateTraces(store: Store, afterSeq = 0, pageSize = 1_000): AsyncGenerator<StoredTrace> {
+  let seq = afterSeq;
+  for (;;) {
+    const page = await store.tracesSince(seq, pageSize);
+    for (const item of page.traces) yield item;
+    if (page.traces.length < pageSize) return;
+    seq = page.lastSeq;
+  }
+}
