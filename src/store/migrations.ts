@@ -49,8 +49,9 @@ CREATE TABLE traces (
   id_source text NOT NULL CHECK (id_source IN ('caller', 'content')),
   domain text NOT NULL,
   success boolean NOT NULL,
-  ts_ms double precision NOT NULL,
-  step_count integer NOT NULL,
+  -- The range trace timestamps are validated to (timestampSchema); NaN fails it too.
+  ts_ms double precision NOT NULL CHECK (ts_ms >= 0 AND ts_ms <= 8.64e15),
+  step_count integer NOT NULL CHECK (step_count >= 0),
   body json NOT NULL,
   stored_at timestamptz NOT NULL DEFAULT now()
 );

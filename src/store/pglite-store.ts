@@ -137,6 +137,9 @@ class PgliteDriver implements SqlDriver {
       return new ToolgraphError('INTERNAL', `${action}: toolgraph tables are missing in ${this.dir}; run migrate() (openStore does) before use`, { cause });
     }
     if (code === '23505') return new ToolgraphError('CONFLICT', `${action}: ${cause}`, { cause });
+    if (typeof code === 'string' && (code.startsWith('22') || code === '23514')) {
+      return new ToolgraphError('INVALID_INPUT', `${action}: the database rejected a value (${code}: ${cause}); nothing was written`, { cause });
+    }
     return new ToolgraphError('INTERNAL', `${action}: the PGlite database in ${this.dir} failed${typeof code === 'string' ? ` (${code})` : ''}: ${cause}`, {
       driverCode: code,
       cause,

@@ -69,6 +69,9 @@ export function describePostgresError(error: unknown, action: string, where: str
   if (code !== undefined && (code.startsWith('08') || code.startsWith('57P'))) {
     return new ToolgraphError('INTERNAL', `${action}: lost the connection to PostgreSQL at ${where} (${code}: ${cause}); the operation was not committed, retry it`, details);
   }
+  if (code !== undefined && (code.startsWith('22') || code === '23514')) {
+    return new ToolgraphError('INVALID_INPUT', `${action}: the database rejected a value (${code}: ${cause}); nothing was written`, details);
+  }
   if (code === '23505') {
     return new ToolgraphError('CONFLICT', `${action}: ${cause}`, details);
   }

@@ -1,0 +1,259 @@
+/**
+ * The contract every Store implementation passes (hono-style: one suite, run against each).
+ * `harness.fresh()` gives an empty, migrated store no other test sees; `harness.reopen(store)`
+ * closes it and opens the same data again.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { PRIOR_WEIGHTS, type FittedWeights } from '../../src/recommend/model.js';
+import { ToolgraphError } from '../../src/schema/errors.js';
+import type { ToolInfo, Trace } from '../../src/schema/types.js';
+import { LATEST_SCHEMA_VERSION } from '../../src/store/migrations.js';
+import { iterateTraces, type Store } from '../../src/store/store.js';
+
+export interface StoreHarness {
+  fresh(): Promise<Store>;
+  reopen(store: Store): Promise<Store>;
+}
+
+export function trace(id: string, tools: readonly string[], extra: Partial<Omit<Trace, 'id' | 'steps'>> = {}): Trace {
+  return {
+    id,
+    intent: extra.intent ?? '',
+    domain: extra.domain ?? '',
+    steps: tools.map((tool) => ({ tool, ok: true })),
+    success: extra.success ?? true,
+    timestamp: extra.timestamp ?? 1_000,
+    ...(extra.idSource === undefined ? {} : { idSource: extra.idSource }),
+  };
+}
+
+async function errorOf(promise: Promise<unknown>): Promise<ToolgraphError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ToolgraphError);
+    return error as ToolgraphError;
+  }
+  throw new Error('expected a ToolgraphError, nothing was thrown');
+}
+
+async function allTraces(store: Store): Promise<Trace[]> {
+  const out: Trace[] = [];
+  for await (const item of iterateTraces(store, 0, 7)) out.push(item.trace);
+  return out;
+}
+
+// Names that break naive code: prototype keys, astral emoji, right-to-left text, a backslash,
+// SQL quoting, and the longest allowed name.
+export const HOSTILE_NAMES = ['__proto__', 'constructor', '🛠️ tool 🚀', 'أداة', 'a\\b', "o'brien\"; DROP TABLE tools; --", 'x'.repeat(1_024)];
+
+export function storeContract(name: string, harness: StoreHarness): void {
+  describe(`${name}: Store contract`, () => {
+    const open: Store[] = [];
+    const fresh = async (): Promise<Store> => {
+      const store = await harness.fresh();
+      open.push(store);
+      return store;
+    };
+    const reopen = async (store: Store): Promise<Store> => {
+      const again = await harness.reopen(store);
+      open.push(again);
+      return again;
+    };
+    afterEach(async () => {
+      for (const store of open.splice(0)) await store.close();
+    });
+
+    it('starts empty at the latest schema version; migrate is idempotent', async () => {
+      const store = await fresh();
+      expect(await store.migrate()).toEqual({ from: LATEST_SCHEMA_VERSION, to: LATEST_SCHEMA_VERSION });
+      expect(await store.stats()).toEqual({
+        kind: store.kind,
+        schemaVersion: LATEST_SCHEMA_VERSION,
+        tools: 0,
+        capabilities: 0,
+        traces: 0,
+        transitions: 0,
+        lastSeq: 0,
+      });
+      expect(await store.listTools()).toEqual([]);
+      expect(await store.getWeights()).toBeNull();
+      expect(await store.tracesSince(0)).toEqual({ traces: [], lastSeq: 0 });
+      expect(await store.appendTraces([])).toEqual({ inserted: 0, duplicates: 0, lastSeq: 0 });
+    });
+
+    it('appends traces in order and pages them back by seq', async () => {
+      const store = await fresh();
+      const batch = [trace('a', ['x', 'y']), trace('b', ['y', 'z'], { intent: 'find', domain: 'd', success: false, timestamp: 5.5 }), trace('c', ['z'])];
+      const result = await store.appendTraces(batch);
+      expect(result).toEqual({ inserted: 3, duplicates: 0, lastSeq: expect.any(Number) });
+      const page1 = await store.tracesSince(0, 2);
+      expect(page1.traces.map((t) => t.trace)).toEqual(batch.slice(0, 2));
+      const page2 = await store.tracesSince(page1.lastSeq, 2);
+      expect(page2.traces.map((t) => t.trace)).toEqual(batch.slice(2));
+      expect(page2.lastSeq).toBe(result.lastSeq);
+      expect(await store.tracesSince(result.lastSeq)).toEqual({ traces: [], lastSeq: result.lastSeq });
+      const seqs = [...page1.traces, ...page2.traces].map((t) => t.seq);
+      expect(seqs).toEqual([...seqs].sort((p, q) => p - q));
+      expect(new Set(seqs).size).toBe(3);
+
+      const next = await store.appendTraces([trace('d', ['x'])]);
+      expect(next.lastSeq).toBeGreaterThan(result.lastSeq);
+      expect((await store.tracesSince(result.lastSeq)).traces.map((t) => t.trace.id)).toEqual(['d']);
+    });
+
+    it('re-sending a caller id is idempotent, within a batch and across batches', async () => {
+      const store = await fresh();
+      const first = await store.appendTraces([trace('r1', ['a', 'b']), trace('r2', ['b', 'c']), trace('r1', ['a', 'b'])]);
+      expect(first).toMatchObject({ inserted: 2, duplicates: 1 });
+      const transitions = await store.listTransitions();
+      const retry = await store.appendTraces([trace('r2', ['b', 'c']), trace('r1', ['a', 'b']), trace('r3', ['c'], { idSource: 'caller' })]);
+      expect(retry).toMatchObject({ inserted: 1, duplicates: 2 });
+      expect(retry.lastSeq).toBeGreaterThan(first.lastSeq);
+      expect((await allTraces(store)).map((t) => t.id)).toEqual(['r1', 'r2', 'r3']);
+      expect(await store.listTransitions()).toEqual(transitions);
+      // Nothing new: the same lastSeq comes back.
+      expect(await store.appendTraces([trace('r3', ['c'])])).toEqual({ inserted: 0, duplicates: 1, lastSeq: retry.lastSeq });
+    });
+
+    it('a repeated content-hash id is a second observation, stored as id#2, id#3 like the facade', async () => {
+      const store = await fresh();
+      const t = trace('trace:abc', ['a', 'b'], { idSource: 'content' });
+      expect(await store.appendTraces([t, t])).toMatchObject({ inserted: 2, duplicates: 0 });
+      expect(await store.appendTraces([t])).toMatchObject({ inserted: 1, duplicates: 0 });
+      const ids = (await allTraces(store)).map((x) => x.id);
+      expect(ids).toEqual(['trace:abc', 'trace:abc#2', 'trace:abc#3']);
+      expect(await store.listTransitions()).toEqual([{ from: 'a', to: 'b', count: 3, successes: 3, failures: 0, lastSeen: 1_000 }]);
+    });
+
+    it('keeps transition statistics consistent with the traces (hand-computed)', async () => {
+      const store = await fresh();
+      await store.appendTraces([
+        trace('1', ['a', 'b', 'c'], { timestamp: 10 }),
+        trace('2', ['a', 'b'], { success: false, timestamp: 30 }),
+        { ...trace('3', ['a', 'b', 'a'], { timestamp: 20 }), steps: [{ tool: 'a', ok: true }, { tool: 'b', ok: false }, { tool: 'a', ok: true }] },
+      ]);
+      // a->b: traces 1 (ok), 2 (failed trace), 3 (step b failed) => 3 uses, 1 success, 2 failures.
+      expect(await store.listTransitions()).toEqual([
+        { from: 'a', to: 'b', count: 3, successes: 1, failures: 2, lastSeen: 30 },
+        { from: 'b', to: 'a', count: 1, successes: 1, failures: 0, lastSeen: 20 },
+        { from: 'b', to: 'c', count: 1, successes: 1, failures: 0, lastSeen: 10 },
+      ]);
+      expect((await store.stats()).transitions).toBe(3);
+    });
+
+    it('a batch is all or nothing: a value the database rejects mid-batch leaves nothing behind', async () => {
+      const store = await fresh();
+      await store.appendTraces([trace('before', ['p', 'q'])]);
+      const batch = Array.from({ length: 1_500 }, (_, i) => trace(`bad-${i}`, ['p', 'q']));
+      // Past the first multi-row statement, so rows were already inserted when the server rejects
+      // this one (a CHECK on the timestamp range).
+      batch[1_200] = { ...batch[1_200]!, timestamp: -1 };
+      const error = await errorOf(store.appendTraces(batch));
+      expect(error.code, error.message).toBe('INVALID_INPUT');
+      expect(error.message).toMatch(/^appendTraces: /);
+      const stats = await store.stats();
+      expect(stats.traces).toBe(1);
+      expect(await store.listTransitions()).toEqual([{ from: 'p', to: 'q', count: 1, successes: 1, failures: 0, lastSeen: 1_000 }]);
+      // The store is still usable and the failed ids are free.
+      expect(await store.appendTraces([trace('bad-0', ['p'])])).toMatchObject({ inserted: 1 });
+    });
+
+    it('round-trips hostile names and text: prototype keys, emoji, 1,024 characters, NUL, lone surrogates', async () => {
+      const store = await fresh();
+      const tools: ToolInfo[] = HOSTILE_NAMES.map((n, i) => ({
+        name: n,
+        description: i === 0 ? 'nul \u0000 inside, lone \ud800 surrogate, quote \'"' : `tool ${i}`,
+        params: [{ name: '__proto__', type: 'object', description: '\\u0000 literal', required: true }],
+      }));
+      await store.putTools(tools);
+      const sorted = [...tools].sort((p, q) => Buffer.compare(Buffer.from(p.name), Buffer.from(q.name)));
+      expect(await store.listTools()).toEqual(sorted);
+
+      const odd = [
+        trace('id \u0000 nul', HOSTILE_NAMES, { intent: 'intent \u0000 \udc00 🛠️', domain: 'dom\u0000ain' }),
+        trace('id \\0 nul', ['__proto__', '__proto__']),
+        trace('id \ud800', ['a\\b', 'a\\\\b']),
+        trace('id \udc00', ['🛠️ tool 🚀']),
+      ];
+      expect(await store.appendTraces(odd)).toMatchObject({ inserted: 4, duplicates: 0 });
+      expect(await allTraces(store)).toEqual(odd);
+      // Distinct ids stay distinct (no collision through escaping or U+FFFD), and stay idempotent.
+      expect(await store.appendTraces(odd)).toMatchObject({ inserted: 0, duplicates: 4 });
+      const edges = await store.listTransitions();
+      const names = new Set(edges.flatMap((e) => [e.from, e.to]));
+      for (const n of [...HOSTILE_NAMES, 'a\\\\b']) expect(names.has(n)).toBe(true);
+      expect(edges.find((e) => e.from === '__proto__' && e.to === '__proto__')?.count).toBe(1);
+    });
+
+    it('replaces tools and capabilities by key', async () => {
+      const store = await fresh();
+      await store.putTools([{ name: 'b', description: 'old', params: [] }, { name: 'a', description: 'A', params: [] }]);
+      await store.putTools([{ name: 'b', description: 'new', params: [] }, { name: 'b', description: 'newest', params: [] }]);
+      expect(await store.listTools()).toEqual([
+        { name: 'a', description: 'A', params: [] },
+        { name: 'b', description: 'newest', params: [] },
+      ]);
+      await store.putCapabilities([{ id: 'cap:search', description: 'find things', tools: ['a', 'b', 'a'] }, { id: '__proto__', description: '', tools: [] }]);
+      await store.putCapabilities([{ id: 'cap:search', description: 'find', tools: ['b'] }]);
+      expect(await store.listCapabilities()).toEqual([
+        { id: '__proto__', description: '', tools: [] },
+        { id: 'cap:search', description: 'find', tools: ['b'] },
+      ]);
+      expect(await store.stats()).toMatchObject({ tools: 2, capabilities: 2 });
+    });
+
+    it('stores weights; the latest wins', async () => {
+      const store = await fresh();
+      await store.putWeights(PRIOR_WEIGHTS);
+      expect(await store.getWeights()).toEqual(PRIOR_WEIGHTS);
+      const fitted: FittedWeights = { next: [0.5, -1.25], nextNoIntent: [1e-9], search: [], source: 'fitted' };
+      await store.putWeights(fitted);
+      expect(await store.getWeights()).toEqual(fitted);
+      const error = await errorOf(store.putWeights({ ...fitted, next: [Number.NaN] }));
+      expect(error.code).toBe('INVALID_INPUT');
+      expect(await store.getWeights()).toEqual(fitted);
+    });
+
+    it('rejects bad tracesSince arguments with INVALID_INPUT', async () => {
+      const store = await fresh();
+      for (const [seq, limit] of [[-1, 10], [1.5, 10], [0, 0], [0, 1e9], [Number.NaN, 1]] as const) {
+        expect((await errorOf(store.tracesSince(seq, limit))).code).toBe('INVALID_INPUT');
+      }
+    });
+
+    it('keeps everything across a reopen, and a closed store says so', async () => {
+      const store = await fresh();
+      await store.putTools([{ name: 't', description: 'd', params: [] }]);
+      const appended = await store.appendTraces([trace('k1', ['t', 'u']), trace('k2', ['u', 't'])]);
+      await store.putWeights(PRIOR_WEIGHTS);
+      await store.putCapabilities([{ id: 'c', description: '', tools: ['t'] }]);
+      const before = await store.stats();
+      const again = await reopen(store);
+      const closed = await errorOf(store.listTools());
+      expect(closed.code).toBe('INTERNAL');
+      expect(closed.message).toMatch(/closed/);
+      expect(await again.stats()).toEqual(before);
+      expect((await allTraces(again)).map((t) => t.id)).toEqual(['k1', 'k2']);
+      expect(await again.getWeights()).toEqual(PRIOR_WEIGHTS);
+      expect(await again.appendTraces([trace('k1', ['t', 'u']), trace('k3', ['t'])])).toEqual({
+        inserted: 1,
+        duplicates: 1,
+        lastSeq: expect.any(Number),
+      });
+      expect((await again.stats()).lastSeq).toBeGreaterThan(appended.lastSeq);
+      await again.close(); // idempotent with the afterEach close
+    });
+
+    it('serialises concurrent appends on one handle without losing or duplicating', async () => {
+      const store = await fresh();
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, b) => store.appendTraces(Array.from({ length: 25 }, (_, i) => trace(`c${(b * 25 + i) % 150}`, ['a', 'b'])))),
+      );
+      expect(results.reduce((s, r) => s + r.inserted, 0)).toBe(150);
+      expect(results.reduce((s, r) => s + r.duplicates, 0)).toBe(50);
+      expect((await store.stats()).traces).toBe(150);
+      expect(await store.listTransitions()).toEqual([{ from: 'a', to: 'b', count: 150, successes: 150, failures: 0, lastSeen: 1_000 }]);
+    });
+  });
+}

@@ -1,0 +1,105 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ToolgraphError } from '../../src/schema/errors.js';
+import { openStore } from '../../src/store/open-store.js';
+import { openPgliteStore } from '../../src/store/pglite-store.js';
+import type { Store } from '../../src/store/store.js';
+import { storeContract, trace } from './contract.js';
+
+// One data folder for the file (creating one costs seconds); every test gets its own schema.
+let root = '';
+let dataDir = '';
+let counter = 0;
+const schemaOf = new WeakMap<Store, string>();
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'toolgraph-pglite-'));
+  dataDir = join(root, 'db');
+  const store = await openStore({ dataDir });
+  await store.close();
+});
+
+afterAll(() => {
+  if (root !== '') rmSync(root, { recursive: true, force: true });
+});
+
+async function openIn(schema: string): Promise<Store> {
+  const store = await openStore({ dataDir, schema });
+  schemaOf.set(store, schema);
+  return store;
+}
+
+storeContract('PGlite', {
+  fresh: () => openIn(`t${++counter}`),
+  async reopen(store) {
+    await store.close();
+    return openIn(schemaOf.get(store)!);
+  },
+});
+
+async function errorOf(promise: Promise<unknown>): Promise<ToolgraphError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ToolgraphError);
+    return error as ToolgraphError;
+  }
+  throw new Error('expected a ToolgraphError');
+}
+
+describe('PGlite store: the folder', () => {
+  it('creates .toolgraph/ in the working directory by default', async () => {
+    const cwd = join(root, 'cwd');
+    mkdirSync(cwd);
+    const store = await openStore({ cwd });
+    try {
+      expect(store.kind).toBe('pglite');
+      expect(existsSync(join(cwd, '.toolgraph', 'PG_VERSION'))).toBe(true);
+      expect(readFileSync(join(cwd, '.toolgraph', 'toolgraph.lock'), 'utf8')).toBe(String(process.pid));
+      // One process owns a folder: a second open is refused while the first is open.
+      const busy = await errorOf(openStore({ cwd }));
+      expect(busy.code).toBe('CONFLICT');
+      expect(busy.message).toMatch(/in use by process/);
+      await store.appendTraces([trace('x', ['a', 'b'])]);
+    } finally {
+      await store.close();
+    }
+    expect(existsSync(join(cwd, '.toolgraph', 'toolgraph.lock'))).toBe(false);
+  });
+
+  it('takes over a lock left by a process that no longer runs', async () => {
+    const lock = join(dataDir, 'toolgraph.lock');
+    writeFileSync(lock, '2147483646');
+    const store = await openPgliteStore({ dataDir });
+    await store.close();
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it('refuses a file, and a folder that holds something else, with INVALID_INPUT', async () => {
+    const file = join(root, 'file');
+    writeFileSync(file, 'not a folder');
+    const notFolder = await errorOf(openStore({ dataDir: file }));
+    expect(notFolder.code).toBe('INVALID_INPUT');
+    expect(notFolder.message).toMatch(/is not a folder/);
+
+    const other = join(root, 'other');
+    mkdirSync(other);
+    writeFileSync(join(other, 'notes.txt'), 'mine');
+    const foreign = await errorOf(openStore({ dataDir: other }));
+    expect(foreign.code).toBe('INVALID_INPUT');
+    expect(foreign.message).toMatch(/not a toolgraph database/);
+    expect(readFileSync(join(other, 'notes.txt'), 'utf8')).toBe('mine');
+  });
+
+  it('reports a damaged folder as INTERNAL saying what to do, not a driver stack', async () => {
+    const damaged = join(root, 'damaged');
+    mkdirSync(damaged);
+    writeFileSync(join(damaged, 'PG_VERSION'), 'garbage\n');
+    const error = await errorOf(openStore({ dataDir: damaged }));
+    expect(error.code).toBe('INTERNAL');
+    expect(error.message).toMatch(/damaged.*move it aside/);
+    expect(existsSync(join(damaged, 'toolgraph.lock'))).toBe(false);
+  });
+});
