@@ -160,8 +160,23 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   // The next query checks out a fresh connection and reports any real failure.
   pool.on('error', () => {});
   try {
-    if (options.schema !== undefined) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${options.schema}`);
-    else await pool.query('SELECT 1');
+    if (options.schema !== undefined) {
+      // IF NOT EXISTS still races when two instances start together; the lock serialises them.
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query(`SELECT pg_advisory_xact_lock(hashtext('toolgraph:schema:' || $1))`, [options.schema]);
+        await client.query(`CREATE SCHEMA IF NOT EXISTS ${options.schema}`);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    } else {
+      await pool.query('SELECT 1');
+    }
   } catch (error) {
     await pool.end().catch(() => {});
     throw describePostgresError(error, 'openPostgresStore', where);

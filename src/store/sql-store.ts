@@ -326,10 +326,11 @@ export class SqlStore implements Store {
         throw new ToolgraphError('INVALID_INPUT', `tracesSince: limit must be an integer in [1, ${MAX_PAGE_SIZE}], got ${String(limit)}`);
       }
       const rows = await this.driver.query(
-        'SELECT seq::text AS seq, body::text AS body FROM traces WHERE seq > $1::bigint ORDER BY seq LIMIT $2::int',
+        // `traces.seq`, not the text alias: ordering by the alias would sort 10 before 9.
+        'SELECT seq::text AS seq_text, body::text AS body FROM traces WHERE traces.seq > $1::bigint ORDER BY traces.seq LIMIT $2::int',
         [String(afterSeq), limit],
       );
-      const traces: StoredTrace[] = rows.map((row) => ({ seq: num(row['seq']), trace: JSON.parse(str(row['body'])) as Trace }));
+      const traces: StoredTrace[] = rows.map((row) => ({ seq: num(row['seq_text']), trace: JSON.parse(str(row['body'])) as Trace }));
       return { traces, lastSeq: traces.length > 0 ? traces[traces.length - 1]!.seq : afterSeq };
     });
   }

@@ -100,6 +100,14 @@ export function storeContract(name: string, harness: StoreHarness): void {
       const next = await store.appendTraces([trace('d', ['x'])]);
       expect(next.lastSeq).toBeGreaterThan(result.lastSeq);
       expect((await store.tracesSince(result.lastSeq)).traces.map((t) => t.trace.id)).toEqual(['d']);
+
+      // Past ten rows, seq order is numeric order (9 before 10), page after page.
+      const more = Array.from({ length: 30 }, (_, i) => trace(`m${i}`, ['x']));
+      await store.appendTraces(more);
+      const all = [];
+      for await (const item of iterateTraces(store, 0, 4)) all.push(item);
+      expect(all.map((t) => t.trace.id)).toEqual(['a', 'b', 'c', 'd', ...more.map((t) => t.id)]);
+      expect(all.map((t) => t.seq)).toEqual(all.map((t) => t.seq).sort((p, q) => p - q));
     });
 
     it('re-sending a caller id is idempotent, within a batch and across batches', async () => {

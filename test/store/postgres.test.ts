@@ -1,0 +1,136 @@
+/**
+ * The Store contract, the two-instance test and connection errors against a real PostgreSQL
+ * server. Runs when TOOLGRAPH_TEST_DATABASE_URL is set; every test works in its own schema,
+ * dropped afterwards, so runs never collide.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { ToolgraphError } from '../../src/schema/errors.js';
+import { openStore } from '../../src/store/open-store.js';
+import { iterateTraces, type Store } from '../../src/store/store.js';
+import { storeContract, trace } from './contract.js';
+
+const URL_ENV = process.env['TOOLGRAPH_TEST_DATABASE_URL'];
+const schemas: string[] = [];
+const schemaOf = new WeakMap<Store, string>();
+
+async function openIn(schema: string): Promise<Store> {
+  const store = await openStore({ databaseUrl: URL_ENV!, schema });
+  schemaOf.set(store, schema);
+  return store;
+}
+
+function newSchema(): string {
+  const schema = `tg_test_${randomBytes(6).toString('hex')}`;
+  schemas.push(schema);
+  return schema;
+}
+
+async function errorOf(promise: Promise<unknown>): Promise<ToolgraphError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ToolgraphError);
+    return error as ToolgraphError;
+  }
+  throw new Error('expected a ToolgraphError');
+}
+
+describe.runIf(URL_ENV)('PostgreSQL store', () => {
+  afterAll(async () => {
+    const client = new pg.Client({ connectionString: URL_ENV });
+    await client.connect();
+    try {
+      for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    } finally {
+      await client.end();
+    }
+  });
+
+  storeContract('PostgreSQL', {
+    fresh: () => openIn(newSchema()),
+    async reopen(store) {
+      await store.close();
+      return openIn(schemaOf.get(store)!);
+    },
+  });
+
+  describe('two gateway instances on one database', () => {
+    const open: Store[] = [];
+    afterEach(async () => {
+      for (const store of open.splice(0)) await store.close();
+    });
+
+    it('migrate concurrently, see each other\'s writes through tracesSince, and converge', async () => {
+      const schema = newSchema();
+      const [a, b] = await Promise.all([openIn(schema), openIn(schema)]);
+      open.push(a!, b!);
+      const storeA = a!;
+      const storeB = b!;
+      expect(await storeA.stats()).toMatchObject({ traces: 0, schemaVersion: 1 });
+
+      const ackA = await storeA.appendTraces([trace('a1', ['x', 'y'])]);
+      const seenByB = await storeB.tracesSince(0);
+      expect(seenByB.traces.map((t) => t.trace.id)).toEqual(['a1']);
+      expect(seenByB.lastSeq).toBe(ackA.lastSeq);
+
+      // Both write concurrently while B tails incrementally: the ordered seq must never let a
+      // row that commits late slip behind B's cursor.
+      let cursor = seenByB.lastSeq;
+      const tailed = new Set(seenByB.traces.map((t) => t.trace.id));
+      let writing = true;
+      const tail = (async () => {
+        for (;;) {
+          const done = !writing;
+          const page = await storeB.tracesSince(cursor, 50);
+          for (const item of page.traces) tailed.add(item.trace.id);
+          cursor = page.lastSeq;
+          if (done && page.traces.length === 0) return;
+        }
+      })();
+      const writes: Promise<unknown>[] = [];
+      for (let i = 0; i < 40; i++) {
+        const writer = i % 2 === 0 ? storeA : storeB;
+        writes.push(writer.appendTraces(Array.from({ length: 10 }, (_, k) => trace(`w${i}-${k}`, ['x', 'y', `z${k % 3}`]))));
+        // The same retry from both instances: stored once.
+        writes.push(writer.appendTraces([trace(`shared-${i % 5}`, ['y', 'x'])]));
+      }
+      await Promise.all(writes);
+      writing = false;
+      await tail;
+
+      const idsOf = async (store: Store): Promise<string[]> => {
+        const ids: string[] = [];
+        for await (const item of iterateTraces(store)) ids.push(item.trace.id);
+        return ids;
+      };
+      const fromA = await idsOf(storeA);
+      const fromB = await idsOf(storeB);
+      expect(fromA).toEqual(fromB);
+      expect(fromA).toHaveLength(1 + 400 + 5);
+      expect(new Set(fromA)).toEqual(tailed);
+      expect(await storeA.listTransitions()).toEqual(await storeB.listTransitions());
+      const xy = (await storeA.listTransitions()).find((t) => t.from === 'x' && t.to === 'y');
+      expect(xy?.count).toBe(401);
+    });
+  });
+
+  describe('connection failures', () => {
+    it('a server that does not answer is INTERNAL naming what to check, without the password', async () => {
+      const error = await errorOf(openStore({ databaseUrl: 'postgres://someone:s3cret@127.0.0.1:1/nowhere' }));
+      expect(error.code).toBe('INTERNAL');
+      expect(error.message).toMatch(/cannot reach PostgreSQL at 127\.0\.0\.1:1\/nowhere \(ECONNREFUSED\); check that PostgreSQL is running/);
+      expect(error.message).not.toMatch(/s3cret/);
+      expect(error.stack ?? '').not.toMatch(/node_modules\/pg/);
+    });
+
+    it('a database that does not exist says so', async () => {
+      const url = new URL(URL_ENV!);
+      url.pathname = '/toolgraph_no_such_database';
+      const error = await errorOf(openStore({ databaseUrl: url.toString() }));
+      expect(error.code).toBe('INTERNAL');
+      expect(error.message).toMatch(/does not exist; create it/);
+    });
+  });
+});
