@@ -5,7 +5,8 @@
  *  - ingest:   ToolGraph.ingest vs. a plain graphology mergeEdge/attribute update per transition;
  *  - rebuild:  snapshot (CSR + PageRank + Louvain + second order) vs. graphology-metrics PageRank
  *              + graphology-communities-louvain on the graphology graph; PageRank alone timed too;
- *  - predict:  predictNext (default profile, no intent) vs. a graphology out-neighbour sort.
+ *  - predict:  predictNext (default profile, no intent) vs. a graphology out-neighbour sort;
+ *  - spectral: co-clustering of a planted tools x capabilities matrix (spectral-bench.ts).
  * Single-threaded: Node runs the JavaScript on one core.
  */
 import louvainModule from 'graphology-communities-louvain';
@@ -19,13 +20,14 @@ import { buildModel } from '../../src/recommend/model.js';
 import { predictNext } from '../../src/recommend/predict-next.js';
 import type { Trace } from '../../src/schema/types.js';
 import { plantedGraph, syntheticTraces } from '../synthetic.js';
+import { spectralBench } from './spectral-bench.js';
 
 // CommonJS packages typed with `export default`: under NodeNext the default import is
 // module.exports itself, which TypeScript types as the namespace.
 const pagerankReference = ('default' in pagerankModule ? pagerankModule.default : pagerankModule) as typeof pagerankModule.default;
 const louvain = ('default' in louvainModule ? louvainModule.default : louvainModule) as typeof louvainModule.default;
 
-export const BENCH_CASES = ['ingest', 'rebuild', 'predict'] as const;
+export const BENCH_CASES = ['ingest', 'rebuild', 'predict', 'spectral'] as const;
 export type BenchCase = (typeof BENCH_CASES)[number];
 
 export interface BenchOptions {
@@ -243,7 +245,15 @@ function predictCase(options: BenchOptions): Record<string, unknown> {
 
 export async function runBench(options: BenchOptions): Promise<void> {
   for (const name of options.cases) {
-    const result = name === 'ingest' ? ingestCase(options) : name === 'rebuild' ? rebuildCase(options) : predictCase(options);
+    const result =
+      name === 'ingest'
+        ? ingestCase(options)
+        : name === 'rebuild'
+          ? rebuildCase(options)
+          : name === 'predict'
+            ? predictCase(options)
+            : // The co-clustering case has its own size: spec'd as 10,000 tools x 1,000 capabilities.
+              spectralBench({ seed: options.seed });
     if (options.json) {
       process.stdout.write(`${JSON.stringify(result)}\n`);
     } else {
