@@ -7,6 +7,7 @@ import { openStore } from '../../src/store/open-store.js';
 import { openPgliteStore } from '../../src/store/pglite-store.js';
 import type { Store } from '../../src/store/store.js';
 import { storeContract, trace } from './contract.js';
+import { crashChild, expectAllOrNothing } from './crash.js';
 
 // One data folder for the file (creating one costs seconds); every test gets its own schema.
 let root = '';
@@ -16,10 +17,12 @@ const schemaOf = new WeakMap<Store, string>();
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'toolgraph-pglite-'));
-  dataDir = join(root, 'db');
-  const store = await openStore({ dataDir });
+  // The default place, .toolgraph/ under the working directory, is checked by the first test.
+  dataDir = join(root, '.toolgraph');
+  const store = await openStore({ cwd: root });
   await store.close();
-});
+  // initdb runs in WebAssembly: seconds, more when test files share the CPUs.
+}, 60_000);
 
 afterAll(() => {
   if (root !== '') rmSync(root, { recursive: true, force: true });
@@ -50,23 +53,20 @@ async function errorOf(promise: Promise<unknown>): Promise<ToolgraphError> {
 }
 
 describe('PGlite store: the folder', () => {
-  it('creates .toolgraph/ in the working directory by default', async () => {
-    const cwd = join(root, 'cwd');
-    mkdirSync(cwd);
-    const store = await openStore({ cwd });
+  it('creates .toolgraph/ in the working directory by default, owned by one process at a time', async () => {
+    expect(existsSync(join(root, '.toolgraph', 'PG_VERSION'))).toBe(true);
+    const store = await openStore({ cwd: root });
     try {
       expect(store.kind).toBe('pglite');
-      expect(existsSync(join(cwd, '.toolgraph', 'PG_VERSION'))).toBe(true);
-      expect(readFileSync(join(cwd, '.toolgraph', 'toolgraph.lock'), 'utf8')).toBe(String(process.pid));
-      // One process owns a folder: a second open is refused while the first is open.
-      const busy = await errorOf(openStore({ cwd }));
+      expect(readFileSync(join(dataDir, 'toolgraph.lock'), 'utf8')).toBe(String(process.pid));
+      // PGlite is single-user: a second open is refused while the first is open.
+      const busy = await errorOf(openStore({ dataDir }));
       expect(busy.code).toBe('CONFLICT');
       expect(busy.message).toMatch(/in use by process/);
-      await store.appendTraces([trace('x', ['a', 'b'])]);
     } finally {
       await store.close();
     }
-    expect(existsSync(join(cwd, '.toolgraph', 'toolgraph.lock'))).toBe(false);
+    expect(existsSync(join(dataDir, 'toolgraph.lock'))).toBe(false);
   });
 
   it('takes over a lock left by a process that no longer runs', async () => {
@@ -101,5 +101,23 @@ describe('PGlite store: the folder', () => {
     expect(error.code).toBe('INTERNAL');
     expect(error.message).toMatch(/damaged.*move it aside/);
     expect(existsSync(join(damaged, 'toolgraph.lock'))).toBe(false);
+  });
+});
+
+describe('PGlite store: crash', () => {
+  it('a process killed mid-batch leaves the acknowledged batch and nothing of the killed one', async () => {
+    const args = { dataDir, schema: 'crash', first: 200, second: 20_000, killAfterMs: 300 };
+    const report = await crashChild(args);
+    // The batch takes well over a second here: the kill lands inside its transaction.
+    expect(report.signal).toBe('SIGKILL');
+    expect(report.secondAcked).toBe(false);
+    // The dead child's lock is taken over; PostgreSQL recovery discards the open transaction.
+    const store = await openStore({ dataDir, schema: 'crash' });
+    try {
+      expect(await expectAllOrNothing(store, args, report)).toBe('none');
+      expect(await store.appendTraces([trace('second-0', ['a'])])).toMatchObject({ inserted: 1 });
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -10,6 +10,7 @@ import { ToolgraphError } from '../../src/schema/errors.js';
 import { openStore } from '../../src/store/open-store.js';
 import { iterateTraces, type Store } from '../../src/store/store.js';
 import { storeContract, trace } from './contract.js';
+import { crashChild, expectAllOrNothing } from './crash.js';
 
 const URL_ENV = process.env['TOOLGRAPH_TEST_DATABASE_URL'];
 const schemas: string[] = [];
@@ -113,6 +114,24 @@ describe.runIf(URL_ENV)('PostgreSQL store', () => {
       expect(await storeA.listTransitions()).toEqual(await storeB.listTransitions());
       const xy = (await storeA.listTransitions()).find((t) => t.from === 'x' && t.to === 'y');
       expect(xy?.count).toBe(401);
+    });
+  });
+
+  describe('crash', () => {
+    it('a process killed mid-batch: the server rolls its transaction back, the acknowledged batch stays', async () => {
+      const schema = newSchema();
+      const args = { databaseUrl: URL_ENV!, schema, first: 200, second: 20_000, killAfterMs: 150 };
+      const report = await crashChild(args);
+      expect(report.signal).toBe('SIGKILL');
+      expect(report.secondAcked).toBe(false);
+      const store = await openIn(schema);
+      try {
+        expect(await expectAllOrNothing(store, args, report)).toBe('none');
+        // The dropped connection released the append lock: writing goes on.
+        expect(await store.appendTraces([trace('after', ['a', 'b'])])).toMatchObject({ inserted: 1 });
+      } finally {
+        await store.close();
+      }
     });
   });
 
