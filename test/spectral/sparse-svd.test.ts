@@ -86,8 +86,12 @@ describe('sparseSvd', () => {
     const m = randomNormalized(5, 500, 200, 4);
     const svd = sparseSvd(m, { rank: 10, blockSize: 2, maxIterations: 2, tolerance: 0 });
     expect(svd.converged).toBe(false);
-    expect(svd.iterations).toBe(2);
+    // Two blocks of 2 cannot hold 10 vectors: the cap rises to 5 blocks.
+    expect(svd.iterations).toBe(5);
     expect(svd.values.length).toBe(10);
+    expect(Array.from(svd.values).every((v) => Number.isFinite(v) && v > 0)).toBe(true);
+    const capped = sparseSvd(m, { rank: 4, blockSize: 2, maxIterations: 3, tolerance: 0 });
+    expect([capped.iterations, capped.converged]).toEqual([3, false]);
   });
 
   it('returns empty triplets for rank 0 and for a matrix without rows or columns', () => {
