@@ -6,12 +6,12 @@
  *   G = A^T A (A is transposed first when m < n, so G is min(m, n) square)
  *   Q_0 = orth(Omega), Omega a Gaussian n x p block (seeded)
  *   K_j = [Q_0 .. Q_j];  W_i = G Q_i;  H = K_j^T G K_j = K_j^T [W_0 .. W_j]
- *   Q_{j+1} B_{j+1} = W_j - K_j K_j^T W_j            (reorthogonalised twice)
- *   H = S diag(theta) S^T;  sigma_i = sqrt(theta_i);  residual_i = ||B_{j+1} s_i(last block)||
+ *   R_j = W_j - K_j K_j^T W_j (classical Gram-Schmidt, twice);  Q_{j+1} = orth(R_j)
+ *   H = S diag(theta) S^T;  sigma_i = sqrt(theta_i);  residual_i = ||R_j s_i(last block)||
  *   stop when residual_i <= tolerance * theta_1 for every i <= r;  V = K S;  U = A V / sigma
  *
- * The residual identity G (K s) - theta (K s) = Q_{j+1} B_{j+1} s(last block) makes the
- * stopping test exact and cheap. A Krylov space reaches the top singular values in far fewer
+ * The residual identity G (K s) - theta (K s) = R_j s(last block) (every earlier W_i lies in
+ * the span of K_j) makes the stopping test exact and cheap. A Krylov space reaches the top singular values in far fewer
  * products than plain subspace iteration, whose speed is set by the ratio sigma_{b+1} / sigma_r;
  * the block (default 8 columns) finds repeated values up to its width, such as sigma = 1 once
  * per connected component. When a block column vanishes (an invariant subspace was reached) a
@@ -295,6 +295,7 @@ export function sparseSvd(a: SparseMatrix, options: SparseSvdOptions = {}): SvdR
   let blockStart = 0;
   let iterations = 0;
   let converged = false;
+  let truncated = false;
   let theta: number[] = [];
   let order: number[] = [];
   let vectors: Matrix | undefined;
@@ -366,13 +367,15 @@ export function sparseSvd(a: SparseMatrix, options: SparseSvdOptions = {}): SvdR
         }
         worst = Math.max(worst, Math.sqrt(sq));
       }
-      if (worst <= tolerance * scale) {
+      // After a truncated block the identity no longer holds, so no claim of convergence.
+      if (worst <= tolerance * scale && !truncated) {
         converged = true;
         break;
       }
     }
     const next = Math.min(width, sMax - s);
     if (next === 0 || iterations >= blockCap) break;
+    if (next < width) truncated = true;
     basis.set(residual.subarray(0, next * n), s * n);
     orthogonalizeBlock(basis, n, s, s + next, rng, s);
     blockStart = s;
