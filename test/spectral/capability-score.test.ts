@@ -120,6 +120,9 @@ describe('capabilityScore', () => {
     expectInvalidInput(() => capabilityScore({ ...ok, capabilities: {} as never }), 'capabilityScore');
     expectInvalidInput(() => capabilityScore({ ...ok, contextTools: [6] }), 'capabilityScore');
     expectInvalidInput(() => capabilityScore({ ...ok, centrality: [1, 1, Number.POSITIVE_INFINITY] }), 'capabilityScore');
+    expectInvalidInput(() => capabilityScore({ ...ok, capabilities: [{ tools: [0] }, {} as never, { tools: [] }] }), 'capabilityScore');
+    expectInvalidInput(() => capabilityScore({ ...ok, contextTools: 3 as never }), 'capabilityScore');
+    expectInvalidInput(() => capabilityScore({ ...ok, toolClusters: [0, 0, 0.5, 1, 1, 1] }), 'capabilityScore');
     expectInvalidInput(() => capabilityScore(base), 'capabilityScore'); // exploration without centrality
   });
 });

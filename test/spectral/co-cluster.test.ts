@@ -53,6 +53,7 @@ describe('coCluster', () => {
     const caps = [{ tools: [0, 1] }, { tools: [0, 1] }, { tools: [2, 3] }, { tools: [2, 3] }, { tools: [] }];
     const r = coCluster(bipartiteMatrix(caps, 6).toolsByCapabilities, { kMin: 2, kMax: 3 });
     expect(r.k).toBe(2);
+    expect(r.svd).toBe('dense'); // 6 x 5 is below denseMaxEntries: 'auto' takes the dense route
     expect(Array.from(r.toolClusters)).toEqual([0, 0, 1, 1, -1, -1]);
     expect(Array.from(r.capabilityClusters)).toEqual([0, 0, 1, 1, -1]);
   });
