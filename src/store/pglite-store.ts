@@ -9,7 +9,9 @@
  */
 import { PGlite } from '@electric-sql/pglite';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
 import { ToolgraphError } from '../schema/errors.js';
 import type { Row, SqlDriver, SqlSession } from './sql-driver.js';
 import { SqlStore } from './sql-store.js';
@@ -79,6 +81,32 @@ function checkFolder(dir: string): void {
   } else {
     mkdirSync(dir, { recursive: true });
   }
+}
+
+interface PgliteAssets {
+  readonly pgliteWasmModule: WebAssembly.Module;
+  readonly fsBundle: Blob;
+}
+
+// Compiling PGlite's WebAssembly and reading its file bundle is half the cost of an open; they
+// are immutable, so a process that opens stores repeatedly (a service reopening, tests)
+// compiles them once. Any failure falls back to PGlite's own loading.
+let assets: Promise<PgliteAssets | undefined> | undefined;
+
+// Node has WebAssembly; our lib setting (ES2022, no DOM) only declares its types.
+const wasmRuntime = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } }).WebAssembly;
+
+function pgliteAssets(): Promise<PgliteAssets | undefined> {
+  assets ??= (async () => {
+    try {
+      const dist = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+      const [wasm, data] = await Promise.all([readFile(join(dist, 'pglite.wasm')), readFile(join(dist, 'pglite.data'))]);
+      return { pgliteWasmModule: await wasmRuntime.compile(wasm), fsBundle: new Blob([data]) };
+    } catch {
+      return undefined;
+    }
+  })();
+  return assets;
 }
 
 class PgliteDriver implements SqlDriver {
@@ -162,7 +190,7 @@ export async function openPgliteStore(options: PgliteStoreOptions): Promise<Stor
   const lockPath = acquireLock(dir);
   let db: PGlite | undefined;
   try {
-    db = await PGlite.create(dir);
+    db = await PGlite.create(dir, { ...(await pgliteAssets()), relaxedDurability: false });
     if (options.schema !== undefined) {
       await db.exec(`CREATE SCHEMA IF NOT EXISTS ${options.schema}; SET search_path TO ${options.schema}`);
     } else {
