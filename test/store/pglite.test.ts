@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolgraphError } from '../../src/schema/errors.js';
-import { openStore } from '../../src/store/open-store.js';
+import { openStore, storeOptionsFromEnv } from '../../src/store/open-store.js';
 import { openPgliteStore } from '../../src/store/pglite-store.js';
 import type { Store } from '../../src/store/store.js';
 import { storeContract, trace } from './contract.js';
@@ -51,6 +51,14 @@ async function errorOf(promise: Promise<unknown>): Promise<ToolgraphError> {
   }
   throw new Error('expected a ToolgraphError');
 }
+
+describe('openStore: which store', () => {
+  it('takes the URL from TOOLGRAPH_DATABASE_URL, else the data dir', () => {
+    expect(storeOptionsFromEnv({ TOOLGRAPH_DATABASE_URL: 'postgres://h/db' }, 'dir')).toEqual({ databaseUrl: 'postgres://h/db' });
+    expect(storeOptionsFromEnv({ TOOLGRAPH_DATABASE_URL: '  ' }, 'dir')).toEqual({ dataDir: 'dir' });
+    expect(storeOptionsFromEnv({})).toEqual({});
+  });
+});
 
 describe('PGlite store: the folder', () => {
   it('creates .toolgraph/ in the working directory by default, owned by one process at a time', async () => {
@@ -101,6 +109,14 @@ describe('PGlite store: the folder', () => {
     expect(error.code).toBe('INTERNAL');
     expect(error.message).toMatch(/damaged.*move it aside/);
     expect(existsSync(join(damaged, 'toolgraph.lock'))).toBe(false);
+
+    // A real database whose control file was cut short.
+    const truncated = join(root, 'truncated');
+    cpSync(dataDir, truncated, { recursive: true });
+    truncateSync(join(truncated, 'global', 'pg_control'), 100);
+    const cut = await errorOf(openStore({ dataDir: truncated }));
+    expect(cut.code).toBe('INTERNAL');
+    expect(cut.message).toMatch(/cannot open the database in .*truncated: it looks damaged/);
   });
 });
 

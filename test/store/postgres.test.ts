@@ -135,6 +135,32 @@ describe.runIf(URL_ENV)('PostgreSQL store', () => {
     });
   });
 
+  describe('migrations', () => {
+    it('refuses a database migrated by a newer toolgraph with CONFLICT', async () => {
+      const schema = newSchema();
+      const store = await openIn(schema);
+      const client = new pg.Client({ connectionString: URL_ENV });
+      await client.connect();
+      try {
+        await client.query(`INSERT INTO ${schema}.schema_version (version, name) VALUES (999, 'from the future')`);
+      } finally {
+        await client.end();
+      }
+      try {
+        const error = await errorOf(store.migrate());
+        expect(error.code).toBe('CONFLICT');
+        expect(error.message).toMatch(/schema version 999, newer than this toolgraph knows \(1\); upgrade toolgraph/);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('rejects a schema name that is not a plain identifier', async () => {
+      const error = await errorOf(openStore({ databaseUrl: URL_ENV!, schema: 'x; DROP SCHEMA public' }));
+      expect(error.code).toBe('INVALID_INPUT');
+    });
+  });
+
   describe('connection failures', () => {
     it('a server that does not answer is INTERNAL naming what to check, without the password', async () => {
       const error = await errorOf(openStore({ databaseUrl: 'postgres://someone:s3cret@127.0.0.1:1/nowhere' }));
