@@ -41,6 +41,16 @@ function isAlive(pid: number): boolean {
   }
 }
 
+// Folders this process has open. A lock file naming our own pid but no folder here was left by
+// an earlier process that had the same pid: containers restart their entry point as pid 1.
+const openHere = new Set<string>();
+
+function heldElsewhere(pid: number, dir: string): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return openHere.has(dir);
+  return isAlive(pid);
+}
+
 /** Takes the folder's lock file, replacing one left by a process that no longer runs. */
 function acquireLock(dir: string): string {
   const path = join(dir, LOCK_FILE);
@@ -49,20 +59,26 @@ function acquireLock(dir: string): string {
       const fd = openSync(path, 'wx');
       writeSync(fd, String(process.pid));
       closeSync(fd);
+      openHere.add(dir);
       return path;
     } catch (error) {
       if ((error as { code?: string }).code !== 'EEXIST') throw error;
       const pid = Number.parseInt(readFileSync(path, 'utf8'), 10);
-      if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
+      if (heldElsewhere(pid, dir)) {
         throw new ToolgraphError(
           'CONFLICT',
-          `openPgliteStore: ${dir} is in use by process ${pid}; stop it, use another --data-dir, or use PostgreSQL (TOOLGRAPH_DATABASE_URL) to share one graph. If no toolgraph runs, delete ${path}`,
+          `openPgliteStore: ${dir} is in use by process ${pid}${pid === process.pid ? ' (this one: close the other store first)' : ''}; stop it, use another --data-dir, or use PostgreSQL (TOOLGRAPH_DATABASE_URL) to share one graph. If no toolgraph runs, delete ${path}`,
         );
       }
       rmSync(path, { force: true });
     }
   }
   throw new ToolgraphError('CONFLICT', `openPgliteStore: could not take the lock ${path}`);
+}
+
+function releaseLock(path: string, dir: string): void {
+  openHere.delete(dir);
+  rmSync(path, { force: true });
 }
 
 /** Refuses a path that is a file, or a non-empty folder that is not a PostgreSQL data folder. */
@@ -154,7 +170,7 @@ class PgliteDriver implements SqlDriver {
     try {
       await this.serial(() => this.db.close());
     } finally {
-      rmSync(this.lockPath, { force: true });
+      releaseLock(this.lockPath, this.dir);
     }
   }
 
@@ -198,7 +214,7 @@ export async function openPgliteStore(options: PgliteStoreOptions): Promise<Stor
     }
   } catch (error) {
     await db?.close().catch(() => {});
-    rmSync(lockPath, { force: true });
+    releaseLock(lockPath, dir);
     throw new ToolgraphError(
       'INTERNAL',
       `openPgliteStore: cannot open the database in ${dir}: it looks damaged or was written by an incompatible PGlite (${errorMessage(error)}); restore it from a backup or move it aside and start with an empty --data-dir`,

@@ -77,12 +77,14 @@ describe('PGlite store: the folder', () => {
     expect(existsSync(join(dataDir, 'toolgraph.lock'))).toBe(false);
   });
 
-  it('takes over a lock left by a process that no longer runs', async () => {
+  it('takes over a lock left by a process that no longer runs, or by an earlier process with our pid', async () => {
     const lock = join(dataDir, 'toolgraph.lock');
-    writeFileSync(lock, '2147483646');
-    const store = await openPgliteStore({ dataDir });
-    await store.close();
-    expect(existsSync(lock)).toBe(false);
+    for (const stale of ['2147483646', String(process.pid), 'garbage']) {
+      writeFileSync(lock, stale);
+      const store = await openPgliteStore({ dataDir });
+      await store.close();
+      expect(existsSync(lock)).toBe(false);
+    }
   });
 
   it('refuses a file, and a folder that holds something else, with INVALID_INPUT', async () => {
