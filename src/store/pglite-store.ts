@@ -8,7 +8,7 @@
  * (recovery replays the WAL on the next open).
  */
 import { PGlite } from '@electric-sql/pglite';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
@@ -55,10 +55,12 @@ function heldElsewhere(pid: number, dir: string): boolean {
 function acquireLock(dir: string): string {
   const path = join(dir, LOCK_FILE);
   for (let attempt = 0; attempt < 2; attempt++) {
+    // Written aside, then hard-linked into place: the lock appears with its pid in one step,
+    // so a process starting at the same moment never reads an empty lock and takes it as stale.
+    const temp = `${path}.${process.pid}.${Date.now()}`;
+    writeFileSync(temp, String(process.pid));
     try {
-      const fd = openSync(path, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
+      linkSync(temp, path);
       openHere.add(dir);
       return path;
     } catch (error) {
@@ -71,6 +73,8 @@ function acquireLock(dir: string): string {
         );
       }
       rmSync(path, { force: true });
+    } finally {
+      rmSync(temp, { force: true });
     }
   }
   throw new ToolgraphError('CONFLICT', `openPgliteStore: could not take the lock ${path}`);
@@ -87,7 +91,7 @@ function checkFolder(dir: string): void {
     if (!statSync(dir).isDirectory()) {
       throw new ToolgraphError('INVALID_INPUT', `openPgliteStore: ${dir} is not a folder; point --data-dir at a folder (it is created if missing)`);
     }
-    const entries = readdirSync(dir).filter((name) => name !== LOCK_FILE);
+    const entries = readdirSync(dir).filter((name) => !name.startsWith(LOCK_FILE));
     if (entries.length > 0 && !entries.includes('PG_VERSION')) {
       throw new ToolgraphError(
         'INVALID_INPUT',
@@ -203,7 +207,13 @@ export async function openPgliteStore(options: PgliteStoreOptions): Promise<Stor
     if (error instanceof ToolgraphError) throw error;
     throw new ToolgraphError('INVALID_INPUT', `openPgliteStore: cannot use ${dir} as the data folder (${errorMessage(error)}); check the path and its permissions`);
   }
-  const lockPath = acquireLock(dir);
+  let lockPath: string;
+  try {
+    lockPath = acquireLock(dir);
+  } catch (error) {
+    if (error instanceof ToolgraphError) throw error;
+    throw new ToolgraphError('INVALID_INPUT', `openPgliteStore: cannot write the lock file in ${dir} (${errorMessage(error)}); check the folder's permissions`);
+  }
   let db: PGlite | undefined;
   try {
     db = await PGlite.create(dir, { ...(await pgliteAssets()), relaxedDurability: false });
