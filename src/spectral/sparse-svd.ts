@@ -396,22 +396,33 @@ export function sparseSvd(a: SparseMatrix, options: SparseSvdOptions = {}): SvdR
       for (let i = 0; i < n; i++) vOut[ok + i]! += f * basis[oc + i]!;
     }
   }
+  // U = A V in one sweep over A's rows with V staged row-major (r contiguous values per
+  // neighbour), then normalised: A v / sigma is a unit vector up to rounding, and dividing by
+  // the computed norm keeps it one. A column with sigma = 0 stays zero.
+  const vRows = new Float64Array(n * r);
+  for (let k = 0; k < r; k++) for (let i = 0; i < n; i++) vRows[i * r + k] = vOut[k * n + i]!;
   const uTall = new Float64Array(m * r);
+  const norms = new Float64Array(r);
+  const acc = new Float64Array(r);
   const { offsets: tOffsets, columns: tColumns, values: tValues } = tall;
-  for (let k = 0; k < r; k++) {
-    if (!(sigma[k]! > 0)) continue;
-    const ok = k * n;
-    const ou = k * m;
-    let norm = 0;
-    for (let i = 0; i < m; i++) {
-      let acc = 0;
-      for (let e = tOffsets[i]!; e < tOffsets[i + 1]!; e++) acc += tValues[e]! * vOut[ok + tColumns[e]!]!;
-      uTall[ou + i] = acc;
-      norm += acc * acc;
+  for (let i = 0; i < m; i++) {
+    acc.fill(0);
+    const end = tOffsets[i + 1]!;
+    for (let e = tOffsets[i]!; e < end; e++) {
+      const v = tValues[e]!;
+      const src = tColumns[e]! * r;
+      for (let k = 0; k < r; k++) acc[k]! += v * vRows[src + k]!;
     }
-    // A v / sigma is a unit vector up to rounding; dividing by the computed norm keeps it one.
-    norm = Math.sqrt(norm);
-    if (norm > 0) for (let i = 0; i < m; i++) uTall[ou + i]! /= norm;
+    for (let k = 0; k < r; k++) {
+      uTall[k * m + i] = acc[k]!;
+      norms[k]! += acc[k]! * acc[k]!;
+    }
+  }
+  for (let k = 0; k < r; k++) {
+    const norm = Math.sqrt(norms[k]!);
+    const ou = k * m;
+    if (sigma[k]! > 0 && norm > 0) for (let i = 0; i < m; i++) uTall[ou + i]! /= norm;
+    else uTall.fill(0, ou, ou + m);
   }
   const left = swap ? vOut : uTall;
   const right = swap ? uTall : vOut;
