@@ -15,14 +15,14 @@
  * rotation of that subspace, and l of its vectors lose groups; k - 1 vectors keep the whole
  * subspace (as in Ng, Jordan, Weiss 2001), which the benchmark shows (purity 1.0 vs 0.88).
  * Isolated tools and capabilities (degree 0) carry no evidence: they are left out of the
- * embedding and labelled -1. k is clamped to
- * min(active rows, active columns), the rank bound, so k larger than the matrix, a matrix
- * without entries, or one with a single row are outcomes, not errors. Labels are renumbered
- * by first appearance (tools, then capabilities), so equal inputs give equal labels.
+ * embedding and labelled -1. k is clamped to min(active rows, active columns), the rank bound,
+ * so k larger than the matrix, a matrix without entries, or one with a single row are
+ * outcomes, not errors. Labels are renumbered by first appearance (tools, then capabilities),
+ * so equal inputs give equal labels; stable-labels.ts keeps ids across rebuilds.
  *
  * Cost: the SVD (sparse block Lanczos: O(t (nnz p + min(m, n) s p + s^3)) for t blocks of p
  * columns and basis size s; dense for tiny matrices, where it is the cheaper route) plus
- * k-means, O(runs * iterations * (m + n) k l).
+ * k-means, O(initialisations (m + n) k l) to seed and O(iterations (m + n) k l) for Lloyd.
  *
  * Reference: Dhillon, "Co-clustering documents and words using bipartite spectral graph
  * partitioning", KDD 2001, algorithm Multipartition(k); Arthur, Vassilvitskii, "k-means++",
