@@ -15,6 +15,8 @@
  *   mentionAfter 1 when the intent clause c matches best comes after every clause the context
  *                tools match (requests name their steps in order; see clauses.ts)
  *   mentionBefore 1 when it matches a clause the context has already covered
+ *   lexicalUnseen the lexical score of a tool no recorded trace has called: where there is no
+ *                evidence the description has to carry the tool, so it gets its own weight
  *
  * Only candidates with a dynamic signal are "touched" and get a row; every other tool has the
  * static signals only, which the profiles score exactly from per-snapshot precomputation. So a
@@ -43,6 +45,7 @@ export const SIGNALS = [
   'similarNext',
   'mentionAfter',
   'mentionBefore',
+  'lexicalUnseen',
 ] as const;
 
 export type SignalName = (typeof SIGNALS)[number];
@@ -62,6 +65,7 @@ export const S_SIMILAR_TOOL = 9;
 export const S_SIMILAR_NEXT = 10;
 export const S_MENTION_AFTER = 11;
 export const S_MENTION_BEFORE = 12;
+export const S_LEXICAL_UNSEEN = 13;
 
 /**
  * Intent posteriors and lexical scores below these floors do not touch a candidate (they still
@@ -207,6 +211,7 @@ export function collectFeatures(graph: GraphSnapshot, text: TextModel, query: Qu
       const c = scratch.rowTool[r]!;
       values[r * F + S_INTENT] = scratch.intentBuf[c]!;
       values[r * F + S_LEXICAL] = scratch.lexicalBuf[c]! * lexScale;
+      if (graph.calls[c] === 0) values[r * F + S_LEXICAL_UNSEEN] = values[r * F + S_LEXICAL]!;
     }
   } else if (query.extra !== undefined) {
     for (const c of query.extra) scratch.touch(c);
@@ -325,5 +330,6 @@ export function breakdown(graph: GraphSnapshot, scratch: FeatureScratch, tool: n
     similarNext: at(S_SIMILAR_NEXT),
     mentionAfter: at(S_MENTION_AFTER),
     mentionBefore: at(S_MENTION_BEFORE),
+    lexicalUnseen: at(S_LEXICAL_UNSEEN),
   };
 }
