@@ -7,7 +7,7 @@
  * the process afterwards loses nothing, and killing it mid-transaction leaves nothing of it
  * (recovery replays the WAL on the next open).
  */
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -103,8 +103,10 @@ function checkFolder(dir: string): void {
   }
 }
 
+type WasmModule = NonNullable<PGliteOptions['pgliteWasmModule']>;
+
 interface PgliteAssets {
-  readonly pgliteWasmModule: WebAssembly.Module;
+  readonly pgliteWasmModule: WasmModule;
   readonly fsBundle: Blob;
 }
 
@@ -113,8 +115,8 @@ interface PgliteAssets {
 // compiles them once. Any failure falls back to PGlite's own loading.
 let assets: Promise<PgliteAssets | undefined> | undefined;
 
-// Node has WebAssembly; our lib setting (ES2022, no DOM) only declares its types.
-const wasmRuntime = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } }).WebAssembly;
+// Node has WebAssembly, but our lib setting (ES2022, no DOM) does not declare it.
+const wasmRuntime = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> } }).WebAssembly;
 
 function pgliteAssets(): Promise<PgliteAssets | undefined> {
   assets ??= (async () => {
