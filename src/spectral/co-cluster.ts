@@ -14,6 +14,10 @@
  * singular values are nearly equal (well-balanced groups) the solver returns an arbitrary
  * rotation of that subspace, and l of its vectors lose groups; k - 1 vectors keep the whole
  * subspace (as in Ng, Jordan, Weiss 2001), which the benchmark shows (purity 1.0 vs 0.88).
+ * Connected components come first (union-find): the largest is split as above, and every other
+ * component is one cluster, since a component is a zero cut, the best any partition can do,
+ * and sigma = 1 repeats once per component, more times than a Krylov block can resolve when
+ * small components abound (an isolated tool-capability pair is common in real catalogues).
  * Isolated tools and capabilities (degree 0) carry no evidence: they are left out of the
  * embedding and labelled -1. k is clamped to min(active rows, active columns), the rank bound,
  * so k larger than the matrix, a matrix without entries, or one with a single row are
@@ -40,9 +44,9 @@ import { sparseSvd, type SvdResult } from './sparse-svd.js';
 export type SvdRoute = 'auto' | 'sparse' | 'dense';
 
 export interface CoClusterOptions {
-  /** Smallest number of clusters; integer >= 1; default 2. */
+  /** Smallest number of clusters in all; integer >= 1; default 2. */
   readonly kMin?: number;
-  /** Largest number of clusters; integer >= kMin; default 16. */
+  /** Largest number of clusters in all (exceeded only by more connected components); integer >= kMin; default 16. */
   readonly kMax?: number;
   /** Seed of the SVD start block and of k-means++ seeding i (seed + i); default a constant. */
   readonly seed?: number;
@@ -76,7 +80,7 @@ export interface CoClusterResult {
   readonly toolClusters: Int32Array;
   /** Cluster of each capability in [0, k), or -1 for a capability without tools. */
   readonly capabilityClusters: Int32Array;
-  /** Leading singular values of D1^-1/2 A D2^-1/2, descending (kMax + 1 of them when available). */
+  /** Leading singular values of D1^-1/2 A D2^-1/2 on the largest connected component, descending. */
   readonly singularValues: Float64Array;
   /** The SVD route taken and whether it converged. */
   readonly svd: 'sparse' | 'dense' | 'none';
@@ -110,45 +114,191 @@ export function coCluster(matrix: SparseMatrix, options: CoClusterOptions = {}):
   if (!(denseMaxEntries >= 0)) throw invalid(`expected denseMaxEntries >= 0, got ${String(denseMaxEntries)}`);
 
   const { rows, cols } = matrix;
-  const normalized = normalizeBipartite(matrix);
-  const { rowScale, colScale } = normalized;
+  // normalizeBipartite validates the matrix; its degrees tell who is isolated.
+  const { rowDegrees, colDegrees } = normalizeBipartite(matrix);
   const toolClusters = new Int32Array(rows).fill(-1);
   const capabilityClusters = new Int32Array(cols).fill(-1);
+  const parts = components(matrix, rowDegrees, colDegrees);
+  if (parts.count === 0) {
+    return { k: 0, toolClusters, capabilityClusters, singularValues: new Float64Array(0), svd: 'none', converged: true };
+  }
+
+  // The largest connected component is split spectrally; every other one is a cluster of its
+  // own (a zero cut, the best any partition can do, and sigma = 1 once per component would
+  // otherwise exceed what a Krylov block can resolve).
+  const sub = parts.count === 1 ? { matrix, rowOf: null, colOf: null } : submatrix(matrix, parts.label, parts.largest);
+  // The other components are clusters already, so the giant one's range shrinks by their number
+  // (never below 1): the total stays within [kMin, kMax] unless components alone exceed kMax.
+  const others = parts.count - 1;
+  const core = spectralSplit(sub.matrix, { kMin: Math.max(1, kMin - others), kMax: Math.max(1, kMax - others), seed, initialisations, route, denseMaxEntries, dimensions, tolerance: options.tolerance, maxIterations: options.maxIterations });
+  // Provisional ids: spectral clusters 0..core.k-1, then one per other component; renumbered below.
+  const componentId = new Int32Array(parts.count).fill(-1);
+  let next = core.k;
+  const provisional = new Int32Array(rows + cols).fill(-1);
+  for (let i = 0; i < sub.matrix.rows; i++) if (core.rowLabels[i]! >= 0) provisional[sub.rowOf === null ? i : sub.rowOf[i]!] = core.rowLabels[i]!;
+  for (let j = 0; j < sub.matrix.cols; j++) if (core.colLabels[j]! >= 0) provisional[rows + (sub.colOf === null ? j : sub.colOf[j]!)] = core.colLabels[j]!;
+  for (let v = 0; v < rows + cols; v++) {
+    const c = parts.label[v]!;
+    if (c < 0 || c === parts.largest) continue;
+    if (componentId[c] === -1) componentId[c] = next++;
+    provisional[v] = componentId[c]!;
+  }
+  // Renumber by first appearance (tools, then capabilities) so labels do not depend on
+  // k-means' internal centre order.
+  const rename = new Int32Array(next).fill(-1);
+  let k = 0;
+  for (let v = 0; v < rows + cols; v++) {
+    const c = provisional[v]!;
+    if (c < 0) continue;
+    if (rename[c] === -1) rename[c] = k++;
+    if (v < rows) toolClusters[v] = rename[c]!;
+    else capabilityClusters[v - rows] = rename[c]!;
+  }
+  return { k, toolClusters, capabilityClusters, singularValues: core.singularValues, svd: core.svd, converged: core.converged };
+}
+
+/**
+ * Connected components of the bipartite graph (tools 0..rows-1, capabilities rows..rows+cols-1)
+ * by union-find with path halving: O((rows + cols + nnz) alpha). Isolated nodes get -1;
+ * `largest` is the component with the most nodes, the first such on ties.
+ */
+function components(m: SparseMatrix, rowDegrees: Float64Array, colDegrees: Float64Array): { label: Int32Array; count: number; largest: number } {
+  const { rows, cols, offsets, columns } = m;
+  const parent = new Int32Array(rows + cols);
+  for (let v = 0; v < parent.length; v++) parent[v] = v;
+  const find = (v: number): number => {
+    while (parent[v] !== v) {
+      parent[v] = parent[parent[v]!]!;
+      v = parent[v]!;
+    }
+    return v;
+  };
+  for (let i = 0; i < rows; i++) {
+    for (let e = offsets[i]!; e < offsets[i + 1]!; e++) {
+      const a = find(i);
+      const b = find(rows + columns[e]!);
+      if (a !== b) parent[a < b ? b : a] = a < b ? a : b;
+    }
+  }
+  const label = new Int32Array(rows + cols).fill(-1);
+  const rootLabel = new Int32Array(rows + cols).fill(-1);
+  const sizes: number[] = [];
+  for (let v = 0; v < rows + cols; v++) {
+    const degree = v < rows ? rowDegrees[v]! : colDegrees[v - rows]!;
+    if (!(degree > 0)) continue;
+    const root = find(v);
+    if (rootLabel[root] === -1) {
+      rootLabel[root] = sizes.length;
+      sizes.push(0);
+    }
+    label[v] = rootLabel[root]!;
+    sizes[label[v]!]! += 1;
+  }
+  let largest = 0;
+  for (let c = 1; c < sizes.length; c++) if (sizes[c]! > sizes[largest]!) largest = c;
+  return { label, count: sizes.length, largest };
+}
+
+/** The rows and columns of component `which`, renumbered in order, with maps back. O(rows + cols + nnz). */
+function submatrix(m: SparseMatrix, label: Int32Array, which: number): { matrix: SparseMatrix; rowOf: Int32Array; colOf: Int32Array } {
+  const { rows, cols, offsets, columns, values } = m;
+  const newCol = new Int32Array(cols).fill(-1);
+  const colOf: number[] = [];
+  for (let j = 0; j < cols; j++) {
+    if (label[rows + j] === which) {
+      newCol[j] = colOf.length;
+      colOf.push(j);
+    }
+  }
+  const rowOf: number[] = [];
+  let nnz = 0;
+  for (let i = 0; i < rows; i++) {
+    if (label[i] === which) {
+      rowOf.push(i);
+      nnz += offsets[i + 1]! - offsets[i]!;
+    }
+  }
+  const subOffsets = new Int32Array(rowOf.length + 1);
+  const subColumns = new Int32Array(nnz);
+  const subValues = new Float64Array(nnz);
+  let w = 0;
+  for (let r = 0; r < rowOf.length; r++) {
+    const i = rowOf[r]!;
+    // Every entry of a row in the component joins a column in it, and columns keep their order.
+    for (let e = offsets[i]!; e < offsets[i + 1]!; e++) {
+      subColumns[w] = newCol[columns[e]!]!;
+      subValues[w++] = values[e]!;
+    }
+    subOffsets[r + 1] = w;
+  }
+  return {
+    matrix: { rows: rowOf.length, cols: colOf.length, offsets: subOffsets, columns: subColumns, values: subValues },
+    rowOf: Int32Array.from(rowOf),
+    colOf: Int32Array.from(colOf),
+  };
+}
+
+interface SplitOptions {
+  readonly kMin: number;
+  readonly kMax: number;
+  readonly seed: number;
+  readonly initialisations: number;
+  readonly route: SvdRoute;
+  readonly denseMaxEntries: number;
+  readonly dimensions: 'log2' | 'k-1';
+  readonly tolerance: number | undefined;
+  readonly maxIterations: number | undefined;
+}
+
+interface Split {
+  readonly k: number;
+  /** Cluster per row/column of the (connected) matrix, -1 for an empty line. */
+  readonly rowLabels: Int32Array;
+  readonly colLabels: Int32Array;
+  readonly singularValues: Float64Array;
+  readonly svd: 'sparse' | 'dense';
+  readonly converged: boolean;
+}
+
+/** Dhillon's procedure on one connected matrix: normalise, SVD, eigengap, embed, k-means. */
+function spectralSplit(matrix: SparseMatrix, o: SplitOptions): Split {
+  const { rows, cols } = matrix;
+  const normalized = normalizeBipartite(matrix);
+  const { rowScale, colScale } = normalized;
+  const rowLabels = new Int32Array(rows).fill(-1);
+  const colLabels = new Int32Array(cols).fill(-1);
   let activeRows = 0;
   let activeCols = 0;
   for (let i = 0; i < rows; i++) if (rowScale[i]! > 0) activeRows++;
   for (let j = 0; j < cols; j++) if (colScale[j]! > 0) activeCols++;
   const rankBound = Math.min(activeRows, activeCols);
-  if (rankBound === 0) {
-    return { k: 0, toolClusters, capabilityClusters, singularValues: new Float64Array(0), svd: 'none', converged: true };
-  }
 
-  const wanted = Math.min(kMax, rankBound) + 1;
-  const useDense = route === 'dense' || (route === 'auto' && rows * cols <= denseMaxEntries);
+  const wanted = Math.min(o.kMax, rankBound) + 1;
+  const useDense = o.route === 'dense' || (o.route === 'auto' && rows * cols <= o.denseMaxEntries);
   const svd: SvdResult = useDense
     ? denseSvd(normalized.matrix, { rank: wanted })
     : sparseSvd(normalized.matrix, {
         rank: wanted,
-        seed,
-        ...(options.tolerance === undefined ? { tolerance: 1e-2 } : { tolerance: options.tolerance }),
-        ...(options.maxIterations === undefined ? {} : { maxIterations: options.maxIterations }),
+        seed: o.seed,
+        tolerance: o.tolerance ?? 1e-2,
+        ...(o.maxIterations === undefined ? {} : { maxIterations: o.maxIterations }),
       });
   // Only the first rankBound values can be non-zero; past them the gap is measured to 0.
   const values = svd.values.subarray(0, Math.min(svd.rank, rankBound));
-  const chosen = eigengap(values, { kMin: Math.min(kMin, rankBound), kMax: Math.min(kMax, rankBound) }).k;
+  const chosen = eigengap(values, { kMin: Math.min(o.kMin, rankBound), kMax: Math.min(o.kMax, rankBound) }).k;
   const base = { singularValues: svd.values, svd: useDense ? ('dense' as const) : ('sparse' as const), converged: svd.converged };
 
   if (chosen <= 1) {
-    for (let i = 0; i < rows; i++) if (rowScale[i]! > 0) toolClusters[i] = 0;
-    for (let j = 0; j < cols; j++) if (colScale[j]! > 0) capabilityClusters[j] = 0;
-    return { k: 1, toolClusters, capabilityClusters, ...base };
+    for (let i = 0; i < rows; i++) if (rowScale[i]! > 0) rowLabels[i] = 0;
+    for (let j = 0; j < cols; j++) if (colScale[j]! > 0) colLabels[j] = 0;
+    return { k: 1, rowLabels, colLabels, ...base };
   }
 
-  const l = dimensions === 'log2' ? Math.ceil(Math.log2(chosen)) : chosen - 1;
+  const l = o.dimensions === 'log2' ? Math.ceil(Math.log2(chosen)) : chosen - 1;
   const count = activeRows + activeCols;
   const flat = new Float64Array(count * l);
   const points: number[][] = [];
-  const owner = new Int32Array(activeRows + activeCols);
+  const owner = new Int32Array(count);
   for (let i = 0; i < rows; i++) {
     const s = rowScale[i]!;
     if (s === 0) continue;
@@ -165,20 +315,18 @@ export function coCluster(matrix: SparseMatrix, options: CoClusterOptions = {}):
     owner[points.length] = rows + j;
     points.push(point);
   }
-
-  const assignment = bestKmeans(points, flat, chosen, seed, initialisations);
-
-  // Renumber by first appearance so labels do not depend on k-means' internal centre order.
+  const assignment = bestKmeans(points, flat, chosen, o.seed, o.initialisations);
+  // k-means may leave a cluster empty: count the ones used, in order of first use.
   const rename = new Int32Array(chosen).fill(-1);
   let k = 0;
-  for (let p = 0; p < points.length; p++) {
-    const c = assignment[p]!;
+  for (let q = 0; q < points.length; q++) {
+    const c = assignment[q]!;
     if (rename[c] === -1) rename[c] = k++;
-    const o = owner[p]!;
-    if (o < rows) toolClusters[o] = rename[c]!;
-    else capabilityClusters[o - rows] = rename[c]!;
+    const v = owner[q]!;
+    if (v < rows) rowLabels[v] = rename[c]!;
+    else colLabels[v - rows] = rename[c]!;
   }
-  return { k, toolClusters, capabilityClusters, ...base };
+  return { k, rowLabels, colLabels, ...base };
 }
 
 /**

@@ -38,6 +38,22 @@ describe('coCluster', () => {
     }
   });
 
+  it('makes each small connected component a cluster and splits the largest one spectrally', () => {
+    // Planted 5 groups on tools 0..1499 and capabilities 0..149, then 30 isolated
+    // tool-capability pairs: sigma = 1 thirty-one times, more than a Krylov block holds.
+    const p = plantedCapabilities({ tools: 1500, capabilities: 150, groups: 5, seed: 5 });
+    const caps = [...p.capabilities, ...Array.from({ length: 30 }, (_, i) => ({ tools: [1500 + i] }))];
+    const r = coCluster(bipartiteMatrix(caps, 1530).toolsByCapabilities, { kMin: 2, kMax: 40, svd: 'sparse' });
+    expect(r.k).toBe(35);
+    const found = [r.toolClusters.subarray(0, 1500), r.capabilityClusters.subarray(0, 150)];
+    expect(purity(found, [p.toolGroups, p.capabilityGroups])).toBeGreaterThanOrEqual(0.95);
+    for (let i = 0; i < 30; i++) {
+      const label = r.toolClusters[1500 + i]!;
+      expect(r.capabilityClusters[150 + i]).toBe(label);
+      expect(r.toolClusters.indexOf(label)).toBe(1500 + i); // nobody else shares it
+    }
+  });
+
   it('is deterministic for a given input and seed', () => {
     const p = planted(1500, 150, 6, 4);
     const a = coCluster(p.matrix, { seed: 7 });
