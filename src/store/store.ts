@@ -7,6 +7,12 @@
  * Traces are the source of truth: the graph is rebuilt by replaying them in `seq` order. The
  * transitions table is a convenience for SQL readers and is kept consistent with the traces in
  * the same transaction.
+ *
+ * How an instance uses it: at start, `listTools`, `getWeights` and replay `iterateTraces(store)`
+ * into the graph, remembering the last seq. To ingest, `appendTraces` (acknowledge the caller
+ * only after it resolves), then catch up with `tracesSince(cursor)`: that applies exactly what
+ * was stored (repeats of content-hash ids under their `#n` id, retries not at all), and every
+ * other instance's writes too, so all instances converge on the same graph.
  */
 import type { FittedWeights } from '../recommend/model.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
