@@ -55,7 +55,9 @@ export function predictNext(model: RecommenderModel, request: PredictRequest): P
     if (index === undefined) unknownContext.push(name);
     else context.push(index);
   }
-  const intentTokens = request.intent !== undefined && request.intent !== '' ? tokenize(request.intent) : null;
+  // An intent with no content words (only stop words, punctuation) is no intent at all.
+  const tokens = request.intent !== undefined ? tokenize(request.intent) : [];
+  const intentTokens = tokens.length > 0 ? tokens : null;
   const coldStart = graph.traces === 0;
 
   const clauses = intentTokens !== null ? splitClauses(request.intent!) : undefined;

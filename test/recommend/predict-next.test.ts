@@ -110,6 +110,13 @@ describe('predictNext', () => {
     expect(result.items[0]!.tool).toBe('constructor');
   });
 
+  it('treats an intent without content words as no intent', () => {
+    const model = buildModel(randomGraph(5), new Map());
+    const none = predictNext(model, { context: ['tool_3'], k: 10 });
+    const empty = predictNext(model, { context: ['tool_3'], intent: 'the and of ... !', k: 10 });
+    expect(empty.items).toEqual(none.items);
+  });
+
   it('returns at most as many items as tools', () => {
     const g = new ToolGraph();
     g.ingest(trace(['a', 'b']));
