@@ -151,6 +151,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       connectionString: options.databaseUrl,
       max: options.maxConnections ?? 4,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+      // Names our sessions in pg_stat_activity, for whoever operates the server.
+      application_name: 'toolgraph',
       ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }),
     });
   } catch (error) {
