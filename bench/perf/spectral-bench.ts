@@ -4,6 +4,10 @@
  * dense ml-matrix SVD route timed in the same run at a size where dense is feasible
  * (1,000 x 100 by default), against the sparse route on the same input, for the ratio.
  *
+ * Reported: the median and minimum of `repeats` timed runs after a warm-up (the minimum is the
+ * figure least disturbed by other load), purity with coCluster's default embedding and with
+ * Dhillon's log2 k vectors, and the leading singular values.
+ *
  * Planted model: k groups; tool t and capability c belong to groups t mod k and c mod k; each
  * tool joins `perTool` distinct capabilities, each drawn from its own group with probability
  * pIn and uniformly otherwise. Seeded with createRng; one JSON-able object per call.
