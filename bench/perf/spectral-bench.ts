@@ -126,7 +126,7 @@ export function spectralBench(options: SpectralBenchOptions = {}): Record<string
   const groups = options.groups ?? 10;
   const seed = options.seed ?? 42;
   const repeats = options.repeats ?? 5;
-  // coCluster's defaults (8 seedings, tolerance 1e-2, blocks of 8), the sparse route forced.
+  // coCluster's defaults (4 seedings, tolerance 1e-2, blocks of 8), the sparse route forced.
   const coOptions: CoClusterOptions = { kMin: 2, kMax: 16, seed, svd: 'sparse' };
 
   const planted = plantedCapabilities({ tools, capabilities, groups, seed });

@@ -50,7 +50,7 @@ export interface CoClusterOptions {
   readonly kMax?: number;
   /** Seed of the SVD start block and of k-means++ seeding i (seed + i); default a constant. */
   readonly seed?: number;
-  /** k-means++ seedings, the best (least potential) refined by Lloyd; positive integer; default 8. */
+  /** k-means++ seedings, the best (least potential) refined by Lloyd; positive integer; default 4. */
   readonly initialisations?: number;
   /** 'auto' takes the dense SVD when rows * cols <= denseMaxEntries. Default 'auto'. */
   readonly svd?: SvdRoute;
@@ -97,7 +97,7 @@ export function coCluster(matrix: SparseMatrix, options: CoClusterOptions = {}):
   const kMin = options.kMin ?? 2;
   const kMax = options.kMax ?? 16;
   const seed = options.seed ?? DEFAULT_SEED;
-  const initialisations = options.initialisations ?? 8;
+  const initialisations = options.initialisations ?? 4;
   const route = options.svd ?? 'auto';
   const denseMaxEntries = options.denseMaxEntries ?? 2_500;
   const dimensions = options.dimensions ?? 'k-1';
