@@ -31,6 +31,14 @@ export { searchTools, type SearchRequest, type SearchResult, type SearchItem } f
 export { fitWeights, type FitOptions, type FitReport } from './recommend/fit-weights.js';
 export { SIGNALS, type SignalName, type SignalBreakdown } from './recommend/features.js';
 
+// Spectral co-clustering of tools x capabilities (spec 003 section 4).
+export { bipartiteMatrix, type SparseMatrix } from './spectral/bipartite-matrix.js';
+export { sparseSvd } from './spectral/sparse-svd.js';
+export { coCluster } from './spectral/co-cluster.js';
+export { stableLabels } from './spectral/stable-labels.js';
+export { hypergraphPagerank } from './spectral/hypergraph-pagerank.js';
+export { capabilityScore } from './spectral/capability-score.js';
+
 // Text.
 export { tokenize, splitIdentifier } from './text/tokenize.js';
 export { buildBm25, scoreBm25 } from './text/bm25.js';
