@@ -112,8 +112,8 @@ export function bipartiteMatrix(capabilities: readonly CapabilityMembers[], nToo
   return { toolsByCapabilities: transposeSparse(capabilitiesByTools), capabilitiesByTools };
 }
 
-/** The transpose, rows sorted because source rows are visited in increasing order. O(rows + cols + nnz). */
-export function transposeSparse(matrix: SparseMatrix): SparseMatrix {
+/** Throws INVALID_INPUT, naming `caller`, unless `matrix` has a consistent CSR shape. */
+export function assertSparseMatrix(matrix: SparseMatrix, caller: string): void {
   const { rows, cols, offsets, columns, values } = matrix;
   if (
     !Number.isInteger(rows) ||
@@ -125,8 +125,14 @@ export function transposeSparse(matrix: SparseMatrix): SparseMatrix {
     columns.length !== offsets[rows] ||
     values.length !== columns.length
   ) {
-    throw invalid('transposeSparse', 'expected a SparseMatrix with offsets of length rows+1 starting at 0 and columns/values of length offsets[rows]');
+    throw invalid(caller, 'expected a SparseMatrix with offsets of length rows+1 starting at 0 and columns/values of length offsets[rows]');
   }
+}
+
+/** The transpose, rows sorted because source rows are visited in increasing order. O(rows + cols + nnz). */
+export function transposeSparse(matrix: SparseMatrix): SparseMatrix {
+  assertSparseMatrix(matrix, 'transposeSparse');
+  const { rows, cols, offsets, columns, values } = matrix;
   const nnz = columns.length;
   const tOffsets = new Int32Array(cols + 1);
   for (let p = 0; p < nnz; p++) {

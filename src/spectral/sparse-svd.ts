@@ -34,7 +34,7 @@
 import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
 import { createRng } from '../graph/rng.js';
 import { ToolgraphError } from '../schema/errors.js';
-import { transposeSparse, type SparseMatrix } from './bipartite-matrix.js';
+import { assertSparseMatrix, transposeSparse, type SparseMatrix } from './bipartite-matrix.js';
 
 export interface SparseSvdOptions {
   /** Number of triplets wanted; clamped to min(rows, cols). Non-negative integer; default 6. */
@@ -245,19 +245,8 @@ export function sparseSvd(a: SparseMatrix, options: SparseSvdOptions = {}): SvdR
     throw invalid(`expected tolerance to be a finite number >= 0, got ${String(tolerance)}`);
   }
   if (!Number.isSafeInteger(seed)) throw invalid(`expected seed to be a safe integer, got ${String(seed)}`);
+  assertSparseMatrix(a, 'sparseSvd');
   const { rows, cols, offsets, columns, values } = a;
-  if (
-    !Number.isInteger(rows) ||
-    !Number.isInteger(cols) ||
-    rows < 0 ||
-    cols < 0 ||
-    offsets.length !== rows + 1 ||
-    offsets[0] !== 0 ||
-    columns.length !== offsets[rows] ||
-    values.length !== columns.length
-  ) {
-    throw invalid('expected a SparseMatrix with offsets of length rows+1 starting at 0 and columns/values of length offsets[rows]');
-  }
   // O(nnz), once: an index out of range would read outside a typed array and yield NaN silently.
   for (let e = 0; e < columns.length; e++) {
     const j = columns[e]!;

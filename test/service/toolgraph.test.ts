@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ToolgraphError } from '../../src/schema/errors.js';
 import { Toolgraph } from '../../src/service/toolgraph.js';
+import { expectCode } from '../helpers/expect-code.js';
 
-function expectCode(fn: () => unknown, code: string, fragment?: string): void {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ToolgraphError);
-    expect((error as ToolgraphError).code).toBe(code);
-    if (fragment !== undefined) expect((error as ToolgraphError).message).toContain(fragment);
-    return;
-  }
-  throw new Error(`expected ${code}`);
-}
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bm25MatchedTerms, buildBm25, scoreBm25 } from '../../src/text/bm25.js';
-import { isToolgraphError } from '../../src/schema/errors.js';
+import { expectCode } from '../helpers/expect-code.js';
 
-function expectCode(fn: () => unknown, code: string): void {
-  try {
-    fn();
-  } catch (error) {
-    expect(isToolgraphError(error)).toBe(true);
-    expect((error as { code: string }).code).toBe(code);
-    return;
-  }
-  throw new Error('expected a ToolgraphError');
-}
 
 function scores(docs: string[][], query: string[], options?: { k1?: number; b?: number }): number[] {
   const index = buildBm25(docs, options);

@@ -5,18 +5,8 @@ import {
   scoreIntent,
   type IntentExample,
 } from '../../src/text/intent-association.js';
-import { isToolgraphError } from '../../src/schema/errors.js';
+import { expectCode } from '../helpers/expect-code.js';
 
-function expectCode(fn: () => unknown, code: string): void {
-  try {
-    fn();
-  } catch (error) {
-    expect(isToolgraphError(error)).toBe(true);
-    expect((error as { code: string }).code).toBe(code);
-    return;
-  }
-  throw new Error('expected a ToolgraphError');
-}
 
 // Three tools; tool 2 is never called. The third trace calls tool 1 twice: one credit.
 const EXAMPLES: IntentExample[] = [

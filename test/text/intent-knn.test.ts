@@ -2,18 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { fitIntentAssociation, type IntentExample } from '../../src/text/intent-association.js';
 import { scoreIntentKnn } from '../../src/text/intent-knn.js';
 import { buildBm25, scoreBm25 } from '../../src/text/bm25.js';
-import { isToolgraphError } from '../../src/schema/errors.js';
+import { expectCode } from '../helpers/expect-code.js';
 
-function expectCode(fn: () => unknown, code: string): void {
-  try {
-    fn();
-  } catch (error) {
-    expect(isToolgraphError(error)).toBe(true);
-    expect((error as { code: string }).code).toBe(code);
-    return;
-  }
-  throw new Error('expected a ToolgraphError');
-}
 
 // A: weather forecast -> tool 0; B: weather -> tool 1; C: stock -> tool 2; tool 3 never called.
 const EXAMPLES: IntentExample[] = [

@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { type IntentExample } from '../../src/text/intent-association.js';
 import { INTENT_SMOOTHING_GRID, selectIntentSmoothing } from '../../src/text/intent-smoothing.js';
-import { isToolgraphError } from '../../src/schema/errors.js';
+import { expectCode } from '../helpers/expect-code.js';
 
-function expectCode(fn: () => unknown, code: string): void {
-  try {
-    fn();
-  } catch (error) {
-    expect(isToolgraphError(error)).toBe(true);
-    expect((error as { code: string }).code).toBe(code);
-    return;
-  }
-  throw new Error('expected a ToolgraphError');
-}
 
 /** Many tools, few traces each, a large shared vocabulary: the regime where Laplace fails. */
 function sparseCorpus(seed: number): IntentExample[] {
