@@ -6,7 +6,8 @@
  *  - rebuild:  snapshot (CSR + PageRank + Louvain + second order) vs. graphology-metrics PageRank
  *              + graphology-communities-louvain on the graphology graph; PageRank alone timed too;
  *  - predict:  predictNext (default profile, no intent) vs. a graphology out-neighbour sort;
- *  - spectral: co-clustering of a planted tools x capabilities matrix (spectral-bench.ts).
+ *  - spectral: co-clustering of a planted tools x capabilities matrix (spectral-bench.ts);
+ *  - score:    trace value latency with and without an embedder (score-bench.ts).
  * Single-threaded: Node runs the JavaScript on one core.
  */
 import louvainModule from 'graphology-communities-louvain';
@@ -20,6 +21,7 @@ import { buildModel } from '../../src/recommend/model.js';
 import { predictNext } from '../../src/recommend/predict-next.js';
 import type { Trace } from '../../src/schema/types.js';
 import { plantedGraph, syntheticTraces } from '../synthetic.js';
+import { scoreBench } from './score-bench.js';
 import { spectralBench } from './spectral-bench.js';
 
 // CommonJS packages typed with `export default`: under NodeNext the default import is
@@ -27,7 +29,7 @@ import { spectralBench } from './spectral-bench.js';
 const pagerankReference = ('default' in pagerankModule ? pagerankModule.default : pagerankModule) as typeof pagerankModule.default;
 const louvain = ('default' in louvainModule ? louvainModule.default : louvainModule) as typeof louvainModule.default;
 
-export const BENCH_CASES = ['ingest', 'rebuild', 'predict', 'spectral'] as const;
+export const BENCH_CASES = ['ingest', 'rebuild', 'predict', 'spectral', 'score'] as const;
 export type BenchCase = (typeof BENCH_CASES)[number];
 
 export interface BenchOptions {
@@ -252,8 +254,10 @@ export async function runBench(options: BenchOptions): Promise<void> {
           ? rebuildCase(options)
           : name === 'predict'
             ? predictCase(options)
-            : // The co-clustering case has its own size: spec'd as 10,000 tools x 1,000 capabilities.
-              spectralBench({ seed: options.seed });
+            : name === 'score'
+              ? await scoreBench({ seed: options.seed })
+              : // The co-clustering case has its own size: spec'd as 10,000 tools x 1,000 capabilities.
+                spectralBench({ seed: options.seed });
     if (options.json) {
       process.stdout.write(`${JSON.stringify(result)}\n`);
     } else {

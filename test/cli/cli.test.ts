@@ -81,6 +81,15 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
     expect(bad.stderr).toContain('INVALID_INPUT');
   });
 
+  it('runs the score bench case and prints one JSON line with latency beside the reference', () => {
+    const { status, stdout } = run(['bench', '--case', 'score', '--json']);
+    expect(status).toBe(0);
+    const line = JSON.parse(stdout.trim()) as Record<string, unknown>;
+    expect(line['case']).toBe('score');
+    expect(line['cacheVectors']).toBe(1000);
+    for (const key of ['noEmbedderP99Ms', 'embedderP99Ms', 'referenceP99Ms']) expect(line[key]).toBeTypeOf('number');
+  });
+
   it('exits 2 on bad usage and 3 when data is missing, with the error code on stderr', () => {
     const unknown = run(['frobnicate']);
     expect(unknown.status).toBe(2);
