@@ -10,31 +10,11 @@ import { VectorCache } from '../../src/scoring/vector-cache.js';
 import { parseScoringWeights, VALUE_WEIGHT_PROFILES, valueWeightsFor } from '../../src/scoring/value-weights.js';
 import { parseReasoningTrace } from '../../src/schema/trace.js';
 import type { Embedder } from '../../src/text/embedder.js';
+import { specExampleTrace } from '../schema/_helpers.js';
 import { expectError, expectRejection, reasoningTrace } from './_helpers.js';
 
-/** Spec 000's example: a code review with two tools. */
-const SPEC_EXAMPLE = {
-  '@context': 'https://knowledgepulse.dev/schema/v1',
-  '@type': 'ReasoningTrace',
-  id: 'kp:trace:550e8400-e29b-41d4-a716-446655440000',
-  metadata: {
-    created_at: '2025-03-01T10:00:00Z',
-    task_domain: 'code-review',
-    success: true,
-    quality_score: 0,
-    visibility: 'network',
-    privacy_level: 'aggregated',
-  },
-  task: { objective: 'Review PR #42 for security issues' },
-  steps: [
-    { step_id: 0, type: 'thought', content: 'Analyzing diff for injection vectors' },
-    { step_id: 1, type: 'tool_call', tool: { name: 'github_pr_read' }, input: { pr: 42 } },
-    { step_id: 2, type: 'observation', content: 'Found unsanitized SQL in handler.ts' },
-    { step_id: 3, type: 'tool_call', tool: { name: 'static_analysis' }, input: { file: 'handler.ts' } },
-    { step_id: 4, type: 'observation', content: 'Confirmed SQL injection vulnerability' },
-  ],
-  outcome: { result_summary: 'Identified 1 critical SQL injection vulnerability', confidence: 0.95 },
-};
+/** Spec 000's example: a code review with two tools (shared with the schema tests). */
+const SPEC_EXAMPLE = specExampleTrace();
 
 function withDomain(domain: string): typeof SPEC_EXAMPLE {
   return { ...SPEC_EXAMPLE, metadata: { ...SPEC_EXAMPLE.metadata, task_domain: domain } };

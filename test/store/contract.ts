@@ -5,10 +5,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { PRIOR_WEIGHTS, type FittedWeights } from '../../src/recommend/model.js';
-import { ToolgraphError } from '../../src/schema/errors.js';
 import type { ToolInfo, Trace } from '../../src/schema/types.js';
 import { LATEST_SCHEMA_VERSION } from '../../src/store/migrations.js';
 import { iterateTraces, type Store } from '../../src/store/store.js';
+import { rejectionOf } from '../helpers/expect-code.js';
 
 export interface StoreHarness {
   fresh(): Promise<Store>;
@@ -27,15 +27,6 @@ export function trace(id: string, tools: readonly string[], extra: Partial<Omit<
   };
 }
 
-async function errorOf(promise: Promise<unknown>): Promise<ToolgraphError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ToolgraphError);
-    return error as ToolgraphError;
-  }
-  throw new Error('expected a ToolgraphError, nothing was thrown');
-}
 
 async function allTraces(store: Store): Promise<Trace[]> {
   const out: Trace[] = [];
@@ -157,7 +148,7 @@ export function storeContract(name: string, harness: StoreHarness): void {
       // Past the first multi-row statement, so rows were already inserted when the server rejects
       // this one (a CHECK on the timestamp range).
       batch[1_200] = { ...batch[1_200]!, timestamp: -1 };
-      const error = await errorOf(store.appendTraces(batch));
+      const error = await rejectionOf(store.appendTraces(batch));
       expect(error.code, error.message).toBe('INVALID_INPUT');
       expect(error.message).toMatch(/^appendTraces: /);
       const stats = await store.stats();
@@ -218,7 +209,7 @@ export function storeContract(name: string, harness: StoreHarness): void {
       const fitted: FittedWeights = { next: [0.5, -1.25], nextNoIntent: [1e-9], search: [], source: 'fitted' };
       await store.putWeights(fitted);
       expect(await store.getWeights()).toEqual(fitted);
-      const error = await errorOf(store.putWeights({ ...fitted, next: [Number.NaN] }));
+      const error = await rejectionOf(store.putWeights({ ...fitted, next: [Number.NaN] }));
       expect(error.code).toBe('INVALID_INPUT');
       expect(await store.getWeights()).toEqual(fitted);
     });
@@ -226,7 +217,7 @@ export function storeContract(name: string, harness: StoreHarness): void {
     it('rejects bad tracesSince arguments with INVALID_INPUT', async () => {
       const store = await fresh();
       for (const [seq, limit] of [[-1, 10], [1.5, 10], [0, 0], [0, 1e9], [Number.NaN, 1]] as const) {
-        expect((await errorOf(store.tracesSince(seq, limit))).code).toBe('INVALID_INPUT');
+        expect((await rejectionOf(store.tracesSince(seq, limit))).code).toBe('INVALID_INPUT');
       }
     });
 
@@ -238,7 +229,7 @@ export function storeContract(name: string, harness: StoreHarness): void {
       await store.putCapabilities([{ id: 'c', description: '', tools: ['t'] }]);
       const before = await store.stats();
       const again = await reopen(store);
-      const closed = await errorOf(store.listTools());
+      const closed = await rejectionOf(store.listTools());
       expect(closed.code).toBe('INTERNAL');
       expect(closed.message).toMatch(/closed/);
       expect(await again.stats()).toEqual(before);

@@ -2,12 +2,12 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, trunc
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolgraphError } from '../../src/schema/errors.js';
 import { openStore, storeOptionsFromEnv } from '../../src/store/open-store.js';
 import { openPgliteStore } from '../../src/store/pglite-store.js';
 import type { Store } from '../../src/store/store.js';
 import { storeContract, trace } from './contract.js';
 import { crashChild, expectAllOrNothing } from './crash.js';
+import { rejectionOf } from '../helpers/expect-code.js';
 
 // One data folder for the file (creating one costs seconds); every test gets its own schema.
 let root = '';
@@ -42,15 +42,6 @@ storeContract('PGlite', {
   },
 });
 
-async function errorOf(promise: Promise<unknown>): Promise<ToolgraphError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ToolgraphError);
-    return error as ToolgraphError;
-  }
-  throw new Error('expected a ToolgraphError');
-}
 
 describe('openStore: which store', () => {
   it('takes the URL from TOOLGRAPH_DATABASE_URL, else the data dir', () => {
@@ -68,7 +59,7 @@ describe('PGlite store: the folder', () => {
       expect(store.kind).toBe('pglite');
       expect(readFileSync(join(dataDir, 'toolgraph.lock'), 'utf8')).toBe(String(process.pid));
       // PGlite is single-user: a second open is refused while the first is open.
-      const busy = await errorOf(openStore({ dataDir }));
+      const busy = await rejectionOf(openStore({ dataDir }));
       expect(busy.code).toBe('CONFLICT');
       expect(busy.message).toMatch(/in use by process/);
     } finally {
@@ -90,14 +81,14 @@ describe('PGlite store: the folder', () => {
   it('refuses a file, and a folder that holds something else, with INVALID_INPUT', async () => {
     const file = join(root, 'file');
     writeFileSync(file, 'not a folder');
-    const notFolder = await errorOf(openStore({ dataDir: file }));
+    const notFolder = await rejectionOf(openStore({ dataDir: file }));
     expect(notFolder.code).toBe('INVALID_INPUT');
     expect(notFolder.message).toMatch(/is not a folder/);
 
     const other = join(root, 'other');
     mkdirSync(other);
     writeFileSync(join(other, 'notes.txt'), 'mine');
-    const foreign = await errorOf(openStore({ dataDir: other }));
+    const foreign = await rejectionOf(openStore({ dataDir: other }));
     expect(foreign.code).toBe('INVALID_INPUT');
     expect(foreign.message).toMatch(/not a toolgraph database/);
     expect(readFileSync(join(other, 'notes.txt'), 'utf8')).toBe('mine');
@@ -107,7 +98,7 @@ describe('PGlite store: the folder', () => {
     const damaged = join(root, 'damaged');
     mkdirSync(damaged);
     writeFileSync(join(damaged, 'PG_VERSION'), 'garbage\n');
-    const error = await errorOf(openStore({ dataDir: damaged }));
+    const error = await rejectionOf(openStore({ dataDir: damaged }));
     expect(error.code).toBe('INTERNAL');
     expect(error.message).toMatch(/damaged.*move it aside/);
     expect(existsSync(join(damaged, 'toolgraph.lock'))).toBe(false);
@@ -116,7 +107,7 @@ describe('PGlite store: the folder', () => {
     const truncated = join(root, 'truncated');
     cpSync(dataDir, truncated, { recursive: true });
     truncateSync(join(truncated, 'global', 'pg_control'), 100);
-    const cut = await errorOf(openStore({ dataDir: truncated }));
+    const cut = await rejectionOf(openStore({ dataDir: truncated }));
     expect(cut.code).toBe('INTERNAL');
     expect(cut.message).toMatch(/cannot open the database in .*truncated: it looks damaged/);
   });

@@ -6,11 +6,11 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { ToolgraphError } from '../../src/schema/errors.js';
 import { openStore } from '../../src/store/open-store.js';
 import { iterateTraces, type Store } from '../../src/store/store.js';
 import { storeContract, trace } from './contract.js';
 import { crashChild, expectAllOrNothing } from './crash.js';
+import { rejectionOf } from '../helpers/expect-code.js';
 
 const URL_ENV = process.env['TOOLGRAPH_TEST_DATABASE_URL'];
 const schemas: string[] = [];
@@ -28,15 +28,6 @@ function newSchema(): string {
   return schema;
 }
 
-async function errorOf(promise: Promise<unknown>): Promise<ToolgraphError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ToolgraphError);
-    return error as ToolgraphError;
-  }
-  throw new Error('expected a ToolgraphError');
-}
 
 if (!URL_ENV) {
   // Say why, not just how many: a skipped suite must not pass for a green one.
@@ -159,7 +150,7 @@ describe.runIf(URL_ENV)('PostgreSQL store', () => {
         await client.end();
       }
       try {
-        const error = await errorOf(store.migrate());
+        const error = await rejectionOf(store.migrate());
         expect(error.code).toBe('CONFLICT');
         expect(error.message).toMatch(/schema version 999, newer than this toolgraph knows \(1\); upgrade toolgraph/);
       } finally {
@@ -168,14 +159,14 @@ describe.runIf(URL_ENV)('PostgreSQL store', () => {
     });
 
     it('rejects a schema name that is not a plain identifier', async () => {
-      const error = await errorOf(openStore({ databaseUrl: URL_ENV!, schema: 'x; DROP SCHEMA public' }));
+      const error = await rejectionOf(openStore({ databaseUrl: URL_ENV!, schema: 'x; DROP SCHEMA public' }));
       expect(error.code).toBe('INVALID_INPUT');
     });
   });
 
   describe('connection failures', () => {
     it('a server that does not answer is INTERNAL naming what to check, without the password', async () => {
-      const error = await errorOf(openStore({ databaseUrl: 'postgres://someone:s3cret@127.0.0.1:1/nowhere' }));
+      const error = await rejectionOf(openStore({ databaseUrl: 'postgres://someone:s3cret@127.0.0.1:1/nowhere' }));
       expect(error.code).toBe('INTERNAL');
       expect(error.message).toMatch(/cannot reach PostgreSQL at 127\.0\.0\.1:1\/nowhere \(ECONNREFUSED\); check that PostgreSQL is running/);
       expect(error.message).not.toMatch(/s3cret/);
@@ -185,7 +176,7 @@ describe.runIf(URL_ENV)('PostgreSQL store', () => {
     it('a database that does not exist says so', async () => {
       const url = new URL(URL_ENV!);
       url.pathname = '/toolgraph_no_such_database';
-      const error = await errorOf(openStore({ databaseUrl: url.toString() }));
+      const error = await rejectionOf(openStore({ databaseUrl: url.toString() }));
       expect(error.code).toBe('INTERNAL');
       expect(error.message).toMatch(/does not exist; create it/);
     });
