@@ -13,17 +13,39 @@ import { fitWeights, type FitOptions, type FitReport } from '../recommend/fit-we
 import { buildModel, PRIOR_WEIGHTS, type FittedWeights, type RecommenderModel } from '../recommend/model.js';
 import { predictNext, type Prediction } from '../recommend/predict-next.js';
 import { searchTools, type SearchResult } from '../recommend/search-tools.js';
+import { contributeTrace, type ContributionResult } from '../scoring/contribute-trace.js';
+import { VectorCache } from '../scoring/vector-cache.js';
 import { ToolgraphError } from '../schema/errors.js';
 import { parsePredictRequest, parseSearchRequest } from '../schema/requests.js';
 import { parseCatalog } from '../schema/tool.js';
 import { parseTrace } from '../schema/trace.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
+import type { Embedder } from '../text/embedder.js';
+import { createHashedEmbedder } from '../text/hashed-embedder.js';
 
 export interface ToolgraphOptions {
   /** Seed of every random step (Louvain, fitting). */
   readonly seed?: number;
   /** Debounce before a rebuild after ingestion, in ms (default 50). */
   readonly rebuildDelayMs?: number;
+  /** Embeds texts for trace novelty; default the built-in hashed embedder, null for none. */
+  readonly embedder?: Embedder | null;
+}
+
+export interface ScoreOptions {
+  /** Contribute to the novelty memory whatever the value (an explicit contribution). */
+  readonly contribute?: boolean;
+  /** Value at or above which a trace is contributed (default 0.75). */
+  readonly threshold?: number;
+}
+
+export interface ToolgraphStats {
+  readonly tools: number;
+  readonly transitions: number;
+  readonly traces: number;
+  readonly version: number;
+  readonly modelVersion: number;
+  readonly rebuildMs: number;
 }
 
 export interface IngestResult {
@@ -43,10 +65,15 @@ export class Toolgraph {
   private readonly seed: number | undefined;
   private readonly delay: number;
   private lastRebuildMs = 0;
+  private readonly embedder: Embedder | null;
+  /** Vectors of the traces contributed so far: what the next trace's novelty is measured against. */
+  private readonly novelty: VectorCache;
 
   constructor(options: ToolgraphOptions = {}) {
     this.seed = options.seed;
     this.delay = options.rebuildDelayMs ?? 50;
+    this.embedder = options.embedder === undefined ? createHashedEmbedder() : options.embedder;
+    this.novelty = new VectorCache(this.embedder === null ? {} : { dimensions: this.embedder.dimensions });
   }
 
   /** Adds or replaces catalogue entries (MCP tools/list entries or dataset tools). */
@@ -138,6 +165,19 @@ export class Toolgraph {
     return searchTools(this.current(), parseSearchRequest(request));
   }
 
+  /**
+   * The value of a ReasoningTrace (specs 000/001) with its breakdown. Traces at or above the
+   * threshold, or with `contribute: true`, enter the novelty memory; scoring alone does not.
+   */
+  score(trace: unknown, options: ScoreOptions = {}): Promise<ContributionResult> {
+    return contributeTrace(trace, {
+      cache: this.novelty,
+      embedder: this.embedder,
+      ...(options.threshold !== undefined ? { threshold: options.threshold } : {}),
+      ...(options.contribute !== undefined ? { force: options.contribute } : {}),
+    });
+  }
+
   /** Builds the model now if it is stale; returns the current one. */
   rebuild(): RecommenderModel {
     this.cancelTimer();
@@ -149,7 +189,7 @@ export class Toolgraph {
     return this.model;
   }
 
-  stats(): { tools: number; transitions: number; traces: number; version: number; modelVersion: number; rebuildMs: number } {
+  stats(): ToolgraphStats {
     return {
       tools: this.graph.toolCount,
       transitions: this.graph.edgeCount,

@@ -1,0 +1,43 @@
+/**
+ * The contract every face (CLI, HTTP, MCP) codes against. Two implementations: the in-memory
+ * Toolgraph facade (toolgraph.ts, wrapped by `inMemoryService`) and the durable one over a store
+ * (PGlite or PostgreSQL). Every method is asynchronous because the durable one acknowledges an
+ * ingestion only once it is committed, and an embedder behind search may be a remote endpoint.
+ */
+import type { FitReport } from '../recommend/fit-weights.js';
+import type { Prediction } from '../recommend/predict-next.js';
+import type { SearchResult } from '../recommend/search-tools.js';
+import type { ContributionResult } from '../scoring/contribute-trace.js';
+import type { ToolInfo } from '../schema/types.js';
+import type { IngestResult, ScoreOptions, Toolgraph, ToolgraphStats } from './toolgraph.js';
+
+export interface ToolgraphService {
+  /** Adds or replaces catalogue entries (MCP tools/list entries or dataset tools). */
+  setTools(input: unknown): Promise<{ readonly tools: number; readonly version: number }>;
+  tools(): Promise<readonly ToolInfo[]>;
+  /** One trace or an array of them, any accepted format; resolves once they are durable. */
+  ingest(input: unknown): Promise<IngestResult>;
+  predictNext(request: unknown): Promise<Prediction>;
+  searchTools(request: unknown): Promise<SearchResult>;
+  /** Trace value (specs 000/001) with its breakdown; contributes to the novelty memory as asked. */
+  score(trace: unknown, options?: ScoreOptions): Promise<ContributionResult>;
+  fit(): Promise<FitReport>;
+  stats(): Promise<ToolgraphStats>;
+  /** Commits what is pending and releases resources. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** The in-memory facade behind the service contract (nothing survives a restart). */
+export function inMemoryService(tg: Toolgraph): ToolgraphService {
+  return {
+    setTools: async (input) => tg.setTools(input),
+    tools: async () => tg.tools(),
+    ingest: async (input) => tg.ingest(input),
+    predictNext: async (request) => tg.predictNext(request),
+    searchTools: async (request) => tg.searchTools(request),
+    score: (trace, options) => tg.score(trace, options),
+    fit: async () => tg.fit(),
+    stats: async () => tg.stats(),
+    close: async () => tg.close(),
+  };
+}
