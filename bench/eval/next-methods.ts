@@ -12,6 +12,7 @@ import { fitWeights, type FitReport } from '../../src/recommend/fit-weights.js';
 import { buildModel, type RecommenderModel } from '../../src/recommend/model.js';
 import { scoreAllTools } from '../../src/recommend/score-all.js';
 import { workflowToTrace, type WorkflowRecord } from '../../src/schema/trace.js';
+import { hashedTextEmbedding } from '../../src/text/text-embedding.js';
 import type { Tiers } from './metrics.js';
 import { indicesOf, type Universe } from './universe.js';
 
@@ -27,11 +28,13 @@ export interface NextScorer {
 /** Builds the recommender for a split: fit weights on train, then the model on all of train. */
 export function trainToolgraph(universe: Universe, train: readonly WorkflowRecord[], seed?: number): { model: RecommenderModel; fit: FitReport } {
   const traces = train.map(workflowToTrace);
-  const fit = fitWeights(traces, universe.catalog, { seed });
+  // One embedding for the fit's fold models and the final one: tool vectors are computed once.
+  const embedding = hashedTextEmbedding();
+  const fit = fitWeights(traces, universe.catalog, { seed, embedding });
   const graph = new ToolGraph();
   for (const name of universe.catalog.keys()) graph.addTool(name);
   for (const t of traces) graph.ingest(t);
-  const model = buildModel(graph, universe.catalog, fit.weights, { seed });
+  const model = buildModel(graph, universe.catalog, fit.weights, { seed, embedding });
   if (model.graph.n !== universe.names.length || model.graph.names.some((name, i) => universe.names[i] !== name)) {
     throw new Error('trainToolgraph: model tool order differs from the evaluation universe');
   }

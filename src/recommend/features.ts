@@ -17,6 +17,8 @@
  *   mentionBefore 1 when it matches a clause the context has already covered
  *   lexicalUnseen the lexical score of a tool no recorded trace has called: where there is no
  *                evidence the description has to carry the tool, so it gets its own weight
+ *   embedding    max(0, cos(embed(intent), embed(tool text)))   (text-embedding.ts): matches
+ *                words the catalogue spells differently (inflections, identifiers, typos)
  *
  * Only candidates with a dynamic signal are "touched" and get a row; every other tool has the
  * static signals only, which the profiles score exactly from per-snapshot precomputation. So a
@@ -30,6 +32,7 @@ import { scoreBm25 } from '../text/bm25.js';
 import { scoreIntent } from '../text/intent-association.js';
 import { SimilarScratch, similarTasks } from '../text/similar-intents.js';
 import type { TextModel } from '../text/text-model.js';
+import { cosineAll, nearestTools } from '../text/tool-vectors.js';
 
 export const SIGNALS = [
   'transition',
@@ -46,6 +49,7 @@ export const SIGNALS = [
   'mentionAfter',
   'mentionBefore',
   'lexicalUnseen',
+  'embedding',
 ] as const;
 
 export type SignalName = (typeof SIGNALS)[number];
@@ -66,6 +70,7 @@ export const S_SIMILAR_NEXT = 10;
 export const S_MENTION_AFTER = 11;
 export const S_MENTION_BEFORE = 12;
 export const S_LEXICAL_UNSEEN = 13;
+export const S_EMBEDDING = 14;
 
 /**
  * Intent posteriors and lexical scores below these floors do not touch a candidate (they still
@@ -75,12 +80,21 @@ export const S_LEXICAL_UNSEEN = 13;
  */
 export const INTENT_FLOOR = 1e-10;
 export const LEXICAL_FLOOR = 0.05;
+/**
+ * The embedding touches only its nearest tools (they still carry their cosine in full when
+ * another signal touched them). Character n-grams shared by any two descriptions put most
+ * tools of a large catalogue above any fixed cosine floor (2,699 of Seal-Tools' 4,076 at 0.1),
+ * so a floor would make every query O(tools) in rows; a rank cut keeps it O(k).
+ */
+export const EMBEDDING_NEIGHBOURS = 32;
 
 export interface QueryInput {
   /** Known context tool indices in call order. */
   readonly context: readonly number[];
   /** Tokenised intent, or null for none. */
   readonly intent: readonly string[] | null;
+  /** The intent as written, for the embedding signal; omitted: no embedding signal. */
+  readonly intentText?: string;
   /** The intent's clauses in order, tokenised (clauses.ts); omitted: no mention order. */
   readonly clauses?: readonly (readonly string[])[];
   /** Tools to touch even without signal (the targets, when fitting). */
@@ -101,6 +115,11 @@ export class FeatureScratch {
   readonly aaTouched: Int32Array;
   readonly intentBuf: Float64Array;
   readonly lexicalBuf: Float64Array;
+  readonly embeddingBuf: Float64Array;
+  readonly nearTools = new Int32Array(EMBEDDING_NEIGHBOURS);
+  readonly nearScores = new Float64Array(EMBEDDING_NEIGHBOURS);
+  /** Whether embeddingBuf holds this query's cosines. */
+  hasEmbedding = false;
   readonly similar: SimilarScratch;
 
   /** Per-tool stamps so a tool repeated in one remembered trace counts once. */
@@ -125,6 +144,7 @@ export class FeatureScratch {
     this.aaTouched = new Int32Array(n);
     this.intentBuf = new Float64Array(n);
     this.lexicalBuf = new Float64Array(n);
+    this.embeddingBuf = new Float64Array(n);
   }
 
   touch(c: number): number {
@@ -148,6 +168,7 @@ export class FeatureScratch {
     }
     this.rows = 0;
     this.last = -1;
+    this.hasEmbedding = false;
   }
 }
 
@@ -204,6 +225,13 @@ export function collectFeatures(graph: GraphSnapshot, text: TextModel, query: Qu
     for (let c = 0; c < n; c++) {
       if (scratch.intentBuf[c]! > INTENT_FLOOR || scratch.lexicalBuf[c]! * lexScale > LEXICAL_FLOOR) scratch.touch(c);
     }
+    const queryVector = text.vectors !== null && query.intentText !== undefined ? text.embedding!.query(query.intentText) : null;
+    if (queryVector !== null) {
+      cosineAll(text.vectors!, queryVector, scratch.embeddingBuf);
+      scratch.hasEmbedding = true;
+      const near = nearestTools(scratch.embeddingBuf, n, EMBEDDING_NEIGHBOURS, scratch.nearTools, scratch.nearScores);
+      for (let i = 0; i < near; i++) scratch.touch(scratch.nearTools[i]!);
+    }
     collectSimilar(text, query.intent, last, scratch);
     if (query.clauses !== undefined && query.clauses.length > 1) collectMentionOrder(text, query.clauses, ctx, scratch);
     if (query.extra !== undefined) for (const c of query.extra) scratch.touch(c);
@@ -212,6 +240,7 @@ export function collectFeatures(graph: GraphSnapshot, text: TextModel, query: Qu
       values[r * F + S_INTENT] = scratch.intentBuf[c]!;
       values[r * F + S_LEXICAL] = scratch.lexicalBuf[c]! * lexScale;
       if (graph.calls[c] === 0) values[r * F + S_LEXICAL_UNSEEN] = values[r * F + S_LEXICAL]!;
+      if (scratch.hasEmbedding) values[r * F + S_EMBEDDING] = Math.max(0, scratch.embeddingBuf[c]!);
     }
   } else if (query.extra !== undefined) {
     for (const c of query.extra) scratch.touch(c);
@@ -331,5 +360,6 @@ export function breakdown(graph: GraphSnapshot, scratch: FeatureScratch, tool: n
     mentionAfter: at(S_MENTION_AFTER),
     mentionBefore: at(S_MENTION_BEFORE),
     lexicalUnseen: at(S_LEXICAL_UNSEEN),
+    embedding: at(S_EMBEDDING),
   };
 }

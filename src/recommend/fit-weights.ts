@@ -17,6 +17,7 @@ import { tokenize } from '../text/tokenize.js';
 import { collectFeatures, F, S_PAGERANK, S_POPULARITY, SIGNALS, type QueryInput } from './features.js';
 import { foldOf } from './folds.js';
 import { transform } from './linear-profile.js';
+import type { TextEmbedding } from '../text/text-embedding.js';
 import { buildModel, PRIOR_WEIGHTS, type FittedWeights, type RecommenderModel } from './model.js';
 import { fitSoftmax, topHits, type FitGroup, type FitQuery } from './softmax-fit.js';
 
@@ -26,6 +27,8 @@ export interface FitOptions {
   /** Upper bound on queries per task; positions are subsampled (seeded) beyond it. */
   readonly maxQueries?: number;
   readonly iterations?: number;
+  /** The embedding the fitted model will use (its `embedding` signal is fitted with it). */
+  readonly embedding?: TextEmbedding | null;
 }
 
 export interface FitTaskReport {
@@ -91,7 +94,7 @@ export function fitWeights(
       else graph.ingest(t);
     }
     if (heldOut.length === 0 || graph.traces === 0) continue;
-    const model = buildModel(graph, catalog, PRIOR_WEIGHTS, { seed: options.seed });
+    const model = buildModel(graph, catalog, PRIOR_WEIGHTS, { seed: options.seed, embedding: options.embedding ?? null });
     const group = collected.groups.length;
     collected.groups.push(backgroundGroup(model));
     for (const t of heldOut) {
@@ -102,12 +105,12 @@ export function fitWeights(
         const target = ids[i]!;
         if (target < 0 || rng() >= keepNext) continue;
         const context = ids.slice(0, i).filter((c) => c >= 0);
-        if (tokens !== null) collected.next.push(...queries(model, group, { context, intent: tokens, ...(clauses ? { clauses } : {}), extra: [target] }, [target]));
+        if (tokens !== null) collected.next.push(...queries(model, group, { context, intent: tokens, intentText: t.intent, ...(clauses ? { clauses } : {}), extra: [target] }, [target]));
         collected.nextNoIntent.push(...queries(model, group, { context, intent: null, extra: [target] }, [target]));
       }
       if (tokens !== null && rng() < keepSearch) {
         const gold = [...new Set(ids.filter((c) => c >= 0))];
-        if (gold.length > 0) collected.search.push(...queries(model, group, { context: [], intent: tokens, extra: gold }, gold));
+        if (gold.length > 0) collected.search.push(...queries(model, group, { context: [], intent: tokens, intentText: t.intent, extra: gold }, gold));
       }
     }
   }

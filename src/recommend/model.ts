@@ -6,6 +6,7 @@
 import { buildSnapshot, type GraphSnapshot } from '../graph/snapshot.js';
 import type { ToolGraph } from '../graph/tool-graph.js';
 import type { ToolInfo } from '../schema/types.js';
+import type { TextEmbedding } from '../text/text-embedding.js';
 import { buildTextModel, type TextModel } from '../text/text-model.js';
 import { F, FeatureScratch, SIGNALS, type SignalName } from './features.js';
 import { linearBackground, type LinearBackground } from './linear-profile.js';
@@ -57,6 +58,8 @@ export interface RecommenderModel {
 
 export interface ModelOptions {
   readonly seed?: number;
+  /** Embedding behind the `embedding` signal; absent or null: the signal is 0 everywhere. */
+  readonly embedding?: TextEmbedding | null;
 }
 
 export function buildModel(
@@ -69,7 +72,7 @@ export function buildModel(
     if (w.length !== F) throw new RangeError(`buildModel: weight vectors need ${F} entries, got ${w.length}`);
   }
   const snapshot = buildSnapshot(graph, { seed: options.seed });
-  const text = buildTextModel(snapshot.names, catalog, graph.intents());
+  const text = buildTextModel(snapshot.names, catalog, graph.intents(), options.embedding ?? null);
   return {
     graph: snapshot,
     text,

@@ -39,7 +39,7 @@ export function searchTools(model: RecommenderModel, request: SearchRequest): Se
     if (index !== undefined) context.push(index);
   }
   const withContext = context.length > 0 && graph.traces > 0;
-  collectFeatures(graph, model.text, { context: withContext ? context : [], intent: tokenize(request.query) }, scratch);
+  collectFeatures(graph, model.text, { context: withContext ? context : [], intent: tokenize(request.query), intentText: request.query }, scratch);
   try {
     const bg = scoreTouchedRows(model, withContext ? 'next' : 'search', true);
     const top = topBuffer(model, Math.min(request.k ?? DEFAULT_K, graph.n));

@@ -41,6 +41,7 @@ export const catalogToolSchema = z.looseObject({
   domain: z.union([labelSchema, limitedArray(labelSchema, MAX_TOOL_PARAMS)]).optional(),
   server: labelSchema.optional(),
   category: labelSchema.optional(),
+  output_parameters: limitedArray(paramNameSchema, MAX_TOOL_PARAMS).nullable().optional(),
 });
 
 export type CatalogTool = z.output<typeof catalogToolSchema>;
@@ -104,7 +105,8 @@ function fromCatalog(tool: CatalogTool): ToolInfo {
     description: p.description ?? '',
     required: p.required ?? false,
   }));
-  return { name: tool.name, description: tool.description ?? '', params };
+  const outputs = tool.output_parameters ?? [];
+  return { name: tool.name, description: tool.description ?? '', params, ...(outputs.length > 0 ? { outputs } : {}) };
 }
 
 function jsonSchemaType(property: z.output<typeof mcpPropertySchema>): string {
@@ -168,7 +170,10 @@ function checkTool(input: unknown, base: readonly PathSegment[]): Checked {
     const params = mcpParams(input, tool, base);
     if (!Array.isArray(params)) return params;
     const description = tool.description ?? tool.title ?? tool.annotations?.title ?? '';
-    return { tool: { name: tool.name, description, params } };
+    // Own keys only: an output field may be called `__proto__` as well as any other.
+    const outputProps = tool.outputSchema === undefined ? undefined : ownValue(ownValue(input, 'outputSchema') as Record<string, unknown>, 'properties');
+    const outputs = isRecord(outputProps) ? Object.keys(outputProps).filter((k) => paramNameSchema.safeParse(k).success) : [];
+    return { tool: { name: tool.name, description, params, ...(outputs.length > 0 ? { outputs } : {}) } };
   }
   const result = catalogToolSchema.safeParse(input, { reportInput: true });
   if (!result.success) return { issues: flattenError(result.error, base) };

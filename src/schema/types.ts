@@ -41,4 +41,9 @@ export interface ToolInfo {
   readonly name: string;
   readonly description: string;
   readonly params: readonly ToolParam[];
+  /**
+   * Names of the fields the tool returns, when the catalogue says (MCP `outputSchema`, dataset
+   * `output_parameters`): the data flow between tools that DAG suggestion reads.
+   */
+  readonly outputs?: readonly string[];
 }

@@ -9,7 +9,9 @@ import { buildBm25, type Bm25Index } from './bm25.js';
 import { fitIntentAssociation, type IntentModel } from './intent-association.js';
 import { buildIntentMemory, type IntentMemory } from './similar-intents.js';
 import { splitIdentifier, tokenize } from './tokenize.js';
+import type { TextEmbedding } from './text-embedding.js';
 import { toolDocument } from './tool-document.js';
+import { buildToolVectors, toolText, type ToolVectors } from './tool-vectors.js';
 
 export interface TextModel {
   readonly bm25: Bm25Index;
@@ -20,14 +22,19 @@ export interface TextModel {
   readonly memory: IntentMemory;
   /** Number of training intents behind the association. */
   readonly intents: number;
+  /** The embedding behind the `embedding` signal and the tools' vectors, or null for none. */
+  readonly embedding: TextEmbedding | null;
+  readonly vectors: ToolVectors | null;
 }
 
 export function buildTextModel(
   names: readonly string[],
   catalog: ReadonlyMap<string, ToolInfo>,
   intents: readonly IntentRecord[],
+  embedding: TextEmbedding | null = null,
 ): TextModel {
-  const docs = names.map((name) => toolDocument(catalog.get(name) ?? { name, description: '', params: [] }));
+  const tools = names.map((name) => catalog.get(name) ?? { name, description: '', params: [] });
+  const docs = tools.map((tool) => toolDocument(tool));
   const examples = intents.map((record) => ({ tokens: tokenize(record.intent), tools: record.tools }));
   return {
     bm25: buildBm25(docs),
@@ -35,5 +42,7 @@ export function buildTextModel(
     nameTokens: names.map((name) => [...new Set(splitIdentifier(name))]),
     memory: buildIntentMemory(intents.map((record) => record.sequence)),
     intents: intents.length,
+    embedding,
+    vectors: embedding === null ? null : buildToolVectors(tools.map((t) => toolText(t.name, t.description, t.params)), embedding),
   };
 }

@@ -89,7 +89,18 @@ describe('parseTool: MCP tools/list entries', () => {
         { name: 'units', type: 'string | null', description: '', required: false },
         { name: 'raw', type: '', description: '', required: false },
       ],
+      outputs: ['temp'],
     });
+  });
+
+  it('reads outputs from outputSchema.properties (own keys, hostile names kept) and from output_parameters', () => {
+    const mcp = JSON.parse(
+      '{"name":"t","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"__proto__":{"type":"string"},"geoId":{"type":"string"}}}}',
+    );
+    expect(parseTool(mcp).outputs).toEqual(['__proto__', 'geoId']);
+    expect(parseTool({ name: 'a', output_parameters: ['skyId', 'entityId'] }).outputs).toEqual(['skyId', 'entityId']);
+    expect(parseTool({ name: 'a', output_parameters: null })).toEqual({ name: 'a', description: '', params: [] });
+    expectError(() => parseTool({ name: 'a', output_parameters: [3] }), 'INVALID_INPUT', 'parseTool: output_parameters[0]: expected string, received number');
   });
 
   it('falls back to the title when there is no description, and accepts no properties', () => {

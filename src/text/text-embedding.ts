@@ -1,0 +1,112 @@
+/**
+ * Synchronous access to vectors for the recommender's hot path, over any Embedder.
+ *
+ * Query scoring is synchronous (one snapshot, scratch buffers, no await between reading and
+ * resetting them), while an Embedder is asynchronous (a remote endpoint, a model). This bridges
+ * the two: `prefetch(texts)` embeds what is missing and keeps it; `vector(text)` then answers
+ * from memory, or null when the text was never prefetched (the embedding signal is then simply
+ * absent for that query). The built-in hashed embedder needs no prefetch: it is pure computation,
+ * so `hashedTextEmbedding` computes on demand.
+ *
+ * Tool vectors are kept per text, so a rebuild after ingestion (same catalogue) costs map
+ * lookups, not embeddings: vectors are computed once per catalogue change. Query vectors are
+ * kept in a small first-in-first-out window, enough for the prefetch-then-score of one request
+ * and for repeated queries, without growing with traffic.
+ */
+import { embedOne, type Embedder } from './embedder.js';
+import { hashedEmbedding, type HashedEmbedderOptions } from './hashed-embedder.js';
+
+export interface TextEmbedding {
+  readonly dimensions: number;
+  /** A label for breakdowns and logs (`hashed-384`). */
+  readonly name: string;
+  /** The vector of a query text, or null when it is not available synchronously. */
+  query(text: string): Float32Array | null;
+  /** The vector of a tool's text, kept until `retain` drops it. Null when not available. */
+  tool(text: string): Float32Array | null;
+  /** Forgets tool vectors whose text is not in `texts` (the current catalogue). */
+  retain(texts: Iterable<string>): void;
+}
+
+const QUERY_WINDOW = 256;
+
+/** Tool vectors by text, plus a bounded window of query vectors. */
+class VectorMemory {
+  readonly tools = new Map<string, Float32Array>();
+  readonly queries = new Map<string, Float32Array>();
+
+  rememberQuery(text: string, vector: Float32Array): void {
+    if (this.queries.size >= QUERY_WINDOW) this.queries.delete(this.queries.keys().next().value!);
+    this.queries.set(text, vector);
+  }
+
+  retain(texts: Iterable<string>): void {
+    const keep = new Set(texts);
+    for (const text of this.tools.keys()) if (!keep.has(text)) this.tools.delete(text);
+  }
+}
+
+/** The built-in hashed embedder, computed on demand (microseconds per text). */
+export function hashedTextEmbedding(options: HashedEmbedderOptions = {}): TextEmbedding {
+  const memory = new VectorMemory();
+  const probe = hashedEmbedding('', options);
+  return {
+    dimensions: probe.length,
+    name: `hashed-${probe.length}`,
+    query(text) {
+      let v = memory.queries.get(text);
+      if (v === undefined) memory.rememberQuery(text, (v = hashedEmbedding(text, options)));
+      return v;
+    },
+    tool(text) {
+      let v = memory.tools.get(text);
+      if (v === undefined) memory.tools.set(text, (v = hashedEmbedding(text, options)));
+      return v;
+    },
+    retain: (texts) => memory.retain(texts),
+  };
+}
+
+export interface PrefetchingEmbedding extends TextEmbedding {
+  /** Embeds the query texts not yet in memory (one batched call). */
+  prefetchQueries(texts: readonly string[]): Promise<void>;
+  /** Embeds the tool texts not yet in memory (batched calls). */
+  prefetchTools(texts: readonly string[]): Promise<void>;
+}
+
+/** Any Embedder behind the synchronous interface; errors of the embedder reach the prefetch caller. */
+export function prefetchingEmbedding(embedder: Embedder, batch = 64): PrefetchingEmbedding {
+  const memory = new VectorMemory();
+  const fetch = async (texts: readonly string[], keep: (text: string, v: Float32Array) => void, has: (t: string) => boolean) => {
+    const missing = [...new Set(texts)].filter((t) => !has(t));
+    for (let i = 0; i < missing.length; i += batch) {
+      const chunk = missing.slice(i, i + batch);
+      // embedOne checks length and finiteness; a batch call is checked the same way per vector.
+      const vectors = chunk.length === 1 ? [await embedOne(embedder, chunk[0]!, 'embedding')] : await checkedBatch(embedder, chunk);
+      chunk.forEach((text, j) => keep(text, vectors[j]!));
+    }
+  };
+  return {
+    dimensions: embedder.dimensions,
+    name: embedder.name ?? `embedder-${embedder.dimensions}`,
+    query: (text) => memory.queries.get(text) ?? null,
+    tool: (text) => memory.tools.get(text) ?? null,
+    retain: (texts) => memory.retain(texts),
+    prefetchQueries: (texts) => fetch(texts, (t, v) => memory.rememberQuery(t, v), (t) => memory.queries.has(t)),
+    prefetchTools: (texts) => fetch(texts, (t, v) => memory.tools.set(t, v), (t) => memory.tools.has(t)),
+  };
+}
+
+async function checkedBatch(embedder: Embedder, texts: readonly string[]): Promise<Float32Array[]> {
+  const vectors: unknown = await embedder.embed(texts);
+  if (!Array.isArray(vectors) || vectors.length !== texts.length) {
+    // Re-run one by one: embedOne names exactly what is wrong.
+    return Promise.all(texts.map((t) => embedOne(embedder, t, 'embedding')));
+  }
+  for (const v of vectors) {
+    if (!(v instanceof Float32Array) || v.length !== embedder.dimensions || v.some((x) => !Number.isFinite(x))) {
+      return Promise.all(texts.map((t) => embedOne(embedder, t, 'embedding')));
+    }
+  }
+  return vectors as Float32Array[];
+}
