@@ -5,6 +5,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runBench, BENCH_CASES } from '../../bench/perf/run-bench.js';
+import { evaluateDag } from '../../bench/eval/dag-eval.js';
 import { evaluateNext, evaluateSearch } from '../../bench/eval/run-eval.js';
 import { loadDataset } from '../schema/dataset.js';
 import { ToolgraphError } from '../schema/errors.js';
@@ -134,7 +135,7 @@ function datasetDirs(dir: string): string[] {
 const evalCommand: Command = {
   name: 'eval',
   summary: 'Evaluate next-tool prediction or tool search on public data, beside the baselines.',
-  usage: 'eval <next|search> --data DIR [--folds K] [--no-intent] [--json]',
+  usage: 'eval <next|search|dag> --data DIR [--folds K] [--no-intent] [--json]',
   example: 'toolgraph eval next --data ../shared/data/ultratool',
   options: {
     data: { type: 'string', help: 'a dataset folder, or a folder of dataset folders (all are run)' },
@@ -145,8 +146,8 @@ const evalCommand: Command = {
   },
   async run(values, positionals) {
     const task = positionals[0];
-    if (task !== 'next' && task !== 'search') {
-      throw new ToolgraphError('INVALID_INPUT', `eval: expected 'next' or 'search', got '${task ?? ''}'`);
+    if (task !== 'next' && task !== 'search' && task !== 'dag') {
+      throw new ToolgraphError('INVALID_INPUT', `eval: expected 'next', 'search' or 'dag', got '${task ?? ''}'`);
     }
     if (typeof values['data'] !== 'string') throw new ToolgraphError('INVALID_INPUT', 'eval: --data DIR is required');
     const folds = values['folds'] === undefined ? undefined : intOption(values, 'folds', 5, 2);
@@ -156,10 +157,12 @@ const evalCommand: Command = {
       const dataset = await loadDataset(dir);
       const bar = progressBar(`${task} ${dataset.name}`);
       const options = { folds, seed, intent: values['no-intent'] !== true, onProgress: (d: number, t: number) => bar.update(d, t) };
-      const results = task === 'next' ? evaluateNext(dataset, options) : evaluateSearch(dataset, options);
+      const results: readonly { n: number }[] =
+        task === 'next' ? evaluateNext(dataset, options) : task === 'search' ? evaluateSearch(dataset, options) : evaluateDag(dataset, options);
       bar.stop();
       if (results.every((r) => r.n === 0)) {
-        process.stderr.write(`${dataset.name}: no ${task === 'next' ? 'ordered test workflow with two tools or more' : 'test workflow with an intent'}; skipped\n`);
+        const what = { next: 'ordered test workflow with two tools or more', search: 'test workflow with an intent', dag: 'test workflow with two tools or more' }[task];
+        process.stderr.write(`${dataset.name}: no ${what}; skipped\n`);
         continue;
       }
       for (const r of results) {
@@ -169,7 +172,11 @@ const evalCommand: Command = {
       }
     }
     if (values['json'] !== true) {
-      const metrics = task === 'next' ? ['n', 'hit1', 'hit3', 'hit5', 'mrr'] : ['n', 'hit1', 'recall5', 'recall10', 'ndcg10', 'mrr'];
+      const metrics = {
+        next: ['n', 'hit1', 'hit3', 'hit5', 'mrr'],
+        search: ['n', 'hit1', 'recall5', 'recall10', 'ndcg10', 'mrr'],
+        dag: ['n', 'nodeF1', 'edgeF1', 'nodePrecision', 'nodeRecall', 'edgePrecision', 'edgeRecall', 'meanNodes'],
+      }[task];
       process.stdout.write(`${formatTable(['data', 'method', ...metrics], rows.map((r) => [r['data']!, r['method']!, ...metrics.map((m) => r[m]!)]))}\n`);
     }
   },

@@ -18,6 +18,7 @@ import { collectFeatures, F, S_PAGERANK, S_POPULARITY, SIGNALS, type QueryInput 
 import { foldOf } from './folds.js';
 import { transform } from './linear-profile.js';
 import type { TextEmbedding } from '../text/text-embedding.js';
+import { coverage, queryWords } from './query-coverage.js';
 import { buildModel, PRIOR_WEIGHTS, type FittedWeights, type RecommenderModel } from './model.js';
 import { fitSoftmax, topHits, type FitGroup, type FitQuery } from './softmax-fit.js';
 
@@ -57,6 +58,8 @@ export interface FitReport {
   readonly next: FitTaskReport;
   readonly nextNoIntent: FitTaskReport;
   readonly search: FitTaskReport;
+  /** Held-out searches behind the no-match threshold, and the threshold (null: none). */
+  readonly noMatch: { readonly queries: number; readonly coverage: number | null };
 }
 
 interface Collected {
@@ -85,6 +88,9 @@ export function fitWeights(
   const keepSearch = intents > maxQueries ? maxQueries / intents : 1;
 
   const collected: Collected = { groups: [], next: [], nextNoIntent: [], search: [] };
+  // How much of each held-out intent its own tools account for: the in-domain distribution
+  // the no-match threshold is a low quantile of.
+  const coverages: number[] = [];
   for (let k = 0; k < folds; k++) {
     const graph = new ToolGraph();
     for (const name of catalog.keys()) graph.addTool(name);
@@ -110,6 +116,7 @@ export function fitWeights(
       }
       if (tokens !== null && rng() < keepSearch) {
         const gold = [...new Set(ids.filter((c) => c >= 0))];
+        if (gold.length > 0) coverages.push(coverage(model.text, queryWords(model.text, tokens), gold, gold.length).best);
         if (gold.length > 0) collected.search.push(...queries(model, group, { context: [], intent: tokens, intentText: t.intent, extra: gold }, gold));
       }
     }
@@ -135,13 +142,35 @@ export function fitWeights(
   const next = fit(collected.next, PRIOR_WEIGHTS.next, true);
   const nextNoIntent = fit(collected.nextNoIntent, PRIOR_WEIGHTS.nextNoIntent, true);
   const search = fit(collected.search, PRIOR_WEIGHTS.search, false);
+  const noMatchCoverage = lowQuantile(coverages, NO_MATCH_QUANTILE);
   return {
-    weights: { next: next.w, nextNoIntent: nextNoIntent.w, search: search.w, source: 'fitted' },
+    weights: {
+      next: next.w,
+      nextNoIntent: nextNoIntent.w,
+      search: search.w,
+      ...(noMatchCoverage !== null ? { noMatchCoverage } : {}),
+      source: 'fitted',
+    },
+    noMatch: { queries: coverages.length, coverage: noMatchCoverage },
     folds,
     next: next.report,
     nextNoIntent: nextNoIntent.report,
     search: search.report,
   };
+}
+
+/**
+ * Share of in-domain searches the no-match rule may turn away: the threshold is this quantile
+ * of held-out coverage, so about 2% of in-domain requests whose own tools explain the least of
+ * them are answered `no-match`. It bounds the in-domain cost and needs no out-of-domain data.
+ */
+export const NO_MATCH_QUANTILE = 0.02;
+
+/** The q-quantile (lower) of `values`, or null when there are none. */
+function lowQuantile(values: readonly number[], q: number): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(q * (sorted.length - 1))]!;
 }
 
 function mean(values: Uint8Array): number {

@@ -21,6 +21,11 @@ export interface FittedWeights {
   readonly nextNoIntent: readonly number[];
   /** Tools for an intent, without context. */
   readonly search: readonly number[];
+  /**
+   * Least query coverage (query-coverage.ts) of the best result for a search to count as a
+   * match; below it searchTools answers `no-match`. Absent: any matched word is enough.
+   */
+  readonly noMatchCoverage?: number;
   /** How they were obtained: 'prior' until a fit replaces them. */
   readonly source: 'prior' | 'fitted';
 }

@@ -3,12 +3,18 @@
  * intent association and the lexical index (no context), with context tools adding the graph
  * signals through the next-tool weights. Every item carries its per-signal breakdown; `score`
  * is the ranker's probability over all tools.
+ *
+ * When the best results account for too little of the query (query-coverage.ts, threshold
+ * fitted on held-out in-domain intents), the answer is `kind: 'no-match'`: the nearest tools
+ * are still listed, with the query words nothing explained, rather than five unrelated tools
+ * presented as results.
  */
 import { tokenize } from '../text/tokenize.js';
 import { breakdown, collectFeatures, type SignalBreakdown } from './features.js';
 import { logNormaliser } from './linear-profile.js';
 import { topBuffer, type RecommenderModel } from './model.js';
 import { DEFAULT_K } from './predict-next.js';
+import { coverage, queryWords } from './query-coverage.js';
 import { scoreTouchedRows } from './score-rows.js';
 import { selectTopK } from './top-k.js';
 
@@ -26,9 +32,15 @@ export interface SearchItem {
 }
 
 export interface SearchResult {
-  readonly kind: 'results';
+  /** `no-match`: nothing in the catalogue fits; `items` are then only the nearest tools. */
+  readonly kind: 'results' | 'no-match';
   readonly version: number;
   readonly items: readonly SearchItem[];
+  /** Best share of the query's information a returned tool accounts for (query-coverage.ts). */
+  readonly coverage: number;
+  /** With `no-match`: the query words no returned tool explains, and a sentence saying so. */
+  readonly unmatched?: readonly string[];
+  readonly hint?: string;
 }
 
 export function searchTools(model: RecommenderModel, request: SearchRequest): SearchResult {
@@ -39,7 +51,8 @@ export function searchTools(model: RecommenderModel, request: SearchRequest): Se
     if (index !== undefined) context.push(index);
   }
   const withContext = context.length > 0 && graph.traces > 0;
-  collectFeatures(graph, model.text, { context: withContext ? context : [], intent: tokenize(request.query), intentText: request.query }, scratch);
+  const tokens = tokenize(request.query);
+  collectFeatures(graph, model.text, { context: withContext ? context : [], intent: tokens, intentText: request.query }, scratch);
   try {
     const bg = scoreTouchedRows(model, withContext ? 'next' : 'search', true);
     const top = topBuffer(model, Math.min(request.k ?? DEFAULT_K, graph.n));
@@ -50,7 +63,15 @@ export function searchTools(model: RecommenderModel, request: SearchRequest): Se
       const c = top.tools[i]!;
       items.push({ tool: graph.names[c]!, kind: 'tool', score: Math.exp(top.scores[i]! - logZ), signals: breakdown(graph, scratch, c) });
     }
-    return { kind: 'results', version: graph.version, items };
+    const fit = coverage(model.text, queryWords(model.text, tokens), top.tools, top.size);
+    // Below the fitted threshold nothing fits; with no fit yet, nothing fits when no word matched.
+    const threshold = model.weights.noMatchCoverage ?? Number.MIN_VALUE;
+    if (fit.best >= threshold && top.size > 0) return { kind: 'results', version: graph.version, items, coverage: fit.best };
+    const hint =
+      tokens.length === 0
+        ? 'the query has no content words to match'
+        : `no tool fits: ${fit.unmatched.length > 0 ? `${fit.unmatched.map((w) => JSON.stringify(w)).join(', ')} matched nothing in the best tools` : 'the best tools match too little of the query'}`;
+    return { kind: 'no-match', version: graph.version, items, coverage: fit.best, unmatched: fit.unmatched, hint };
   } finally {
     scratch.reset();
   }

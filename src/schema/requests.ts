@@ -30,6 +30,29 @@ export const searchRequestSchema = z.strictObject({
 
 export type SearchRequestInput = z.input<typeof searchRequestSchema>;
 
+/** Largest DAG a request may ask for. */
+export const MAX_DAG_NODES = 50;
+
+const thresholdSchema = z.number().min(0).max(1);
+
+export const dagRequestSchema = z
+  .strictObject({
+    intent: limitedString(MAX_INTENT_LENGTH).min(1),
+    context: contextSchema,
+    maxNodes: z.int().min(1).max(MAX_DAG_NODES).default(10),
+    thresholds: z.strictObject({ reject: thresholdSchema.default(0.5), warn: thresholdSchema.default(0.65) }).default({ reject: 0.5, warn: 0.65 }),
+  })
+  .refine((r) => r.thresholds.reject <= r.thresholds.warn, {
+    message: 'thresholds.reject must not exceed thresholds.warn',
+    path: ['thresholds'],
+  });
+
+export type DagRequestInput = z.input<typeof dagRequestSchema>;
+
+export function parseDagRequest(input: unknown): z.output<typeof dagRequestSchema> {
+  return parseWith(dagRequestSchema, input, 'suggestDag');
+}
+
 export function parsePredictRequest(input: unknown): z.output<typeof predictRequestSchema> {
   return parseWith(predictRequestSchema, input, 'predictNext');
 }

@@ -6,6 +6,7 @@
  */
 import type { FitReport } from '../recommend/fit-weights.js';
 import type { Prediction } from '../recommend/predict-next.js';
+import type { DagSuggestion } from '../recommend/dag/suggest-dag.js';
 import type { SearchResult } from '../recommend/search-tools.js';
 import type { ContributionResult } from '../scoring/contribute-trace.js';
 import type { ToolInfo } from '../schema/types.js';
@@ -19,6 +20,8 @@ export interface ToolgraphService {
   ingest(input: unknown): Promise<IngestResult>;
   predictNext(request: unknown): Promise<Prediction>;
   searchTools(request: unknown): Promise<SearchResult>;
+  /** A workflow (DAG) of tools for an intent. */
+  suggestDag(request: unknown): Promise<DagSuggestion>;
   /** Trace value (specs 000/001) with its breakdown; contributes to the novelty memory as asked. */
   score(trace: unknown, options?: ScoreOptions): Promise<ContributionResult>;
   fit(): Promise<FitReport>;
@@ -35,6 +38,7 @@ export function inMemoryService(tg: Toolgraph): ToolgraphService {
     ingest: async (input) => tg.ingest(input),
     predictNext: async (request) => tg.predictNext(request),
     searchTools: async (request) => tg.searchTools(request),
+    suggestDag: async (request) => tg.suggestDag(request),
     score: (trace, options) => tg.score(trace, options),
     fit: async () => tg.fit(),
     stats: async () => tg.stats(),

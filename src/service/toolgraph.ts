@@ -16,7 +16,8 @@ import { searchTools, type SearchResult } from '../recommend/search-tools.js';
 import { contributeTrace, type ContributionResult } from '../scoring/contribute-trace.js';
 import { VectorCache } from '../scoring/vector-cache.js';
 import { ToolgraphError } from '../schema/errors.js';
-import { parsePredictRequest, parseSearchRequest } from '../schema/requests.js';
+import { parseDagRequest, parsePredictRequest, parseSearchRequest } from '../schema/requests.js';
+import { suggestDag, type DagSuggestion } from '../recommend/dag/suggest-dag.js';
 import { parseCatalog } from '../schema/tool.js';
 import { parseTrace } from '../schema/trace.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
@@ -163,6 +164,11 @@ export class Toolgraph {
 
   searchTools(request: unknown): SearchResult {
     return searchTools(this.current(), parseSearchRequest(request));
+  }
+
+  /** A workflow of tools for an intent: nodes, dependencies, layers, confidences, warnings. */
+  suggestDag(request: unknown): DagSuggestion {
+    return suggestDag(this.current(), parseDagRequest(request));
   }
 
   /**

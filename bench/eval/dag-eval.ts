@@ -1,0 +1,155 @@
+/**
+ * `toolgraph eval dag`: for each test workflow with two tools or more, the intent goes in and a
+ * DAG of tools comes out (shared/data/README.md, "dag"). Methods:
+ *  - chain: the top search results in rank order, linked as a chain;
+ *  - toolgraph: suggestDag.
+ * Both take the same number of steps where they can (the weighted median length of similar
+ * past tasks, else the request's clause count), so the comparison is about which tools, and
+ * which dependencies, not about how many. suggestDag may stop earlier on a doubtful step.
+ *
+ * node-F1 compares tool multisets; edge-F1 compares (from tool, to tool) multisets against the
+ * record's `edges` (a chain without listed edges: its consecutive pairs). Micro-averaged: true
+ * positives, predictions and gold items are summed over the test set before dividing.
+ */
+import { suggestDag } from '../../src/recommend/dag/suggest-dag.js';
+import { similarTaskLength } from '../../src/recommend/dag/workflow-length.js';
+import type { RecommenderModel } from '../../src/recommend/model.js';
+import { scoreAllTools } from '../../src/recommend/score-all.js';
+import type { Dataset } from '../../src/schema/dataset.js';
+import type { WorkflowRecord } from '../../src/schema/trace.js';
+import { splitClauses } from '../../src/text/clauses.js';
+import { tokenize } from '../../src/text/tokenize.js';
+import { trainToolgraph } from './next-methods.js';
+import { splitsOf } from './splits.js';
+import { buildUniverse } from './universe.js';
+
+export const DAG_METHODS = ['chain', 'toolgraph'] as const;
+export type DagMethod = (typeof DAG_METHODS)[number];
+
+export interface DagResult {
+  readonly task: 'dag';
+  readonly data: string;
+  readonly method: DagMethod;
+  readonly n: number;
+  readonly nodeF1: number;
+  readonly edgeF1: number;
+  readonly nodePrecision: number;
+  readonly nodeRecall: number;
+  readonly edgePrecision: number;
+  readonly edgeRecall: number;
+  /** Mean number of nodes suggested. */
+  readonly meanNodes: number;
+}
+
+export interface DagEvalOptions {
+  readonly folds?: number;
+  readonly seed?: number;
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+interface Predicted {
+  readonly tools: readonly string[];
+  readonly edges: readonly (readonly [string, string])[];
+}
+
+/** Counts of matched, predicted and gold items, summed over queries. */
+class F1Counter {
+  tp = 0;
+  predicted = 0;
+  gold = 0;
+
+  add(predicted: readonly string[], gold: readonly string[]): void {
+    const left = new Map<string, number>();
+    for (const g of gold) left.set(g, (left.get(g) ?? 0) + 1);
+    for (const p of predicted) {
+      const k = left.get(p) ?? 0;
+      if (k > 0) {
+        this.tp++;
+        left.set(p, k - 1);
+      }
+    }
+    this.predicted += predicted.length;
+    this.gold += gold.length;
+  }
+
+  get precision(): number {
+    return this.predicted > 0 ? this.tp / this.predicted : 0;
+  }
+
+  get recall(): number {
+    return this.gold > 0 ? this.tp / this.gold : 0;
+  }
+
+  get f1(): number {
+    const p = this.precision;
+    const r = this.recall;
+    return p + r > 0 ? (2 * p * r) / (p + r) : 0;
+  }
+}
+
+/** Gold edges as `from\u0000to` tool pairs. */
+export function goldEdges(record: WorkflowRecord): string[] {
+  if (record.edges.length > 0) return record.edges.map(([i, j]) => pairKey(record.tools[i]!, record.tools[j]!));
+  if (record.structure !== 'chain') return [];
+  return record.tools.slice(1).map((t, i) => pairKey(record.tools[i]!, t));
+}
+
+function pairKey(from: string, to: string): string {
+  return `${from}\u0000${to}`;
+}
+
+function chainDag(model: RecommenderModel, intent: string, scores: Float64Array): Predicted {
+  const tokens = tokenize(intent);
+  const learned = tokens.length > 0 ? similarTaskLength(model.text, tokens, model.scratch.similar) : null;
+  const length = Math.min(model.graph.n, learned ?? Math.max(1, splitClauses(intent).length));
+  scoreAllTools(model, [], intent, 'search', scores);
+  const order = Array.from({ length: model.graph.n }, (_, c) => c).sort((a, b) => scores[b]! - scores[a]! || a - b);
+  const tools = order.slice(0, length).map((c) => model.graph.names[c]!);
+  return { tools, edges: tools.slice(1).map((t, i) => [tools[i]!, t] as const) };
+}
+
+function toolgraphDag(model: RecommenderModel, intent: string): Predicted {
+  const dag = suggestDag(model, { intent });
+  const toolOf = new Map(dag.nodes.map((n) => [n.id, n.tool]));
+  return { tools: dag.nodes.map((n) => n.tool), edges: dag.edges.map((e) => [toolOf.get(e.from)!, toolOf.get(e.to)!] as const) };
+}
+
+export function evaluateDag(dataset: Dataset, options: DagEvalOptions = {}): DagResult[] {
+  const splits = splitsOf(dataset.workflows, options.folds);
+  const counters = new Map(DAG_METHODS.map((m) => [m, { nodes: new F1Counter(), edges: new F1Counter(), queries: 0 }]));
+  const total = splits.reduce((s, sp) => s + sp.test.length, 0);
+  let done = 0;
+  for (const split of splits) {
+    const universe = buildUniverse(dataset.tools, split.train);
+    const { model } = trainToolgraph(universe, split.train, options.seed);
+    const scores = new Float64Array(model.graph.n);
+    for (const w of split.test) {
+      options.onProgress?.(++done, total);
+      if (w.tools.length < 2 || w.intent === '') continue;
+      const gold = goldEdges(w);
+      for (const method of DAG_METHODS) {
+        const predicted = method === 'chain' ? chainDag(model, w.intent, scores) : toolgraphDag(model, w.intent);
+        const c = counters.get(method)!;
+        c.nodes.add(predicted.tools, w.tools);
+        c.edges.add(predicted.edges.map(([a, b]) => pairKey(a, b)), gold);
+        c.queries++;
+      }
+    }
+  }
+  return DAG_METHODS.map((method) => {
+    const c = counters.get(method)!;
+    return {
+      task: 'dag' as const,
+      data: dataset.name,
+      method,
+      n: c.queries,
+      nodeF1: c.nodes.f1,
+      edgeF1: c.edges.f1,
+      nodePrecision: c.nodes.precision,
+      nodeRecall: c.nodes.recall,
+      edgePrecision: c.edges.precision,
+      edgeRecall: c.edges.recall,
+      meanNodes: c.queries > 0 ? c.nodes.predicted / c.queries : 0,
+    };
+  });
+}

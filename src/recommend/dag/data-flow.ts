@@ -1,0 +1,42 @@
+/**
+ * Data flow between tools, from what catalogues declare: tool A can feed tool B when a field A
+ * returns names a parameter B takes. Names are compared case-insensitively, with separators
+ * removed, and a parameter matches when it is the output's name or ends with it
+ * (`originSkyId` takes `skyId`, `geo_id` takes `geoId`). A suffix must be at least
+ * MIN_SUFFIX characters, so a generic `id` output does not feed every `*Id` parameter.
+ */
+import type { ToolInfo } from '../../schema/types.js';
+
+export const MIN_SUFFIX = 4;
+
+function key(name: string): string {
+  return name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+/** Whether the tool declares both sides of data flow (then silence between two tools means "independent"). */
+export function declaresOutputs(tool: ToolInfo | undefined): boolean {
+  return tool !== undefined && tool.outputs !== undefined && tool.outputs.length > 0;
+}
+
+/**
+ * Normalised output names of a tool, for repeated matching. A field the tool also takes as a
+ * parameter is an echo (`country` in, `country` out), not something it produces: left out, or
+ * every pair of tools sharing a locale parameter would look like a dependency both ways.
+ */
+export function outputKeys(tool: ToolInfo | undefined): string[] {
+  if (tool === undefined) return [];
+  const inputs = new Set(tool.params.map((p) => key(p.name)));
+  return (tool.outputs ?? []).map(key).filter((k) => k !== '' && !inputs.has(k));
+}
+
+/** Whether any output of `producer` (normalised by outputKeys) names a parameter of `consumer`. */
+export function feeds(producerOutputs: readonly string[], consumer: ToolInfo | undefined): boolean {
+  if (consumer === undefined || producerOutputs.length === 0) return false;
+  for (const param of consumer.params) {
+    const p = key(param.name);
+    for (const o of producerOutputs) {
+      if (p === o || (o.length >= MIN_SUFFIX && p.endsWith(o))) return true;
+    }
+  }
+  return false;
+}

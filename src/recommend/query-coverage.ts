@@ -1,0 +1,92 @@
+/**
+ * Does anything fit this request? The share of the request's information that a tool accounts
+ * for: its informative words that the tool's catalogue document contains or that intents of
+ * traces calling the tool contained,
+ *
+ *   coverage(q, c) = sum_{w in q explained by c} idf(w) / sum_{w in q} idf(w)
+ *
+ * over the distinct query words, with idf from the catalogue's BM25 index, else from the
+ * recorded intents, else (a word neither has ever seen) the largest idf there is: a word
+ * nothing knows is the strongest sign the request is about something else.
+ *
+ * A request fits when one of its top tools covers at least a fitted share (fit-weights.ts:
+ * a low quantile of held-out in-domain coverage), so the rule costs a bounded share of
+ * in-domain queries and asks nothing of out-of-domain data. The words no top tool explains
+ * are the hint returned with a no-match.
+ *
+ * O(|q| (log V + log postings)) per tool checked.
+ */
+import type { Bm25Index } from '../text/bm25.js';
+import type { IntentModel } from '../text/intent-association.js';
+import type { TextModel } from '../text/text-model.js';
+import { termId } from '../text/vocabulary.js';
+
+export interface QueryWord {
+  readonly word: string;
+  readonly weight: number;
+  /** Term ids in the catalogue index and in the intent model, or -1. */
+  readonly docTerm: number;
+  readonly intentTerm: number;
+}
+
+function maxIdf(index: Bm25Index): number {
+  let max = 0;
+  for (let i = 0; i < index.idf.length; i++) if (index.idf[i]! > max) max = index.idf[i]!;
+  return max;
+}
+
+/** The distinct words of a tokenised query with their weights. */
+export function queryWords(text: TextModel, tokens: readonly string[]): QueryWord[] {
+  const ceiling = Math.max(maxIdf(text.bm25), maxIdf(text.intent.examples), 1);
+  const words: QueryWord[] = [];
+  for (const word of new Set(tokens)) {
+    const docTerm = termId(text.bm25, word);
+    const intentTerm = termId(text.intent, word);
+    const exampleTerm = termId(text.intent.examples, word);
+    const weight = docTerm >= 0 ? text.bm25.idf[docTerm]! : exampleTerm >= 0 ? text.intent.examples.idf[exampleTerm]! : ceiling;
+    words.push({ word, weight: Math.max(weight, 1e-6), docTerm, intentTerm });
+  }
+  return words;
+}
+
+/** Binary search: both indexes keep each term's postings sorted by document / tool. */
+function inPostings(start: Int32Array, items: Int32Array, term: number, item: number): boolean {
+  if (term < 0) return false;
+  let lo = start[term]!;
+  let hi = start[term + 1]! - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = items[mid]!;
+    if (v < item) lo = mid + 1;
+    else if (v > item) hi = mid - 1;
+    else return true;
+  }
+  return false;
+}
+
+export function explains(text: TextModel, word: QueryWord, tool: number): boolean {
+  const intent: IntentModel = text.intent;
+  return (
+    inPostings(text.bm25.postingStart, text.bm25.postingDoc, word.docTerm, tool) ||
+    inPostings(intent.postingStart, intent.postingTool, word.intentTerm, tool)
+  );
+}
+
+/** The best coverage among `tools`, and the words none of them explains. */
+export function coverage(text: TextModel, words: readonly QueryWord[], tools: ArrayLike<number>, count: number): { best: number; unmatched: string[] } {
+  let total = 0;
+  for (const w of words) total += w.weight;
+  const matchedByAny = new Uint8Array(words.length);
+  let best = 0;
+  for (let i = 0; i < count; i++) {
+    let covered = 0;
+    words.forEach((w, k) => {
+      if (explains(text, w, tools[i]!)) {
+        covered += w.weight;
+        matchedByAny[k] = 1;
+      }
+    });
+    if (total > 0) best = Math.max(best, covered / total);
+  }
+  return { best, unmatched: words.filter((_, k) => matchedByAny[k] === 0).map((w) => w.word) };
+}
