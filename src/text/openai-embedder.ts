@@ -59,7 +59,8 @@ const OptionsSchema = z.strictObject({
   maxChars: z.number().int().min(1).default(OPENAI_EMBEDDER_DEFAULTS.maxChars),
 });
 
-type Resolved = z.output<typeof OptionsSchema>;
+/** Options after defaults; dimensions null only while detectOpenAIDimensions probes. */
+type Resolved = Omit<z.output<typeof OptionsSchema>, 'dimensions'> & { readonly dimensions: number | null };
 
 /** The part of the answer we use; other fields (`model`, `usage`, `object`) may be anything. */
 const ResponseSchema = z.object({
@@ -118,6 +119,7 @@ function statusError(status: number, statusText: string, body: string, url: URL)
 
 /** Checks one answer for `count` texts and returns its vectors in input order. */
 function readVectors(body: unknown, count: number, options: Resolved, url: URL): Float32Array[] {
+  // The probe of detectOpenAIDimensions expects no length yet: the first vector sets it.
   const parsed = ResponseSchema.safeParse(body, { reportInput: true });
   if (!parsed.success) {
     const first = flattenError(parsed.error)[0];
@@ -129,7 +131,7 @@ function readVectors(body: unknown, count: number, options: Resolved, url: URL):
     throw failed(`POST ${shownUrl(url)} returned ${data.length} vectors for ${count} texts`);
   }
   const out = new Array<Float32Array | undefined>(count);
-  const d = options.dimensions;
+  const d = options.dimensions ?? data[0]?.embedding.length ?? 0;
   for (const item of data) {
     if (item.index >= count || out[item.index] !== undefined) {
       throw failed(`POST ${shownUrl(url)} returned index ${item.index} ${item.index >= count ? `for ${count} texts` : 'twice'}`);
@@ -221,4 +223,19 @@ export function createOpenAIEmbedder(options: OpenAIEmbedderOptions): Embedder {
       return out;
     },
   };
+}
+
+/**
+ * The length of the vectors the endpoint returns for `model`: one request embedding a short probe
+ * text. For configuration that does not state the dimensions (TOOLGRAPH_EMBEDDINGS_DIMENSIONS
+ * unset). Rejects like `embed` (EMBEDDER_FAILED), INVALID_INPUT for bad options.
+ */
+export async function detectOpenAIDimensions(options: Omit<OpenAIEmbedderOptions, 'dimensions'>): Promise<number> {
+  const resolved = parseWith(OptionsSchema.omit({ dimensions: true }), options, 'detectOpenAIDimensions');
+  const url = new URL(`${resolved.baseUrl.replace(/\/+$/, '')}/embeddings`);
+  const [vector] = await request(['dimension probe'], { ...resolved, dimensions: null }, url);
+  if (vector === undefined || vector.length === 0) {
+    throw failed(`POST ${shownUrl(url)} returned an empty vector for model '${resolved.model}'`);
+  }
+  return vector.length;
 }
