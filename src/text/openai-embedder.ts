@@ -119,7 +119,6 @@ function statusError(status: number, statusText: string, body: string, url: URL)
 
 /** Checks one answer for `count` texts and returns its vectors in input order. */
 function readVectors(body: unknown, count: number, options: Resolved, url: URL): Float32Array[] {
-  // The probe of detectOpenAIDimensions expects no length yet: the first vector sets it.
   const parsed = ResponseSchema.safeParse(body, { reportInput: true });
   if (!parsed.success) {
     const first = flattenError(parsed.error)[0];
@@ -131,6 +130,7 @@ function readVectors(body: unknown, count: number, options: Resolved, url: URL):
     throw failed(`POST ${shownUrl(url)} returned ${data.length} vectors for ${count} texts`);
   }
   const out = new Array<Float32Array | undefined>(count);
+  // The probe of detectOpenAIDimensions expects no length yet: the first vector sets it.
   const d = options.dimensions ?? data[0]?.embedding.length ?? 0;
   for (const item of data) {
     if (item.index >= count || out[item.index] !== undefined) {
@@ -144,7 +144,7 @@ function readVectors(body: unknown, count: number, options: Resolved, url: URL):
     }
     const vector = Float32Array.from(item.embedding);
     for (let i = 0; i < d; i++) {
-      // JSON numbers are finite doubles, but one beyond float32's range becomes Infinity here.
+      // zod has rejected non-finite doubles (JSON's 1e999); a finite one beyond float32 is Infinity here.
       if (!Number.isFinite(vector[i])) {
         throw failed(`POST ${shownUrl(url)} returned a value that is not finite in float32 at data[index ${item.index}].embedding[${i}]`);
       }
