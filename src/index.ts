@@ -44,11 +44,15 @@ export { tokenize, splitIdentifier } from './text/tokenize.js';
 export { buildBm25, scoreBm25 } from './text/bm25.js';
 export { createHashedEmbedder, type HashedEmbedderOptions } from './text/hashed-embedder.js';
 export type { Embedder } from './text/embedder.js';
+export { createOpenAIEmbedder, detectOpenAIDimensions, type OpenAIEmbedderOptions } from './text/openai-embedder.js';
+export { createTransformersEmbedder, checkModelFolder, type TransformersEmbedderOptions, type ModelFolder } from './text/transformers-embedder.js';
+export { createEmbedder, parseEmbedderSpec, EMBEDDER_SPEC_FORMS, type EmbedderSpec } from './text/embedder-config.js';
 
 // Trace value and confidence.
 export { evaluateValue, evaluateValueDetailed } from './scoring/evaluate-value.js';
 export { contributeTrace } from './scoring/contribute-trace.js';
 export { VectorCache, type VectorCacheOptions } from './scoring/vector-cache.js';
+export type { VectorMatch, VectorNeighbour } from './scoring/vector-cache.js';
 export { createPatternConfidence, applyConfidenceEvent } from './scoring/pattern-confidence.js';
 export { decayConfidence } from './scoring/decay.js';
 export { wilsonLowerBound } from './scoring/wilson.js';

@@ -12,7 +12,7 @@ import { ToolgraphError } from '../schema/errors.js';
 import { readJsonlFile, readTextFile } from '../schema/jsonl.js';
 import { contributeTrace } from '../scoring/contribute-trace.js';
 import { VectorCache } from '../scoring/vector-cache.js';
-import { createHashedEmbedder } from '../text/hashed-embedder.js';
+import { createEmbedder } from '../text/embedder-config.js';
 import { parseTrace, workflowToTrace } from '../schema/trace.js';
 import { SIGNALS } from '../recommend/features.js';
 import { Toolgraph } from '../service/toolgraph.js';
@@ -24,6 +24,8 @@ type Values = Record<string, string | boolean | undefined>;
 export interface OptionSpec {
   readonly type: 'string' | 'boolean';
   readonly help: string;
+  /** Name of the value in help (`--data <DIR>`); default `value`. Only for `type: 'string'`. */
+  readonly value?: string;
 }
 
 export interface Command {
@@ -290,11 +292,16 @@ const demoCommand: Command = {
 const scoreCommand: Command = {
   name: 'score',
   summary: 'Score the value of ReasoningTraces (specs 000/001) with the breakdown of every dimension.',
-  usage: 'score FILE [--threshold X] [--no-embedder] [--json]',
+  usage: 'score FILE [--threshold X] [--embedder SPEC | --no-embedder] [--json]',
   example: 'toolgraph score traces.jsonl --json',
   options: {
     threshold: { type: 'string', help: 'value at or above which a trace is contributed to the novelty memory (default 0.75)' },
     'no-embedder': { type: 'boolean', help: 'score without the built-in embedder (novelty 0.5)' },
+    embedder: {
+      type: 'string',
+      value: 'SPEC',
+      help: 'hashed, none, transformers:DIR or openai:URL (README, Embedders); default $TOOLGRAPH_EMBEDDER, else hashed',
+    },
     json: { type: 'boolean', help: 'one JSON line per trace: the full breakdown' },
   },
   async run(values, positionals) {
@@ -307,8 +314,9 @@ const scoreCommand: Command = {
     const traces = file.endsWith('.jsonl') ? await readJsonlFile(file, (v) => v) : [parseJsonText(await readTextFile(file), file)];
     // Traces are scored in file order; each one at or above the threshold enters the novelty
     // memory, so later traces are novel relative to the contributed earlier ones.
-    const cache = new VectorCache();
-    const embedder = values['no-embedder'] === true ? null : createHashedEmbedder();
+    const spec = typeof values['embedder'] === 'string' ? values['embedder'] : undefined;
+    const embedder = values['no-embedder'] === true ? null : await createEmbedder(spec);
+    const cache = new VectorCache(embedder === null ? {} : { dimensions: embedder.dimensions });
     const rows: (string | number)[][] = [];
     for (const [i, trace] of traces.entries()) {
       const result = await contributeTrace(trace, { cache, embedder, ...(threshold !== undefined ? { threshold } : {}) }).catch((error: unknown) => {

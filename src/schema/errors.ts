@@ -10,6 +10,9 @@ export const ERROR_CODES = [
   'PAYLOAD_TOO_LARGE',
   'CONFLICT',
   'INTERNAL',
+  // A configured embedder could not run: its optional package is missing, its model failed to
+  // load, or its remote endpoint timed out, refused, failed or answered something malformed.
+  'EMBEDDER_FAILED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

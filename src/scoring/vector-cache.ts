@@ -5,6 +5,7 @@
  *   cos(q, v)              = q·v / (|q| |v|), and 0 when q or v is the zero vector
  *   maxCosineSimilarity(q) = max over live entries of cos(q, v); 0 when none is live (spec 000's SDK)
  *   search(q, k)           = the k live entries of highest cos(q, v), ties oldest first
+ *   nearest(q, k)          = search(q, k) as {id, similarity} pairs (the top-k API of issue 3)
  *
  * Entries are stored unit-normalised on add, so a query costs one dot product per entry
  * (accumulated in doubles). When full, adding evicts the oldest entry. With a TTL, an entry added
@@ -13,7 +14,7 @@
  * stepping back can never strand an expired entry behind a live one: expired entries are always
  * the oldest, and expiry only ever pops from the head of the ring.
  *
- * Complexity: add O(d); maxCosineSimilarity O(n d); search O(n d + n k); size O(expired);
+ * Complexity: add O(d); maxCosineSimilarity O(n d); search and nearest O(n d + n k); size O(expired);
  * memory maxElements * dimensions * 4 bytes, allocated once (1000 x 384: 1.5 MB).
  *
  * A class rather than a pure function because spec 000 defines this API (`new VectorCache(...)`,
@@ -31,6 +32,14 @@ export interface VectorCacheOptions {
   readonly ttlMs?: number;
   /** Clock in epoch ms; default Date.now. */
   readonly now?: () => number;
+}
+
+/** One result of `nearest`. */
+export interface VectorNeighbour {
+  /** The id given to `add`, or null. */
+  readonly id: string | null;
+  /** Cosine between the query and the entry, in [-1, 1]. */
+  readonly similarity: number;
 }
 
 /** One result of `search`. */
@@ -182,6 +191,19 @@ export class VectorCache {
       out.push({ id: this.#ids[slot] ?? null, similarity: scores[j]!, addedAt: this.#addedAt[slot]! });
     }
     return out;
+  }
+
+  /**
+   * The `k` live entries nearest to `query` by cosine as `{id, similarity}`, best first, ties in
+   * insertion order (oldest first), expired entries never returned; fewer when fewer are live.
+   * `search` with the insertion time dropped. Throws INVALID_INPUT unless k is a positive integer.
+   */
+  nearest(query: ArrayLike<number>, k: number): VectorNeighbour[] {
+    this.#check(query, 'nearest');
+    if (!Number.isSafeInteger(k) || k < 1) {
+      throw invalid(`VectorCache.nearest: expected k to be a positive integer, got ${String(k)}`);
+    }
+    return this.search(query, k).map((match) => ({ id: match.id, similarity: match.similarity }));
   }
 
   /** Removes every entry. The storage stays allocated. */

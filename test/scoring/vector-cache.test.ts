@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createRng } from '../../src/graph/rng.js';
 import { VectorCache } from '../../src/scoring/vector-cache.js';
 import { expectError, manualClock } from './_helpers.js';
 
@@ -176,5 +177,69 @@ describe('VectorCache', () => {
     expectError(() => cache.search([1, 2, 3], 1.5), 'INVALID_INPUT', 'VectorCache.search');
     expectError(() => cache.search([1, 2], 1), 'INVALID_INPUT', 'VectorCache.search');
     expect(cache.size).toBe(0);
+  });
+});
+
+describe('VectorCache.nearest', () => {
+  /** The reference: every live entry scored in doubles, sorted by cosine, ties by insertion. */
+  function bruteForce(live: { id: string; v: number[] }[], q: number[], k: number): { id: string; similarity: number }[] {
+    const norm = (v: number[]) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
+    const scored = live.map((entry, order) => {
+      const n = norm(entry.v) * norm(q);
+      const dot = entry.v.reduce((s, x, i) => s + x * q[i]!, 0);
+      return { id: entry.id, similarity: n === 0 ? 0 : dot / n, order };
+    });
+    scored.sort((a, b) => b.similarity - a.similarity || a.order - b.order);
+    return scored.slice(0, k).map(({ id, similarity }) => ({ id, similarity }));
+  }
+
+  it('equals a brute-force top k (with ties, evictions and TTL expiry) on seeded random data', () => {
+    const rng = createRng(7);
+    const clock = manualClock(0);
+    const d = 6;
+    const cache = new VectorCache({ maxElements: 40, dimensions: d, ttlMs: 500, now: clock.now });
+    const added: { id: string; v: number[]; at: number }[] = [];
+    for (let i = 0; i < 200; i++) {
+      // Small integer coordinates make exact ties (and duplicates) frequent.
+      const v = i % 7 === 0 && added.length > 0 ? added[added.length - 1]!.v : Array.from({ length: d }, () => Math.floor(rng() * 3) - 1);
+      cache.add(v, `v${i}`);
+      added.push({ id: `v${i}`, v, at: clock.now() });
+      clock.advance(Math.floor(rng() * 10));
+      if (i % 10 !== 9) continue;
+      const live = added.slice(-40).filter((entry) => clock.now() - entry.at < 500);
+      const q = Array.from({ length: d }, () => Math.floor(rng() * 3) - 1);
+      for (const k of [1, 3, 50]) {
+        const got = cache.nearest(q, k);
+        const want = bruteForce(live, q, k);
+        expect(got.map((m) => m.id)).toEqual(want.map((m) => m.id));
+        got.forEach((m, j) => expect(m.similarity).toBeCloseTo(want[j]!.similarity, 6));
+      }
+    }
+  });
+
+  it('is best first with ties in insertion order, and forgets expired entries', () => {
+    const clock = manualClock(0);
+    const cache = new VectorCache({ maxElements: 10, dimensions: 2, ttlMs: 100, now: clock.now });
+    cache.add([1, 1], 'diagonal');
+    clock.set(10);
+    cache.add([0, 1], 'north');
+    cache.add([2, 0], 'east-1');
+    cache.add([5, 0], 'east-2');
+    const top = cache.nearest([1, 0], 3);
+    expect(top.map((m) => m.id)).toEqual(['east-1', 'east-2', 'diagonal']);
+    expect(top[0]).toEqual({ id: 'east-1', similarity: expect.closeTo(1, 6) });
+    expect(top[2]!.similarity).toBeCloseTo(Math.SQRT1_2, 6);
+    clock.set(100); // 'diagonal' is 100 ms old: expired
+    expect(cache.nearest([1, 1], 10).map((m) => m.id)).toEqual(['north', 'east-1', 'east-2']);
+    clock.set(110);
+    expect(cache.nearest([1, 1], 10)).toEqual([]);
+  });
+
+  it('rejects a bad k or query with INVALID_INPUT naming nearest', () => {
+    const cache = new VectorCache({ dimensions: 2 });
+    expectError(() => cache.nearest([1, 0], 0), 'INVALID_INPUT', 'VectorCache.nearest');
+    expectError(() => cache.nearest([1, 0], 1.5), 'INVALID_INPUT', 'VectorCache.nearest');
+    expectError(() => cache.nearest([1, 0, 0], 1), 'INVALID_INPUT', 'VectorCache.nearest');
+    expectError(() => cache.nearest([NaN, 0], 1), 'INVALID_INPUT', 'VectorCache.nearest');
   });
 });

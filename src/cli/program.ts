@@ -1,0 +1,156 @@
+/**
+ * The `toolgraph` argument parser: a commander program built generically from the declarative
+ * command table (commands.ts), so adding a command is adding a table entry.
+ *
+ * Each table entry becomes a subcommand with its options (`type: 'string'` takes a value,
+ * `'boolean'` is a flag, a name starting with `no-` is a flag too), its usage line, its summary,
+ * and its example at the end of its `--help`. Words after the command that are not options reach
+ * `run` as positionals (`eval next`, `score FILE`), and `run` receives the same values object as
+ * before: option name -> string | true | undefined, `--no-x` as `'no-x': true`.
+ *
+ * Exit codes: 0 success (and --help, --version); 2 bad usage (unknown command or option, missing
+ * option value) or INVALID_INPUT and the other input codes; 3 NOT_FOUND; 1 INTERNAL, an
+ * EMBEDDER_FAILED, or any other error. Errors go to stderr as `toolgraph <command>: CODE: message`.
+ */
+import { Command as Program, CommanderError, Option } from 'commander';
+import { ToolgraphError, type ErrorCode } from '../schema/errors.js';
+import type { Command } from './commands.js';
+
+export const EXIT = { ok: 0, internal: 1, usage: 2, notFound: 3 } as const;
+
+export interface CliOutput {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export const PROCESS_OUTPUT: CliOutput = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+};
+
+type Values = Record<string, string | boolean | undefined>;
+
+/** How to read one table option back from commander's parsed options. */
+interface OptionBinding {
+  readonly name: string;
+  readonly attribute: string;
+  readonly kind: 'string' | 'flag' | 'negated';
+}
+
+export function exitCodeOf(code: ErrorCode): number {
+  if (code === 'NOT_FOUND') return EXIT.notFound;
+  if (code === 'INTERNAL' || code === 'EMBEDDER_FAILED') return EXIT.internal;
+  return EXIT.usage;
+}
+
+/** commander's errors that mean "the command line is wrong"; the others are help and version. */
+const USAGE_ERRORS = new Set([
+  'commander.unknownCommand',
+  'commander.unknownOption',
+  'commander.excessArguments',
+  'commander.missingArgument',
+  'commander.optionMissingArgument',
+  'commander.missingMandatoryOptionValue',
+  'commander.conflictingOption',
+  'commander.invalidArgument',
+  'commander.error',
+]);
+
+function valuesOf(opts: Record<string, unknown>, bindings: readonly OptionBinding[]): Values {
+  const values: Values = {};
+  for (const b of bindings) {
+    const raw = opts[b.attribute];
+    if (b.kind === 'string' && typeof raw === 'string') values[b.name] = raw;
+    else if (b.kind === 'flag' && raw === true) values[b.name] = true;
+    // commander stores `--no-x` as x = false (and x = true by default when only --no-x exists).
+    else if (b.kind === 'negated' && raw === false) values[b.name] = true;
+  }
+  return values;
+}
+
+/** commander says `error: unknown option '--x'`; we say `toolgraph predict: unknown option '--x'`. */
+function errorWriter(prefix: string, output: CliOutput): (text: string) => void {
+  return (text) => output.err(text.replace(/^error: /, `${prefix}: `));
+}
+
+function subcommand(program: Program, command: Command, output: CliOutput, setCode: (code: number) => void): void {
+  const usage = command.usage.startsWith(`${command.name} `) ? command.usage.slice(command.name.length + 1) : command.usage;
+  const sub = program
+    .command(command.name)
+    .description(command.summary)
+    .usage(usage)
+    .allowExcessArguments(true)
+    .showHelpAfterError(`Run \`toolgraph ${command.name} --help\` for its options and an example.`)
+    .addHelpText('after', `\nExample:\n  ${command.example}`);
+  sub.configureOutput({ outputError: (text) => errorWriter(`toolgraph ${command.name}`, output)(text) });
+  const bindings: OptionBinding[] = [];
+  for (const [name, spec] of Object.entries(command.options)) {
+    const negated = name.startsWith('no-');
+    const flags = spec.type === 'string' && !negated ? `--${name} <${spec.value ?? 'value'}>` : `--${name}`;
+    const option = new Option(flags, spec.help);
+    sub.addOption(option);
+    bindings.push({ name, attribute: option.attributeName(), kind: negated ? 'negated' : spec.type === 'string' ? 'string' : 'flag' });
+  }
+  sub.action(async (_opts: unknown, cmd: Program) => {
+    try {
+      await command.run(valuesOf(cmd.opts(), bindings), cmd.args);
+      setCode(EXIT.ok);
+    } catch (error) {
+      if (error instanceof ToolgraphError) {
+        output.err(`toolgraph ${command.name}: ${error.code}: ${error.message}\n`);
+        setCode(exitCodeOf(error.code));
+        return;
+      }
+      output.err(`toolgraph ${command.name}: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
+      setCode(EXIT.internal);
+    }
+  });
+}
+
+/**
+ * The program for `commands`. Parsing errors, help and version end in a CommanderError (exit
+ * override), never in process.exit, so the caller decides the exit code.
+ */
+export function buildProgram(
+  commands: readonly Command[],
+  options: { version: string; output?: CliOutput; setCode: (code: number) => void },
+): Program {
+  const output = options.output ?? PROCESS_OUTPUT;
+  const program = new Program('toolgraph')
+    .description("toolgraph: learns which tools follow which from agents' tool-use traces.")
+    .usage('<command> [options]')
+    .version(options.version, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show this help')
+    .helpCommand('help [command]', "show a command's help")
+    .showHelpAfterError('Run `toolgraph --help` for the commands.')
+    .addHelpText(
+      'after',
+      "\nRun `toolgraph <command> --help` for a command's options and an example.\n" +
+        'Exit codes: 0 success, 2 bad usage or invalid input, 3 not found, 1 internal error or embedder failure.',
+    )
+    .configureOutput({ writeOut: output.out, writeErr: output.err, outputError: (text) => errorWriter('toolgraph', output)(text) })
+    .exitOverride();
+  for (const command of commands) subcommand(program, command, output, options.setCode);
+  return program;
+}
+
+/** Parses `argv` (without node and the script), runs the command, and returns the exit code. */
+export async function runCli(
+  argv: readonly string[],
+  commands: readonly Command[],
+  options: { version: string; output?: CliOutput },
+): Promise<number> {
+  let code: number = EXIT.ok;
+  const program = buildProgram(commands, { ...options, setCode: (c) => (code = c) });
+  if (argv.length === 0) {
+    program.outputHelp();
+    return EXIT.ok;
+  }
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) return USAGE_ERRORS.has(error.code) ? EXIT.usage : error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    throw error;
+  }
+  return code;
+}
