@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runBench, BENCH_CASES } from '../../bench/perf/run-bench.js';
 import { evaluateDag } from '../../bench/eval/dag-eval.js';
+import { evaluateNoMatch, type NoMatchResult } from '../../bench/eval/nomatch-eval.js';
 import { evaluateNext, evaluateSearch } from '../../bench/eval/run-eval.js';
 import { loadDataset } from '../schema/dataset.js';
 import { ToolgraphError } from '../schema/errors.js';
@@ -134,24 +135,47 @@ function datasetDirs(dir: string): string[] {
   return children;
 }
 
+/** eval nomatch: every --data dataset against every other --foreign dataset. */
+async function runNoMatch(values: Values, data: string): Promise<void> {
+  if (typeof values['foreign'] !== 'string') throw new ToolgraphError('INVALID_INPUT', 'eval nomatch: --foreign DIR2 is required');
+  const seed = intOption(values, 'seed', 42, 0);
+  const foreign = await Promise.all(datasetDirs(values['foreign']).map((dir) => loadDataset(dir)));
+  const rows: NoMatchResult[] = [];
+  for (const dir of datasetDirs(data)) {
+    const dataset = await loadDataset(dir);
+    for (const other of foreign) {
+      if (other.name === dataset.name) continue;
+      const result = evaluateNoMatch(dataset, other, seed);
+      if (values['json'] === true) process.stdout.write(`${JSON.stringify(result)}\n`);
+      rows.push(result);
+    }
+  }
+  if (values['json'] !== true) {
+    const metrics = ['n', 'foreignN', 'inDomainNoMatch', 'foreignNoMatch', 'hit1', 'hit1Always', 'recall5'] as const;
+    process.stdout.write(`${formatTable(['data', 'foreign', ...metrics], rows.map((r) => [r.data, r.foreign, ...metrics.map((m) => r[m])]))}\n`);
+  }
+}
+
 const evalCommand: Command = {
   name: 'eval',
   summary: 'Evaluate next-tool prediction or tool search on public data, beside the baselines.',
-  usage: 'eval <next|search|dag> --data DIR [--folds K] [--no-intent] [--json]',
+  usage: 'eval <next|search|dag|nomatch> --data DIR [--foreign DIR2] [--folds K] [--no-intent] [--json]',
   example: 'toolgraph eval next --data ../shared/data/ultratool',
   options: {
     data: { type: 'string', help: 'a dataset folder, or a folder of dataset folders (all are run)' },
     folds: { type: 'string', help: 'K-fold by a stable hash of ids instead of the split field' },
     'no-intent': { type: 'boolean', help: 'next: predict without the intent text' },
+    foreign: { type: 'string', help: 'nomatch: a dataset folder (or folder of them) whose intents must come back no-match' },
     seed: { type: 'string', help: 'seed of every random step (default 42)' },
     json: { type: 'boolean', help: 'one JSON line per method' },
   },
   async run(values, positionals) {
     const task = positionals[0];
-    if (task !== 'next' && task !== 'search' && task !== 'dag') {
-      throw new ToolgraphError('INVALID_INPUT', `eval: expected 'next', 'search' or 'dag', got '${task ?? ''}'`);
+    if (task !== 'next' && task !== 'search' && task !== 'dag' && task !== 'nomatch') {
+      throw new ToolgraphError('INVALID_INPUT', `eval: expected 'next', 'search', 'dag' or 'nomatch', got '${task ?? ''}'`);
     }
     if (typeof values['data'] !== 'string') throw new ToolgraphError('INVALID_INPUT', 'eval: --data DIR is required');
+    if (task === 'nomatch') return runNoMatch(values, values['data']);
     const folds = values['folds'] === undefined ? undefined : intOption(values, 'folds', 5, 2);
     const seed = intOption(values, 'seed', 42, 0);
     const rows: Record<string, string | number>[] = [];

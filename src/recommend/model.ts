@@ -41,7 +41,7 @@ function vector(values: Partial<Record<SignalName, number>>): number[] {
 export const PRIOR_WEIGHTS: FittedWeights = {
   next: vector({ transition: 1, secondOrder: 1, intent: 1, popularity: 0.1 }),
   nextNoIntent: vector({ transition: 1, secondOrder: 1, popularity: 0.1 }),
-  search: vector({ intent: 1, lexical: 1, popularity: 0.1 }),
+  search: vector({ intent: 1, lexical: 1, embedding: 1, popularity: 0.1 }),
   source: 'prior',
 };
 

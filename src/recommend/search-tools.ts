@@ -64,15 +64,28 @@ export function searchTools(model: RecommenderModel, request: SearchRequest): Se
       items.push({ tool: graph.names[c]!, kind: 'tool', score: Math.exp(top.scores[i]! - logZ), signals: breakdown(graph, scratch, c) });
     }
     const fit = coverage(model.text, queryWords(model.text, tokens), top.tools, top.size);
+    const unmatched = surfaceWords(request.query, fit.unmatched);
     // Below the fitted threshold nothing fits; with no fit yet, nothing fits when no word matched.
     const threshold = model.weights.noMatchCoverage ?? Number.MIN_VALUE;
     if (fit.best >= threshold && top.size > 0) return { kind: 'results', version: graph.version, items, coverage: fit.best };
     const hint =
       tokens.length === 0
         ? 'the query has no content words to match'
-        : `no tool fits: ${fit.unmatched.length > 0 ? `${fit.unmatched.map((w) => JSON.stringify(w)).join(', ')} matched nothing in the best tools` : 'the best tools match too little of the query'}`;
-    return { kind: 'no-match', version: graph.version, items, coverage: fit.best, unmatched: fit.unmatched, hint };
+        : `no tool fits: ${unmatched.length > 0 ? `${unmatched.map((w) => JSON.stringify(w)).join(', ')} matched nothing in the best tools` : 'the best tools match too little of the query'}`;
+    return { kind: 'no-match', version: graph.version, items, coverage: fit.best, unmatched, hint };
   } finally {
     scratch.reset();
   }
+}
+
+/** The query's own words for the given index terms (tokenize stems and lower-cases them). */
+function surfaceWords(query: string, terms: readonly string[]): string[] {
+  const wanted = new Set(terms);
+  const words: string[] = [];
+  for (const match of query.matchAll(/[\p{L}\p{M}\p{N}_'-]+/gu)) {
+    for (const term of tokenize(match[0])) {
+      if (wanted.delete(term)) words.push(match[0]);
+    }
+  }
+  return [...words, ...wanted];
 }

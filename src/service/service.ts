@@ -36,12 +36,27 @@ export function inMemoryService(tg: Toolgraph): ToolgraphService {
     setTools: async (input) => tg.setTools(input),
     tools: async () => tg.tools(),
     ingest: async (input) => tg.ingest(input),
-    predictNext: async (request) => tg.predictNext(request),
-    searchTools: async (request) => tg.searchTools(request),
-    suggestDag: async (request) => tg.suggestDag(request),
+    predictNext: async (request) => {
+      await tg.prepareEmbeddings(textOf(request, 'intent'));
+      return tg.predictNext(request);
+    },
+    searchTools: async (request) => {
+      await tg.prepareEmbeddings(textOf(request, 'query'));
+      return tg.searchTools(request);
+    },
+    suggestDag: async (request) => {
+      await tg.prepareEmbeddings(textOf(request, 'intent'));
+      return tg.suggestDag(request);
+    },
     score: (trace, options) => tg.score(trace, options),
     fit: async () => tg.fit(),
     stats: async () => tg.stats(),
     close: async () => tg.close(),
   };
+}
+
+/** The request's text field to embed ahead of a query, when it is a string (validation comes later). */
+function textOf(request: unknown, field: string): string[] {
+  const value = typeof request === 'object' && request !== null ? Object.getOwnPropertyDescriptor(request, field)?.value : undefined;
+  return typeof value === 'string' && value !== '' ? [value] : [];
 }

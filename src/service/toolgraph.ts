@@ -23,6 +23,8 @@ import { parseTrace } from '../schema/trace.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
 import type { Embedder } from '../text/embedder.js';
 import { createHashedEmbedder } from '../text/hashed-embedder.js';
+import { hashedTextEmbedding, prefetchingEmbedding, type PrefetchingEmbedding, type TextEmbedding } from '../text/text-embedding.js';
+import { toolText } from '../text/tool-vectors.js';
 
 export interface ToolgraphOptions {
   /** Seed of every random step (Louvain, fitting). */
@@ -70,10 +72,15 @@ export class Toolgraph {
   /** Vectors of the traces contributed so far: what the next trace's novelty is measured against. */
   private readonly novelty: VectorCache;
 
+  /** The embedding behind the search signal: the same embedder, behind synchronous access. */
+  private readonly embedding: TextEmbedding | PrefetchingEmbedding | null;
+
   constructor(options: ToolgraphOptions = {}) {
     this.seed = options.seed;
     this.delay = options.rebuildDelayMs ?? 50;
     this.embedder = options.embedder === undefined ? createHashedEmbedder() : options.embedder;
+    this.embedding =
+      options.embedder === undefined ? hashedTextEmbedding() : options.embedder === null ? null : prefetchingEmbedding(options.embedder);
     this.novelty = new VectorCache(this.embedder === null ? {} : { dimensions: this.embedder.dimensions });
   }
 
@@ -136,7 +143,7 @@ export class Toolgraph {
 
   /** Refits the default profile's weights on every recorded trace, then rebuilds. */
   fit(options: FitOptions = {}): FitReport {
-    const report = fitWeights(this.traces, this.catalog, { seed: this.seed, ...options });
+    const report = fitWeights(this.traces, this.catalog, { seed: this.seed, embedding: this.embedding, ...options });
     this.weights = report.weights;
     this.fitReport = report;
     this.rebuild();
@@ -166,6 +173,23 @@ export class Toolgraph {
     return searchTools(this.current(), parseSearchRequest(request));
   }
 
+  /**
+   * Embeds, with a configured (asynchronous) embedder, the catalogue's tool texts not embedded
+   * yet and the given query texts, so that the synchronous queries find their vectors. A no-op
+   * with the built-in embedder, which computes on demand. Rejects with the embedder's error.
+   */
+  async prepareEmbeddings(queries: readonly string[] = []): Promise<void> {
+    const embedding = this.embedding;
+    if (embedding === null || !('prefetchTools' in embedding)) return;
+    const texts = this.tools().map((t) => toolText(t.name, t.description, t.params));
+    const missing = texts.filter((t) => embedding.tool(t) === null);
+    if (missing.length > 0) {
+      await embedding.prefetchTools(missing);
+      this.model = null; // the tool vectors are part of the model: rebuild with them
+    }
+    if (queries.length > 0) await embedding.prefetchQueries(queries);
+  }
+
   /** A workflow of tools for an intent: nodes, dependencies, layers, confidences, warnings. */
   suggestDag(request: unknown): DagSuggestion {
     return suggestDag(this.current(), parseDagRequest(request));
@@ -189,7 +213,7 @@ export class Toolgraph {
     this.cancelTimer();
     if (this.model === null || this.model.graph.version !== this.graph.version || this.model.weights !== this.weights) {
       const started = performance.now();
-      this.model = buildModel(this.graph, this.catalog, this.weights, { seed: this.seed });
+      this.model = buildModel(this.graph, this.catalog, this.weights, { seed: this.seed, embedding: this.embedding });
       this.lastRebuildMs = performance.now() - started;
     }
     return this.model;

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { inMemoryService } from '../../src/service/service.js';
+import { ToolgraphError } from '../../src/schema/errors.js';
 import { Toolgraph } from '../../src/service/toolgraph.js';
+import type { Embedder } from '../../src/text/embedder.js';
+import { createHashedEmbedder } from '../../src/text/hashed-embedder.js';
 import { rejectionOf } from '../helpers/expect-code.js';
 import { reasoningTrace } from '../scoring/_helpers.js';
 
@@ -33,5 +36,31 @@ describe('Toolgraph.score and the service contract', () => {
     expect((await rejectionOf(service.ingest({ tools: 'nope' }))).code).toBe('INVALID_INPUT');
     expect((await rejectionOf(service.score({}))).code).toBe('INVALID_INPUT');
     await service.close();
+  });
+});
+
+describe('search over a configured embedder', () => {
+  it('embeds tool texts once per catalogue and the query per request, then uses the embedding signal', async () => {
+    const inner = createHashedEmbedder({ dimensions: 64, seed: 3 });
+    const calls: number[] = [];
+    const embedder: Embedder = { dimensions: 64, name: 'counting', embed: (texts) => (calls.push(texts.length), inner.embed(texts)) };
+    const service = inMemoryService(new Toolgraph({ embedder }));
+    await service.setTools([
+      { name: 'weather_forecast', description: 'Forecast of the weather for a city' },
+      { name: 'flight_search', description: 'Search flights between airports' },
+    ]);
+    const result = await service.searchTools({ query: 'weather forecasts', k: 1 });
+    expect(result.items[0]!.tool).toBe('weather_forecast');
+    expect(result.items[0]!.signals.embedding).toBeGreaterThan(0.3);
+    await service.searchTools({ query: 'flights', k: 1 });
+    // One batch for the two tools, then one call per new query; the tools are not embedded again.
+    expect(calls).toEqual([2, 1, 1]);
+  });
+
+  it('surfaces the embedder failure to the caller', async () => {
+    const embedder: Embedder = { dimensions: 8, embed: () => Promise.reject(new ToolgraphError('EMBEDDER_FAILED', 'endpoint down')) };
+    const service = inMemoryService(new Toolgraph({ embedder }));
+    await service.setTools([{ name: 'a', description: 'alpha' }]);
+    expect((await rejectionOf(service.searchTools({ query: 'alpha' }))).code).toBe('EMBEDDER_FAILED');
   });
 });

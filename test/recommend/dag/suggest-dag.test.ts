@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { ToolGraph } from '../../../src/graph/tool-graph.js';
+import { feeds, outputKeys } from '../../../src/recommend/dag/data-flow.js';
+import { buildPrecedence, probabilityBefore } from '../../../src/recommend/dag/precedence.js';
+import { suggestDag } from '../../../src/recommend/dag/suggest-dag.js';
+import { buildModel } from '../../../src/recommend/model.js';
+import { Toolgraph } from '../../../src/service/toolgraph.js';
+import type { ToolInfo } from '../../../src/schema/types.js';
+import { expectCode } from '../../helpers/expect-code.js';
+import { trace } from '../../helpers/traces.js';
+
+const param = (name: string) => ({ name, type: 'string', description: '', required: true });
+
+const catalog: ToolInfo[] = [
+  { name: 'search_airport', description: 'Find an airport by city name', params: [param('query')], outputs: ['skyId', 'entityId'] },
+  { name: 'search_flights', description: 'Search flights between airports', params: [param('originSkyId'), param('destinationSkyId')], outputs: ['flightId'] },
+  { name: 'book_flight', description: 'Book a flight', params: [param('flightId')], outputs: ['bookingId'] },
+  { name: 'get_weather', description: 'Weather forecast for a city', params: [param('city')] },
+  { name: 'send_email', description: 'Send an email message', params: [param('to')] },
+];
+
+function flightsModel(): ReturnType<typeof buildModel> {
+  const g = new ToolGraph();
+  for (const t of catalog) g.addTool(t.name);
+  for (let i = 0; i < 6; i++) {
+    g.ingest(trace(['search_airport', 'search_flights', 'book_flight'], { id: `f${i}`, intent: `book a flight from city ${i} to the coast` }));
+    g.ingest(trace(['get_weather', 'send_email'], { id: `w${i}`, intent: `email me the weather forecast for city ${i}` }));
+  }
+  return buildModel(g, new Map(catalog.map((t) => [t.name, t])));
+}
+
+describe('data flow and precedence', () => {
+  it('matches outputs to parameters by name or suffix, ignoring echoed fields and short suffixes', () => {
+    expect(feeds(outputKeys(catalog[0]), catalog[1])).toBe(true); // skyId -> originSkyId
+    expect(feeds(outputKeys(catalog[1]), catalog[2])).toBe(true); // flightId -> flightId
+    expect(feeds(outputKeys(catalog[2]), catalog[1])).toBe(false);
+    const echo: ToolInfo = { name: 'e', description: '', params: [param('country')], outputs: ['country'] };
+    expect(outputKeys(echo)).toEqual([]);
+    const short: ToolInfo = { name: 's', description: '', params: [], outputs: ['id'] };
+    expect(feeds(outputKeys(short), { name: 't', description: '', params: [param('geoId')] })).toBe(false);
+  });
+
+  it('learns which tool comes first with a Laplace prior', () => {
+    const index = buildPrecedence(3, Int32Array.from([0, 3, 6]), Int32Array.from([0, 1, 2, 0, 2, 1]));
+    expect(probabilityBefore(index, 0, 1)).toBeCloseTo(3 / 4);
+    expect(probabilityBefore(index, 1, 2)).toBeCloseTo(1 / 2);
+    expect(probabilityBefore(index, 2, 0)).toBeCloseTo(1 / 4);
+  });
+});
+
+describe('suggestDag', () => {
+  it('suggests the learned workflow in order, with data-flow edges, layers and confidences', () => {
+    const dag = suggestDag(flightsModel(), { intent: 'book a flight from city 9 to the coast' });
+    expect(dag.nodes.map((n) => n.tool)).toEqual(['search_airport', 'search_flights', 'book_flight']);
+    expect(dag.edges).toEqual([
+      { from: 'n1', to: 'n2', confidence: 0.95, source: 'data-flow' },
+      { from: 'n2', to: 'n3', confidence: 0.95, source: 'data-flow' },
+    ]);
+    expect(dag.layers).toEqual([['n1'], ['n2'], ['n3']]);
+    for (const n of dag.nodes) expect(n.confidence).toBeGreaterThan(0);
+    expect(dag.confidence).toBeGreaterThan(0);
+    expect(dag.confidence).toBeLessThanOrEqual(1);
+  });
+
+  it('links steps without declared outputs by their learned order, with hop-correct confidence', () => {
+    const dag = suggestDag(flightsModel(), { intent: 'email me the weather forecast for city 3' });
+    expect(dag.nodes.map((n) => n.tool)).toEqual(['get_weather', 'send_email']);
+    expect(dag.edges).toEqual([{ from: 'n1', to: 'n2', confidence: 0.95, source: 'sequence' }]);
+  });
+
+  it('does not suggest what the context already did, and respects maxNodes', () => {
+    const model = flightsModel();
+    const rest = suggestDag(model, { intent: 'book a flight from city 9 to the coast', context: ['search_airport'] });
+    expect(rest.nodes.map((n) => n.tool)).toEqual(['search_flights', 'book_flight']);
+    expect(suggestDag(model, { intent: 'book a flight from city 9 to the coast', maxNodes: 1 }).nodes).toHaveLength(1);
+    const unknown = suggestDag(model, { intent: 'book a flight', context: ['__proto__'] });
+    expect(unknown.warnings[0]).toContain('unknown context tool "__proto__"');
+  });
+
+  it('says reject or warn when confidence is below the thresholds', () => {
+    const model = flightsModel();
+    const strict = suggestDag(model, { intent: 'book a flight from city 9 to the coast', thresholds: { reject: 0.999, warn: 0.999 } });
+    expect(strict.status).toBe('reject');
+    expect(strict.warnings.some((w) => w.includes('reject threshold'))).toBe(true);
+    const lax = suggestDag(model, { intent: 'book a flight from city 9 to the coast', thresholds: { reject: 0, warn: 0 } });
+    expect(lax.status).toBe('ok');
+  });
+
+  it('validates requests at the facade with stable codes', () => {
+    const tg = new Toolgraph();
+    tg.setTools(catalog);
+    expectCode(() => tg.suggestDag({}), 'INVALID_INPUT', 'intent');
+    expectCode(() => tg.suggestDag({ intent: 'x', maxNodes: 0 }), 'INVALID_INPUT', 'maxNodes');
+    expectCode(() => tg.suggestDag({ intent: 'x', thresholds: { reject: 0.9, warn: 0.5 } }), 'INVALID_INPUT', 'thresholds');
+    expectCode(() => tg.suggestDag({ intent: 'x', extra: 1 }), 'INVALID_INPUT');
+    const cold = tg.suggestDag({ intent: 'weather forecast for Paris' });
+    expect(cold.nodes[0]?.tool).toBe('get_weather');
+  });
+});

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { ToolGraph } from '../../src/graph/tool-graph.js';
+import { buildModel, PRIOR_WEIGHTS } from '../../src/recommend/model.js';
+import { coverage, queryWords } from '../../src/recommend/query-coverage.js';
+import { searchTools } from '../../src/recommend/search-tools.js';
+import type { ToolInfo } from '../../src/schema/types.js';
+import { hashedTextEmbedding } from '../../src/text/text-embedding.js';
+import { trace } from '../helpers/traces.js';
+
+const tool = (name: string, description: string): ToolInfo => ({ name, description, params: [] });
+const catalog = new Map(
+  [
+    tool('weather_forecast', 'Get the weather forecast for a city'),
+    tool('flight_search', 'Search flights between two airports'),
+    tool('currency_convert', 'Convert an amount between currencies'),
+  ].map((t) => [t.name, t]),
+);
+
+function model(weights = PRIOR_WEIGHTS) {
+  const g = new ToolGraph();
+  for (const name of catalog.keys()) g.addTool(name);
+  g.ingest(trace(['currency_convert'], { intent: 'how many yen is ten euros' }));
+  g.ingest(trace(['weather_forecast'], { intent: 'will it rain' }));
+  g.ingest(trace(['flight_search'], { intent: 'fly to Rome' }));
+  return buildModel(g, catalog, weights, { embedding: hashedTextEmbedding() });
+}
+
+describe('searchTools', () => {
+  it('ranks by the hybrid signals, with the embedding in the breakdown', () => {
+    const result = searchTools(model(), { query: 'weather forecast in Paris', context: [], k: 2 });
+    expect(result.kind).toBe('results');
+    expect(result.items[0]!.tool).toBe('weather_forecast');
+    expect(result.items[0]!.signals.embedding).toBeGreaterThan(0.2);
+    expect(result.coverage).toBeGreaterThan(0);
+  });
+
+  it('learns words from intents: a word only past intents used still finds the tool', () => {
+    const result = searchTools(model(), { query: 'yen', context: [], k: 1 });
+    expect(result.kind).toBe('results');
+    expect(result.items[0]!.tool).toBe('currency_convert');
+  });
+
+  it('answers no-match, with the nearest tools and the unmatched words, when nothing fits', () => {
+    const result = searchTools(model(), { query: 'knit a woollen scarf', context: [], k: 2 });
+    expect(result.kind).toBe('no-match');
+    expect(result.items).toHaveLength(2);
+    expect(result.coverage).toBe(0);
+    expect(result.unmatched).toEqual(['knit', 'woollen', 'scarf']);
+    expect(result.hint).toBe('no tool fits: "knit", "woollen", "scarf" matched nothing in the best tools');
+    expect(result.hint).toContain('"knit"');
+  });
+
+  it('applies a fitted coverage threshold', () => {
+    const strict = model({ ...PRIOR_WEIGHTS, noMatchCoverage: 0.9 });
+    // "weather" is explained, "Paris" and "tomorrow" are not: coverage is well under 0.9.
+    const result = searchTools(strict, { query: 'weather in Paris tomorrow', context: [], k: 3 });
+    expect(result.kind).toBe('no-match');
+    expect(result.unmatched).toEqual(['Paris', 'tomorrow']);
+    expect(searchTools(strict, { query: 'weather forecast city', context: [], k: 3 }).kind).toBe('results');
+  });
+
+  it('computes coverage as the idf-weighted share of query words a tool explains', () => {
+    const m = model();
+    const words = queryWords(m.text, ['weather', 'unknownword']);
+    const weather = m.graph.indexByName.get('weather_forecast')!;
+    const { best, unmatched } = coverage(m.text, words, [weather], 1);
+    const [w, u] = words;
+    expect(best).toBeCloseTo(w!.weight / (w!.weight + u!.weight));
+    expect(u!.weight).toBeGreaterThanOrEqual(w!.weight);
+    expect(unmatched).toEqual(['unknownword']);
+  });
+});
