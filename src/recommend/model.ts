@@ -7,6 +7,7 @@ import { buildSnapshot, type GraphSnapshot } from '../graph/snapshot.js';
 import type { ToolGraph } from '../graph/tool-graph.js';
 import type { ToolInfo } from '../schema/types.js';
 import { buildTextModel, type TextModel } from '../text/text-model.js';
+import { buildCapabilityModel, type CapabilityModel, type CapabilityModelInput } from './capability-model.js';
 import { F, FeatureScratch, SIGNALS, type SignalName } from './features.js';
 import { linearBackground, type LinearBackground } from './linear-profile.js';
 import { seedBackground } from './seed-profile.js';
@@ -53,10 +54,14 @@ export interface RecommenderModel {
   readonly scratch: FeatureScratch;
   readonly rowScore: Float64Array;
   readonly top: { k: number; buffer: TopK };
+  /** Capabilities (co-clustered with the tools), or null when there are none. */
+  readonly capabilities?: CapabilityModel | null;
 }
 
 export interface ModelOptions {
   readonly seed?: number;
+  /** Registered and learned capabilities, and the traces that give their outcomes. */
+  readonly capabilities?: CapabilityModelInput;
 }
 
 export function buildModel(
@@ -84,6 +89,10 @@ export function buildModel(
     scratch: new FeatureScratch(snapshot.n, text.intent.examples.nDocs),
     rowScore: new Float64Array(snapshot.n),
     top: { k: 0, buffer: createTopK(0) },
+    capabilities:
+      options.capabilities === undefined || options.capabilities.capabilities.length === 0
+        ? null
+        : buildCapabilityModel(snapshot, catalog, { seed: options.seed, ...options.capabilities }),
   };
 }
 
