@@ -15,6 +15,7 @@ import { createHashedEmbedder } from '../text/hashed-embedder.js';
 import { parseTrace, workflowToTrace } from '../schema/trace.js';
 import { SIGNALS } from '../recommend/features.js';
 import { Toolgraph } from '../service/toolgraph.js';
+import { runCapabilityEval } from './eval-capability.js';
 import { progressBar } from './progress.js';
 import { formatTable } from './table.js';
 
@@ -133,8 +134,8 @@ function datasetDirs(dir: string): string[] {
 
 const evalCommand: Command = {
   name: 'eval',
-  summary: 'Evaluate next-tool prediction or tool search on public data, beside the baselines.',
-  usage: 'eval <next|search> --data DIR [--folds K] [--no-intent] [--json]',
+  summary: 'Evaluate next-tool prediction, tool search or capability ranking on public data, beside the baselines.',
+  usage: 'eval <next|search|capability> --data DIR [--folds K] [--no-intent] [--json]',
   example: 'toolgraph eval next --data ../shared/data/ultratool',
   options: {
     data: { type: 'string', help: 'a dataset folder, or a folder of dataset folders (all are run)' },
@@ -145,12 +146,13 @@ const evalCommand: Command = {
   },
   async run(values, positionals) {
     const task = positionals[0];
-    if (task !== 'next' && task !== 'search') {
-      throw new ToolgraphError('INVALID_INPUT', `eval: expected 'next' or 'search', got '${task ?? ''}'`);
+    if (task !== 'next' && task !== 'search' && task !== 'capability') {
+      throw new ToolgraphError('INVALID_INPUT', `eval: expected 'next', 'search' or 'capability', got '${task ?? ''}'`);
     }
     if (typeof values['data'] !== 'string') throw new ToolgraphError('INVALID_INPUT', 'eval: --data DIR is required');
     const folds = values['folds'] === undefined ? undefined : intOption(values, 'folds', 5, 2);
     const seed = intOption(values, 'seed', 42, 0);
+    if (task === 'capability') return runCapabilityEval(datasetDirs(values['data']), { folds, seed, json: values['json'] === true });
     const rows: Record<string, string | number>[] = [];
     for (const dir of datasetDirs(values['data'])) {
       const dataset = await loadDataset(dir);
