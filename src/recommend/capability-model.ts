@@ -119,7 +119,8 @@ export function buildCapabilityModel(
     return ids;
   });
   const matrix = bipartiteMatrix(members.map((tools) => ({ tools })), nTools);
-  const clusters = coCluster(matrix.toolsByCapabilities, input.seed === undefined ? {} : { seed: input.seed });
+  // kMin 1: components are clusters already; the largest is split only when its spectrum has a gap.
+  const clusters = coCluster(matrix.toolsByCapabilities, { kMin: 1, ...(input.seed === undefined ? {} : { seed: input.seed }) });
   const fresh = new Int32Array(nTools + capabilities.length);
   fresh.set(clusters.toolClusters);
   fresh.set(clusters.capabilityClusters, nTools);
