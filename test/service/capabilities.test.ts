@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { Toolgraph } from '../../src/service/toolgraph.js';
+import { expectCode } from '../helpers/expect-code.js';
+
+function trip(tg: Toolgraph, n: number, success = true): void {
+  for (let i = 0; i < n; i++) tg.ingest({ tools: [{ name: 'search_hotels', ok: true }, 'book_hotel', 'send_confirmation'], intent: 'book a hotel and confirm it', success });
+}
+
+describe('Toolgraph capabilities', () => {
+  it('registers capabilities, validates them at the boundary, and writes nothing on error', () => {
+    const tg = new Toolgraph();
+    tg.setTools([{ name: 'a' }, { name: 'b' }, { name: 'c' }]);
+    expect(tg.setCapabilities([{ id: 'ab', tools: ['a', 'b'], description: 'first a then b' }])).toMatchObject({ capabilities: 1 });
+    expect(tg.setCapabilities({ capabilities: [{ id: 'bc', tools: ['b', 'c'], ordered: false, code: 'run()' }] })).toMatchObject({ capabilities: 2 });
+    expectCode(() => tg.setCapabilities([{ id: 'x', tools: ['a'] }, { id: 'x', tools: ['b'] }]), 'INVALID_INPUT', 'duplicate capability id');
+    expectCode(() => tg.setCapabilities([{ id: 'y', tools: ['a', 'a'] }]), 'INVALID_INPUT', 'listed twice');
+    expectCode(() => tg.setCapabilities([{ id: 'z', tools: [] }]), 'INVALID_INPUT', 'tools');
+    expectCode(() => tg.setCapabilities([{ id: 'z', tools: ['a'], extra: 1 }]), 'INVALID_INPUT');
+    expectCode(() => tg.setCapabilities([{ id: 'ok', tools: ['a'] }, { id: 'bad', tools: ['nope'] }]), 'UNKNOWN_TOOL', 'nope');
+    expect(tg.capabilities().map((c) => c.id)).toEqual(['ab', 'bc']);
+    expect(tg.expandCapability('bc')).toEqual({ id: 'bc', tools: ['b', 'c'], ordered: false, description: '', code: 'run()', source: 'registered' });
+    expectCode(() => tg.expandCapability('ok'), 'NOT_FOUND');
+  });
+
+  it('learns a capability at its third successful run and suggests it after its first tool', () => {
+    const tg = new Toolgraph();
+    trip(tg, 2);
+    tg.rebuild();
+    expect(tg.capabilities()).toEqual([]);
+    expect(tg.predictNext({ context: ['search_hotels'] }).items.every((i) => i.kind === 'tool')).toBe(true);
+    trip(tg, 1);
+    tg.rebuild();
+    const ids = tg.capabilities().map((c) => c.id);
+    expect(ids).toContain('learned:book_hotel+search_hotels+send_confirmation');
+    const prediction = tg.predictNext({ context: ['search_hotels'] });
+    expect(prediction.items[0]).toMatchObject({ kind: 'tool', tool: 'book_hotel' });
+    const suggested = prediction.items.filter((i) => i.kind === 'capability');
+    expect(suggested.length).toBeGreaterThan(0);
+    expect(suggested.every((i) => i.tool === 'book_hotel')).toBe(true);
+    const full = tg.expandCapability('learned:book_hotel+search_hotels+send_confirmation');
+    expect(full.tools).toEqual(['search_hotels', 'book_hotel', 'send_confirmation']);
+  });
+
+  it('ranks capabilities for an intent, and learned reliability follows the outcomes', () => {
+    const tg = new Toolgraph();
+    trip(tg, 3);
+    const ranking = tg.rankCapabilities({ intent: 'search hotels, book one, send the confirmation' });
+    expect(ranking.mode).toBe('active-search');
+    expect(ranking.items[0]!.capability).toBe('learned:book_hotel+search_hotels+send_confirmation');
+    // Beta(1 + 3, 1): 0.8.
+    expect(ranking.items[0]!.reliability).toBeCloseTo(0.8, 15);
+    trip(tg, 10, false);
+    tg.rebuild();
+    // Failures credibly above half: excluded everywhere.
+    expect(tg.rankCapabilities({ intent: 'search hotels, book one, send the confirmation' }).items).toEqual([]);
+    expectCode(() => tg.rankCapabilities({ intent: 'x', k: 0 }), 'INVALID_INPUT', 'k');
+    expectCode(() => tg.rankCapabilities({ boost: -1 }), 'INVALID_INPUT', 'boost');
+  });
+
+  it('rebuilds when capabilities change, not only when traces do', () => {
+    const tg = new Toolgraph();
+    tg.setTools([{ name: 'a' }, { name: 'b' }]);
+    tg.ingest({ tools: ['a', 'b'] });
+    tg.rebuild();
+    expect(tg.rankCapabilities({ context: ['a'] }).items).toEqual([]);
+    tg.setCapabilities([{ id: 'ab', tools: ['a', 'b'] }]);
+    tg.rebuild();
+    expect(tg.rankCapabilities({ context: ['a'] }).items.map((i) => i.capability)).toEqual(['ab']);
+  });
+
+  it('can turn learning off', () => {
+    const tg = new Toolgraph({ learnCapabilities: false });
+    trip(tg, 5);
+    expect(tg.capabilities()).toEqual([]);
+  });
+});
