@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { learnCapabilities, learnedCapabilityId } from '../../src/recommend/learn-capabilities.js';
 import { trace } from '../helpers/traces.js';
 
-const times = (n: number, tools: readonly string[], extra: Parameters<typeof trace>[1] = {}) => Array.from({ length: n }, () => trace(tools, extra));
+const times = (n: number, tools: Parameters<typeof trace>[0], extra: Parameters<typeof trace>[1] = {}) => Array.from({ length: n }, () => trace(tools, extra));
 
 describe('learnCapabilities', () => {
   it('promotes a tool set at its third successful run, not before (spec 003 cold start)', () => {
