@@ -108,8 +108,10 @@ function parseJsonText(text: string, path: string): unknown {
 }
 
 /** A ranked list as a table: rank, tool, score, the dynamic signals that fired. */
-function itemsTable(items: readonly { tool: string; score: number; signals: Readonly<Record<string, number>> }[]): string {
-  return formatTable(['#', 'tool', 'score', 'signals'], items.map((it, i) => [i + 1, it.tool, it.score, signalsCell(it.signals)]));
+function itemsTable(items: readonly { tool: string; score: number; signals: Readonly<Record<string, number>>; kind?: string; capability?: string }[]): string {
+  // A capability item starts with its predicted tool: shown as the capability, then that tool.
+  const label = (it: (typeof items)[number]): string => (it.kind === 'capability' ? `capability ${it.capability ?? ''} (starts with ${it.tool})` : it.tool);
+  return formatTable(['#', 'tool', 'score', 'signals'], items.map((it, i) => [i + 1, label(it), it.score, signalsCell(it.signals)]));
 }
 
 function signalsCell(signals: Readonly<Record<string, number>>): string {
