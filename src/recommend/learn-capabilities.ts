@@ -47,7 +47,9 @@ interface Candidate {
   support: number;
   /** Order (tools joined by NUL) -> times seen. */
   orders: Map<string, number>;
+  /** Intents of traces whose whole tool set is this one, then of traces where it was a window. */
   examples: string[];
+  windowExamples: string[];
   firstSeen: number;
 }
 
@@ -77,23 +79,24 @@ export function learnCapabilities(traces: readonly Trace[], options: LearnCapabi
     // Consecutive repeats (retries, pagination) are one step of the group.
     const sequence = calls.filter((tool, i) => i === 0 || calls[i - 1] !== tool);
     const seenHere = new Set<string>();
-    const consider = (tools: readonly string[]): void => {
+    const consider = (tools: readonly string[], whole: boolean): void => {
       const ordered = distinct(tools);
       if (ordered.length < o.minTools || ordered.length > o.maxTools) return;
       const key = setKey(ordered);
       if (seenHere.has(key)) return;
       seenHere.add(key);
       let c = candidates.get(key);
-      if (c === undefined) candidates.set(key, (c = { support: 0, orders: new Map(), examples: [], firstSeen: order++ }));
+      if (c === undefined) candidates.set(key, (c = { support: 0, orders: new Map(), examples: [], windowExamples: [], firstSeen: order++ }));
       c.support++;
       const orderKey = ordered.join('\u0000');
       c.orders.set(orderKey, (c.orders.get(orderKey) ?? 0) + 1);
-      if (trace.intent !== '' && c.examples.length < o.maxExamples) c.examples.push(trace.intent);
+      const examples = whole ? c.examples : c.windowExamples;
+      if (trace.intent !== '' && examples.length < o.maxExamples) examples.push(trace.intent);
     };
-    consider(sequence);
+    consider(sequence, true);
     if (o.windowMin > 0) {
       for (let len = o.windowMin; len <= o.windowMax; len++) {
-        for (let i = 0; i + len <= sequence.length; i++) consider(sequence.slice(i, i + len));
+        for (let i = 0; i + len <= sequence.length; i++) consider(sequence.slice(i, i + len), false);
       }
     }
   }
@@ -109,17 +112,20 @@ export function learnCapabilities(traces: readonly Trace[], options: LearnCapabi
       }
     }
     const tools = best.split('\u0000');
+    // A task that was exactly this group says what the group does; a longer task it was part of
+    // describes more than it, so its intent is used only when no exact task exists.
+    const examples = c.examples.length > 0 ? c.examples : c.windowExamples;
     learned.push({
       firstSeen: c.firstSeen,
       cap: {
         id: learnedCapabilityId(tools),
-        description: c.examples[0] ?? '',
+        description: examples[0] ?? '',
         tools,
         ordered: c.orders.size === 1,
         source: 'learned',
         successes: 0,
         failures: 0,
-        examples: c.examples,
+        examples,
       },
     });
   }
