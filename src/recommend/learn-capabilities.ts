@@ -7,8 +7,12 @@
  *                                      window of windowMin..windowMax calls (a recurring
  *                                      sub-sequence of longer tasks)
  *   support(S) = number of successful traces with S among their candidates (once per trace)
- *   promote S  when support(S) >= minSupport and minTools <= |S| <= maxTools
+ *   promote S  when support(S) >= minSupport, minTools <= |S| <= maxTools, and S is closed:
+ *              the tools every supporting trace called are S itself, not more
  *
+ * Closedness (closed frequent itemsets: Pasquier, Bastide, Taouil, Lakhal, ICDT 1999) keeps a
+ * sub-sequence only when it recurs in tasks that differ beyond it: a window that only ever runs
+ * inside one larger group is that group's part, not a reusable unit, and would compete with it.
  * Candidates are keyed by their tool *set*, so the same tools seen in two orders, or as a whole
  * trace and as a window of a longer one, are one capability (deduplication of identical sets).
  * Its tools are listed in the order seen most often; it is `ordered` only when every occurrence
@@ -50,6 +54,9 @@ interface Candidate {
   /** Intents of traces whose whole tool set is this one, then of traces where it was a window. */
   examples: string[];
   windowExamples: string[];
+  /** Tools every supporting trace called: the group's closure. */
+  closure: Set<string> | null;
+  size: number;
   firstSeen: number;
 }
 
@@ -79,6 +86,7 @@ export function learnCapabilities(traces: readonly Trace[], options: LearnCapabi
     // Consecutive repeats (retries, pagination) are one step of the group.
     const sequence = calls.filter((tool, i) => i === 0 || calls[i - 1] !== tool);
     const seenHere = new Set<string>();
+    const wholeSet = new Set(sequence);
     const consider = (tools: readonly string[], whole: boolean): void => {
       const ordered = distinct(tools);
       if (ordered.length < o.minTools || ordered.length > o.maxTools) return;
@@ -86,8 +94,10 @@ export function learnCapabilities(traces: readonly Trace[], options: LearnCapabi
       if (seenHere.has(key)) return;
       seenHere.add(key);
       let c = candidates.get(key);
-      if (c === undefined) candidates.set(key, (c = { support: 0, orders: new Map(), examples: [], windowExamples: [], firstSeen: order++ }));
+      if (c === undefined) candidates.set(key, (c = { support: 0, orders: new Map(), examples: [], windowExamples: [], closure: null, size: ordered.length, firstSeen: order++ }));
       c.support++;
+      if (c.closure === null) c.closure = new Set(wholeSet);
+      else for (const t of c.closure) if (!wholeSet.has(t)) c.closure.delete(t);
       const orderKey = ordered.join('\u0000');
       c.orders.set(orderKey, (c.orders.get(orderKey) ?? 0) + 1);
       const examples = whole ? c.examples : c.windowExamples;
@@ -102,7 +112,9 @@ export function learnCapabilities(traces: readonly Trace[], options: LearnCapabi
   }
   const learned: { cap: Capability; firstSeen: number }[] = [];
   for (const c of candidates.values()) {
-    if (c.support < o.minSupport) continue;
+    // Not closed: every task that ran it also ran more tools, so it is part of a larger group,
+    // not a group of its own (closed itemsets, Pasquier et al. 1999).
+    if (c.support < o.minSupport || c.closure!.size > c.size) continue;
     let best = '';
     let bestCount = -1;
     for (const [key, n] of c.orders) {

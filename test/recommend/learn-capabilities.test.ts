@@ -36,6 +36,13 @@ describe('learnCapabilities', () => {
     expect(learnCapabilities(traces, { windowMin: 0 })).toEqual([]);
   });
 
+  it('keeps a sub-sequence only when it recurs outside one larger group (closed sets)', () => {
+    expect(learnCapabilities(times(3, ['a', 'b', 'c'])).map((c) => c.id)).toEqual(['learned:a+b+c']);
+    const reused = learnCapabilities([...times(3, ['a', 'b', 'c']), trace(['a', 'b', 'd'])]);
+    expect(reused.map((c) => c.id).sort()).toEqual(['learned:a+b', 'learned:a+b+c']);
+    expect(reused.find((c) => c.id === 'learned:a+b')!.examples).toEqual([]);
+  });
+
   it('collapses consecutive repeats and skips single-tool groups', () => {
     expect(learnCapabilities(times(3, ['a', 'a', 'a']))).toEqual([]);
     expect(learnCapabilities(times(3, ['a', 'a', 'b'])).map((c) => c.tools)).toEqual([['a', 'b']]);
