@@ -68,6 +68,29 @@ describe('Toolgraph capabilities', () => {
     expect(tg.rankCapabilities({ context: ['a'] }).items.map((i) => i.capability)).toEqual(['ab']);
   });
 
+  it('keeps cluster ids across rebuilds through the facade', () => {
+    const tg = new Toolgraph({ learnCapabilities: false });
+    tg.setTools(['a1', 'a2', 'a3', 'b1', 'b2', 'b3'].map((name) => ({ name })));
+    tg.setCapabilities([
+      { id: 'B1', tools: ['b1', 'b2', 'b3'] },
+      { id: 'B2', tools: ['b2', 'b3'] },
+    ]);
+    const clusters = () => new Map(tg.rankCapabilities({ k: 10 }).items.map((i) => [i.capability, i.cluster]));
+    const before = clusters().get('B1')!;
+    // The a-tools come first in tool order: a fresh labelling would now number their cluster
+    // first and move B's. Stable labels keep B's id and give A a new one.
+    tg.setCapabilities([
+      { id: 'A1', tools: ['a1', 'a2', 'a3'] },
+      { id: 'A2', tools: ['a1', 'a2'] },
+    ]);
+    tg.rebuild();
+    const after = clusters();
+    expect(after.get('B1')).toBe(before);
+    expect(after.get('B2')).toBe(before);
+    expect(after.get('A1')).toBe(after.get('A2'));
+    expect(after.get('A1')).not.toBe(before);
+  });
+
   it('can turn learning off', () => {
     const tg = new Toolgraph({ learnCapabilities: false });
     trip(tg, 5);
