@@ -14,12 +14,16 @@
  * At most `k` capabilities are added; the list is tools and capabilities merged by score, ties
  * to the tool. Each capability item carries the `tool` that starts it and that tool's signals.
  *
- * O(C + T + nnz) for the passive score, O(k + C) for the merge.
+ * Only capabilities that share a tool with the context can have a Jaccard above 0, so only they
+ * are scored: found through the context tools' rows of the tools x capabilities matrix, with
+ * capability-score.ts's passive formula (a test checks the two agree). That keeps predictNext
+ * independent of the number of tools and capabilities: O(sum over context tools of their
+ * capabilities' sizes + k) per query.
  */
 import type { SignalBreakdown } from './features.js';
 import type { CapabilityModel } from './capability-model.js';
 import type { RankedTool } from './predict-next.js';
-import { CAPABILITY_BOOST, scoreCapabilities, toRanked, type RankedCapability } from './rank-capabilities.js';
+import { CAPABILITY_BOOST, toRanked, type RankedCapability } from './rank-capabilities.js';
 
 /** Least score for a capability to enter predictNext's list. */
 export const CAPABILITY_THRESHOLD = 0.05;
@@ -52,11 +56,9 @@ export function withCapabilities(
   const boost = options.boost ?? CAPABILITY_BOOST;
   const threshold = options.threshold ?? CAPABILITY_THRESHOLD;
   const predicted = new Map<string, RankedTool>(tools.map((t) => [t.tool, t]));
-  const done = new Set(context);
-  const { ranked } = scoreCapabilities(model, context, null, boost);
   const suggestions: CapabilitySuggestion[] = [];
-  for (const r of ranked) {
-    const next = model.members[r.capability]!.find((t) => !done.has(t));
+  for (const r of passiveScores(model, context, boost)) {
+    const next = model.members[r.capability]!.find((t) => !r.done.has(t));
     if (next === undefined) continue;
     const start = predicted.get(names[next]!);
     if (start === undefined) continue;
@@ -75,4 +77,43 @@ export function withCapabilities(
   }
   while (s < suggestions.length && s < tools.length) merged.push(suggestions[s++]!);
   return merged;
+}
+
+export interface PassiveScore {
+  readonly capability: number;
+  readonly score: number;
+  readonly relevance: number;
+  readonly structuralBoost: number;
+  /** The distinct context tools. */
+  readonly done: ReadonlySet<number>;
+}
+
+/**
+ * capabilityScore's passive-suggestion score (Jaccard x (1 + boost x cluster share) x
+ * reliability, the linear factor) of every capability sharing a tool with the context, excluded
+ * ones left out; order unspecified.
+ */
+export function passiveScores(model: CapabilityModel, context: readonly number[], boost: number): PassiveScore[] {
+  const done = new Set(context);
+  const share = new Map<number, number>();
+  let clustered = 0;
+  for (const t of done) {
+    const k = model.toolClusters[t]!;
+    if (k < 0) continue;
+    share.set(k, (share.get(k) ?? 0) + 1);
+    clustered++;
+  }
+  const shared = new Map<number, number>();
+  const { offsets, columns } = model.matrix.toolsByCapabilities;
+  for (const t of done) for (let p = offsets[t]!; p < offsets[t + 1]!; p++) shared.set(columns[p]!, (shared.get(columns[p]!) ?? 0) + 1);
+  const out: PassiveScore[] = [];
+  for (const [c, common] of shared) {
+    if (model.excluded[c] === 1) continue;
+    const relevance = common / (model.members[c]!.length + done.size - common);
+    const cluster = model.capabilityClusters[c]!;
+    const structuralBoost = cluster >= 0 && clustered > 0 ? boost * ((share.get(cluster) ?? 0) / clustered) : 0;
+    const score = relevance * (1 + structuralBoost) * model.reliability[c]!;
+    if (score > 0) out.push({ capability: c, score, relevance, structuralBoost, done });
+  }
+  return out;
 }

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ToolGraph } from '../../src/graph/tool-graph.js';
-import { CAPABILITY_THRESHOLD } from '../../src/recommend/capability-items.js';
+import { CAPABILITY_THRESHOLD, passiveScores } from '../../src/recommend/capability-items.js';
+import { createRng } from '../../src/graph/rng.js';
 import { buildCapabilityModel, mergeCapabilities, type CapabilityModel } from '../../src/recommend/capability-model.js';
 import { buildModel } from '../../src/recommend/model.js';
 import { predictNext } from '../../src/recommend/predict-next.js';
-import { expandCapability, rankCapabilities } from '../../src/recommend/rank-capabilities.js';
+import { expandCapability, rankCapabilities, scoreCapabilities } from '../../src/recommend/rank-capabilities.js';
 import type { Capability } from '../../src/schema/capability.js';
 import type { ToolInfo } from '../../src/schema/types.js';
 import { expectCode } from '../helpers/expect-code.js';
@@ -152,6 +153,31 @@ describe('rankCapabilities', () => {
     expect(expandCapability(model, 'c')).toEqual({ id: 'c', tools: ['a3', 'a1', 'a2'], ordered: true, description: '', code: 'run()', source: 'registered' });
     expectCode(() => expandCapability(model, 'missing'), 'NOT_FOUND', 'missing');
     expectCode(() => expandCapability(null, 'c'), 'NOT_FOUND');
+  });
+});
+
+describe('passiveScores (predictNext\'s candidates only)', () => {
+  it('equals capabilityScore\'s passive suggestion on random capabilities and contexts', () => {
+    const rng = createRng(7);
+    const pick = () => TOOLS[Math.floor(rng() * (TOOLS.length - 1))]!;
+    const caps = Array.from({ length: 30 }, (_, i) => cap(`r${i}`, [...new Set([pick(), pick(), pick()])], { successes: Math.floor(rng() * 4), failures: i % 7 === 0 ? 9 : Math.floor(rng() * 3) }));
+    const { model } = capModel(caps);
+    expect(Array.from(model.excluded)).toContain(1);
+    let compared = 0;
+    for (let q = 0; q < 50; q++) {
+      const context = [...new Set([pick(), pick()])].map((t) => TOOLS.indexOf(t));
+      for (const boost of [0, 0.7]) {
+        const expected = scoreCapabilities(model, context, null, boost).ranked;
+        const got = passiveScores(model, context, boost).sort((a, b) => b.score - a.score || a.capability - b.capability);
+        expect(got.map((r) => r.capability)).toEqual(expected.map((r) => r.capability));
+        compared += got.length;
+        got.forEach((r, i) => {
+          expect(r.score).toBeCloseTo(expected[i]!.score, 14);
+          expect(r.structuralBoost).toBeCloseTo(expected[i]!.structuralBoost, 14);
+        });
+      }
+    }
+    expect(compared).toBeGreaterThan(100);
   });
 });
 
