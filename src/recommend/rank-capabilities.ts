@@ -19,7 +19,7 @@
  */
 import type { GraphSnapshot } from '../graph/snapshot.js';
 import { ToolgraphError } from '../schema/errors.js';
-import { capabilityScore, type CapabilityMode } from '../spectral/capability-score.js';
+import { capabilityScore, type CapabilityMode, type CapabilityScoreResult } from '../spectral/capability-score.js';
 import { scoreBm25 } from '../text/bm25.js';
 import { tokenize } from '../text/tokenize.js';
 import type { CapabilityModel } from './capability-model.js';
@@ -105,20 +105,28 @@ export function toRanked(model: CapabilityModel, names: readonly string[], c: nu
   };
 }
 
-/** Scores every capability for context tool indexes and an intent (tokens); the raw ranking of capabilityScore. */
-export function scoreCapabilities(model: CapabilityModel, context: readonly number[], tokens: readonly string[] | null, boost: number, semanticOnly = false) {
+/**
+ * Scores every capability for context tool indexes and an intent (tokens); the raw ranking of
+ * capabilityScore. `semanticOnly` leaves the context out of the relevance (spec 4.4's active
+ * search as written: the context only boosts); the evaluation compares it, the product does not use it.
+ */
+export function scoreCapabilities(
+  model: CapabilityModel,
+  context: readonly number[],
+  tokens: readonly string[] | null,
+  boost: number,
+  semanticOnly = false,
+): CapabilityScoreResult {
   let semantic: Float64Array | undefined;
   if (tokens !== null && tokens.length > 0) {
     semantic = semanticRelevance(model, tokens);
     if (context.length > 0 && !semanticOnly) {
+      // Share of the context each capability contains, through the context tools' matrix rows.
       const distinct = [...new Set(context)];
-      for (let c = 0; c < semantic.length; c++) {
-        if (semantic[c] === 0) continue;
-        const members = model.members[c]!;
-        let shared = 0;
-        for (const t of distinct) if (members.includes(t)) shared++;
-        semantic[c]! *= shared / distinct.length;
-      }
+      const contained = new Float64Array(semantic.length);
+      const { offsets, columns } = model.matrix.toolsByCapabilities;
+      for (const t of distinct) for (let p = offsets[t]!; p < offsets[t + 1]!; p++) contained[columns[p]!]! += 1;
+      for (let c = 0; c < semantic.length; c++) semantic[c]! *= contained[c]! / distinct.length;
     }
   }
   return capabilityScore(
