@@ -23,7 +23,7 @@
  * O(sum over traces of L * (windowMax - windowMin + 1) * windowMax) with L the trace length,
  * plus sorting each candidate set (small).
  */
-import type { Capability } from '../schema/capability.js';
+import { LEARNED_ID_PREFIX, type Capability } from '../schema/capability.js';
 import type { Trace } from '../schema/types.js';
 import { stableHash } from './folds.js';
 
@@ -44,8 +44,8 @@ export interface LearnCapabilitiesOptions {
 
 export const LEARN_DEFAULTS = { minSupport: 3, minTools: 2, maxTools: 12, windowMin: 2, windowMax: 4, maxExamples: 20 } as const;
 
-/** Id prefix of learned capabilities. */
-export const LEARNED_PREFIX = 'learned:';
+/** Id prefix of learned capabilities (registered ids may not use it). */
+export const LEARNED_PREFIX = LEARNED_ID_PREFIX;
 
 interface Candidate {
   support: number;

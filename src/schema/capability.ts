@@ -12,6 +12,9 @@ import { assertJsonDepth } from './json.js';
 import { MAX_CATALOG_TOOLS, MAX_TRACE_STEPS } from './limits.js';
 import { MAX_K } from './requests.js';
 
+/** Id prefix reserved for capabilities learned from traces. */
+export const LEARNED_ID_PREFIX = 'learned:';
+
 /** Largest number of capabilities one call may register. */
 export const MAX_CAPABILITIES = MAX_CATALOG_TOOLS;
 
@@ -53,7 +56,8 @@ export interface Capability {
 
 /**
  * Parses `setCapabilities` input into capabilities (source 'registered'). INVALID_INPUT naming
- * the path for a bad field, a duplicate id, or a tool listed twice in one capability.
+ * the path for a bad field, a duplicate id, an id with the reserved `learned:` prefix, or a tool
+ * listed twice in one capability.
  */
 export function parseCapabilities(input: unknown): Capability[] {
   const caller = 'setCapabilities';
@@ -69,6 +73,9 @@ export function parseCapabilities(input: unknown): Capability[] {
       throw new ToolgraphError('INVALID_INPUT', `${caller}: ${formatPath([...base, index, 'id'])}: duplicate capability id ${JSON.stringify(c.id.slice(0, 80))} (first at ${formatPath([...base, seen])})`);
     }
     firstId.set(c.id, index);
+    if (c.id.startsWith(LEARNED_ID_PREFIX)) {
+      throw new ToolgraphError('INVALID_INPUT', `${caller}: ${formatPath([...base, index, 'id'])}: the prefix '${LEARNED_ID_PREFIX}' is reserved for learned capabilities`);
+    }
     const tools = new Set<string>();
     c.tools.forEach((tool, j) => {
       if (tools.has(tool)) {

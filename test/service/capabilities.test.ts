@@ -15,6 +15,7 @@ describe('Toolgraph capabilities', () => {
     expectCode(() => tg.setCapabilities([{ id: 'x', tools: ['a'] }, { id: 'x', tools: ['b'] }]), 'INVALID_INPUT', 'duplicate capability id');
     expectCode(() => tg.setCapabilities([{ id: 'y', tools: ['a', 'a'] }]), 'INVALID_INPUT', 'listed twice');
     expectCode(() => tg.setCapabilities([{ id: 'z', tools: [] }]), 'INVALID_INPUT', 'tools');
+    expectCode(() => tg.setCapabilities([{ id: 'learned:a+b', tools: ['a', 'b'] }]), 'INVALID_INPUT', 'reserved');
     expectCode(() => tg.setCapabilities([{ id: 'z', tools: ['a'], extra: 1 }]), 'INVALID_INPUT');
     expectCode(() => tg.setCapabilities([{ id: 'ok', tools: ['a'] }, { id: 'bad', tools: ['nope'] }]), 'UNKNOWN_TOOL', 'nope');
     expect(tg.capabilities().map((c) => c.id)).toEqual(['ab', 'bc']);
