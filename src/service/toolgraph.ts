@@ -216,13 +216,22 @@ export class Toolgraph {
     return rankCapabilities(model.capabilities ?? null, model.graph, parsed);
   }
 
-  /** A capability's tools (in run order when ordered), for a DAG node standing for it. NOT_FOUND for an unknown id. */
+  /**
+   * A capability's tools (in run order when ordered), for a DAG node standing for it. A registered
+   * capability is found at once; a learned one once the model that learned it is built. NOT_FOUND
+   * for an unknown id.
+   */
   expandCapability(id: string): ExpandedCapability {
     if (typeof id !== 'string') throw new ToolgraphError('INVALID_INPUT', 'expandCapability: expected id to be a string');
+    const registered = this.registered.get(id);
+    if (registered !== undefined) {
+      const { tools, ordered, description, code, source } = registered;
+      return { id, tools, ordered, description, ...(code !== undefined ? { code } : {}), source };
+    }
     return expandCapability(this.current().capabilities ?? null, id);
   }
 
-  /** Every capability of the current model: registered ones, then learned ones. */
+  /** Every capability of the current model (rebuilt after a short debounce, like predictNext's): registered ones, then learned ones. */
   capabilities(): readonly Capability[] {
     return this.current().capabilities?.capabilities ?? [];
   }

@@ -18,9 +18,13 @@ describe('Toolgraph capabilities', () => {
     expectCode(() => tg.setCapabilities([{ id: 'learned:a+b', tools: ['a', 'b'] }]), 'INVALID_INPUT', 'reserved');
     expectCode(() => tg.setCapabilities([{ id: 'z', tools: ['a'], extra: 1 }]), 'INVALID_INPUT');
     expectCode(() => tg.setCapabilities([{ id: 'ok', tools: ['a'] }, { id: 'bad', tools: ['nope'] }]), 'UNKNOWN_TOOL', 'nope');
-    expect(tg.capabilities().map((c) => c.id)).toEqual(['ab', 'bc']);
     expect(tg.expandCapability('bc')).toEqual({ id: 'bc', tools: ['b', 'c'], ordered: false, description: '', code: 'run()', source: 'registered' });
+    // Registered a moment ago, before any rebuild: expandable at once.
+    tg.setCapabilities([{ id: 'ca', tools: ['c', 'a'] }]);
+    expect(tg.expandCapability('ca').tools).toEqual(['c', 'a']);
     expectCode(() => tg.expandCapability('ok'), 'NOT_FOUND');
+    tg.rebuild();
+    expect(tg.capabilities().map((c) => c.id)).toEqual(['ab', 'bc', 'ca']);
   });
 
   it('learns a capability at its third successful run and suggests it after its first tool', () => {
