@@ -39,6 +39,14 @@ export { stableLabels } from './spectral/stable-labels.js';
 export { hypergraphPagerank } from './spectral/hypergraph-pagerank.js';
 export { capabilityScore } from './spectral/capability-score.js';
 
+// Capabilities: registered and learned tool groups, ranked and suggested (spec 003 section 4).
+export { parseCapabilities, parseCapabilityRequest, type Capability, type CapabilityInput, type CapabilityRequestInput } from './schema/capability.js';
+export { learnCapabilities, type LearnCapabilitiesOptions } from './recommend/learn-capabilities.js';
+export { buildCapabilityModel, mergeCapabilities, type CapabilityModel } from './recommend/capability-model.js';
+export { rankCapabilities, expandCapability, CAPABILITY_BOOST, SPEC_BOOST, type CapabilityRanking, type RankedCapability, type ExpandedCapability } from './recommend/rank-capabilities.js';
+export { CAPABILITY_THRESHOLD, type CapabilitySuggestion, type PredictionItem } from './recommend/capability-items.js';
+export { betaReliability, CAPABILITY_PRIOR, type BetaPrior } from './scoring/beta-reliability.js';
+
 // Text.
 export { tokenize, splitIdentifier } from './text/tokenize.js';
 export { buildBm25, scoreBm25 } from './text/bm25.js';

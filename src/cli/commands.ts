@@ -17,6 +17,7 @@ import { createEmbedder } from '../text/embedder-config.js';
 import { parseTrace, workflowToTrace } from '../schema/trace.js';
 import { SIGNALS } from '../recommend/features.js';
 import { Toolgraph } from '../service/toolgraph.js';
+import { runCapabilityEval } from './eval-capability.js';
 import { progressBar } from './progress.js';
 import { formatTable } from './table.js';
 
@@ -111,8 +112,10 @@ function parseJsonText(text: string, path: string): unknown {
 }
 
 /** A ranked list as a table: rank, tool, score, the dynamic signals that fired. */
-function itemsTable(items: readonly { tool: string; score: number; signals: Readonly<Record<string, number>> }[]): string {
-  return formatTable(['#', 'tool', 'score', 'signals'], items.map((it, i) => [i + 1, it.tool, it.score, signalsCell(it.signals)]));
+function itemsTable(items: readonly { tool: string; score: number; signals: Readonly<Record<string, number>>; kind?: string; capability?: string }[]): string {
+  // A capability item starts with its predicted tool: shown as the capability, then that tool.
+  const label = (it: (typeof items)[number]): string => (it.kind === 'capability' ? `capability ${it.capability ?? ''} (starts with ${it.tool})` : it.tool);
+  return formatTable(['#', 'tool', 'score', 'signals'], items.map((it, i) => [i + 1, label(it), it.score, signalsCell(it.signals)]));
 }
 
 function signalsCell(signals: Readonly<Record<string, number>>): string {
@@ -158,8 +161,8 @@ async function runNoMatch(values: Values, data: string): Promise<void> {
 
 const evalCommand: Command = {
   name: 'eval',
-  summary: 'Evaluate next-tool prediction or tool search on public data, beside the baselines.',
-  usage: 'eval <next|search|dag|nomatch> --data DIR [--foreign DIR2] [--folds K] [--no-intent] [--json]',
+  summary: 'Evaluate next-tool prediction, tool search, no-match, DAG suggestion or capability ranking on public data, beside the baselines.',
+  usage: 'eval <next|search|nomatch|dag|capability> --data DIR [--foreign DIR2] [--folds K] [--no-intent] [--json]',
   example: 'toolgraph eval next --data ../shared/data/ultratool',
   options: {
     data: { type: 'string', help: 'a dataset folder, or a folder of dataset folders (all are run)' },
@@ -171,13 +174,14 @@ const evalCommand: Command = {
   },
   async run(values, positionals) {
     const task = positionals[0];
-    if (task !== 'next' && task !== 'search' && task !== 'dag' && task !== 'nomatch') {
-      throw new ToolgraphError('INVALID_INPUT', `eval: expected 'next', 'search', 'dag' or 'nomatch', got '${task ?? ''}'`);
+    if (task !== 'next' && task !== 'search' && task !== 'dag' && task !== 'nomatch' && task !== 'capability') {
+      throw new ToolgraphError('INVALID_INPUT', `eval: expected 'next', 'search', 'nomatch', 'dag' or 'capability', got '${task ?? ''}'`);
     }
     if (typeof values['data'] !== 'string') throw new ToolgraphError('INVALID_INPUT', 'eval: --data DIR is required');
     if (task === 'nomatch') return runNoMatch(values, values['data']);
     const folds = values['folds'] === undefined ? undefined : intOption(values, 'folds', 5, 2);
     const seed = intOption(values, 'seed', 42, 0);
+    if (task === 'capability') return runCapabilityEval(datasetDirs(values['data']), { folds, seed, json: values['json'] === true });
     const rows: Record<string, string | number>[] = [];
     for (const dir of datasetDirs(values['data'])) {
       const dataset = await loadDataset(dir);

@@ -8,6 +8,7 @@ import type { ToolGraph } from '../graph/tool-graph.js';
 import type { ToolInfo } from '../schema/types.js';
 import type { TextEmbedding } from '../text/text-embedding.js';
 import { buildTextModel, type TextModel } from '../text/text-model.js';
+import { buildCapabilityModel, type CapabilityModel, type CapabilityModelInput } from './capability-model.js';
 import { F, FeatureScratch, SIGNALS, type SignalName } from './features.js';
 import { linearBackground, type LinearBackground } from './linear-profile.js';
 import { seedBackground } from './seed-profile.js';
@@ -59,12 +60,16 @@ export interface RecommenderModel {
   readonly scratch: FeatureScratch;
   readonly rowScore: Float64Array;
   readonly top: { k: number; buffer: TopK };
+  /** Capabilities (co-clustered with the tools), or null when there are none. */
+  readonly capabilities?: CapabilityModel | null;
 }
 
 export interface ModelOptions {
   readonly seed?: number;
   /** Embedding behind the `embedding` signal; absent or null: the signal is 0 everywhere. */
   readonly embedding?: TextEmbedding | null;
+  /** Registered and learned capabilities, and the traces that give their outcomes. */
+  readonly capabilities?: CapabilityModelInput;
 }
 
 export function buildModel(
@@ -92,6 +97,10 @@ export function buildModel(
     scratch: new FeatureScratch(snapshot.n, text.intent.examples.nDocs),
     rowScore: new Float64Array(snapshot.n),
     top: { k: 0, buffer: createTopK(0) },
+    capabilities:
+      options.capabilities === undefined || options.capabilities.capabilities.length === 0
+        ? null
+        : buildCapabilityModel(snapshot, catalog, { seed: options.seed, ...options.capabilities }),
   };
 }
 

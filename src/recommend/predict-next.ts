@@ -11,6 +11,7 @@
  */
 import { splitClauses } from '../text/clauses.js';
 import { tokenize } from '../text/tokenize.js';
+import { withCapabilities, type PredictionItem } from './capability-items.js';
 import { breakdown, collectFeatures, type SignalBreakdown } from './features.js';
 import { logNormaliser } from './linear-profile.js';
 import { topBuffer, type RecommenderModel } from './model.js';
@@ -38,7 +39,8 @@ export interface Prediction {
   readonly profile: Profile;
   /** Graph version of the snapshot that answered. */
   readonly version: number;
-  readonly items: readonly RankedTool[];
+  /** Tools, and capabilities whose next tool is a predicted one (capability-items.ts), by score. */
+  readonly items: readonly PredictionItem[];
   readonly unknownContext: readonly string[];
 }
 
@@ -84,7 +86,7 @@ export function predictNext(model: RecommenderModel, request: PredictRequest): P
       kind: coldStart ? 'cold-start' : 'prediction',
       profile,
       version: graph.version,
-      items,
+      items: probabilities ? withCapabilities(model.capabilities, graph.names, context, items) : items,
       unknownContext,
     };
   } finally {

@@ -12,6 +12,10 @@ import { ToolGraph } from '../graph/tool-graph.js';
 import { fitWeights, type FitOptions, type FitReport } from '../recommend/fit-weights.js';
 import { buildModel, PRIOR_WEIGHTS, type FittedWeights, type RecommenderModel } from '../recommend/model.js';
 import { predictNext, type Prediction } from '../recommend/predict-next.js';
+import { mergeCapabilities } from '../recommend/capability-model.js';
+import { learnCapabilities, type LearnCapabilitiesOptions } from '../recommend/learn-capabilities.js';
+import { expandCapability, rankCapabilities, type CapabilityRanking, type ExpandedCapability } from '../recommend/rank-capabilities.js';
+import { parseCapabilities, parseCapabilityRequest, type Capability } from '../schema/capability.js';
 import { searchTools, type SearchResult } from '../recommend/search-tools.js';
 import { contributeTrace, type ContributionResult } from '../scoring/contribute-trace.js';
 import { VectorCache } from '../scoring/vector-cache.js';
@@ -33,6 +37,8 @@ export interface ToolgraphOptions {
   readonly rebuildDelayMs?: number;
   /** Embeds texts for trace novelty; default the built-in hashed embedder, null for none. */
   readonly embedder?: Embedder | null;
+  /** Learning of capabilities from the traces (learn-capabilities.ts); false turns it off. */
+  readonly learnCapabilities?: LearnCapabilitiesOptions | false;
 }
 
 export interface ScoreOptions {
@@ -71,6 +77,11 @@ export class Toolgraph {
   private readonly embedder: Embedder | null;
   /** Vectors of the traces contributed so far: what the next trace's novelty is measured against. */
   private readonly novelty: VectorCache;
+  private readonly registered = new Map<string, Capability>();
+  /** Bumped by setCapabilities: the model is stale when it was built for another version. */
+  private capabilityVersion = 0;
+  private builtCapabilityVersion = -1;
+  private readonly learnOptions: LearnCapabilitiesOptions | false;
 
   /** The embedding behind the search signal: the same embedder, behind synchronous access. */
   private readonly embedding: TextEmbedding | PrefetchingEmbedding | null;
@@ -81,6 +92,7 @@ export class Toolgraph {
     this.embedder = options.embedder === undefined ? createHashedEmbedder() : options.embedder;
     this.embedding =
       options.embedder === undefined ? hashedTextEmbedding() : options.embedder === null ? null : prefetchingEmbedding(options.embedder);
+    this.learnOptions = options.learnCapabilities ?? {};
     this.novelty = new VectorCache(this.embedder === null ? {} : { dimensions: this.embedder.dimensions });
   }
 
@@ -208,12 +220,66 @@ export class Toolgraph {
     });
   }
 
+  /**
+   * Adds or replaces capabilities by id (an array or `{capabilities: [...]}`, see
+   * schema/capability.ts). Every tool must be known (catalogue or traces): UNKNOWN_TOOL names the
+   * first that is not, and nothing is registered.
+   */
+  setCapabilities(input: unknown): { capabilities: number; version: number } {
+    const parsed = parseCapabilities(input);
+    for (const c of parsed) {
+      const unknown = c.tools.find((tool) => this.graph.indexOf(tool) === undefined);
+      if (unknown !== undefined) {
+        throw new ToolgraphError('UNKNOWN_TOOL', `setCapabilities: capability ${JSON.stringify(c.id.slice(0, 80))} names tool ${JSON.stringify(unknown.slice(0, 80))}, which neither the catalogue nor a trace has; register it with setTools first`);
+      }
+    }
+    for (const c of parsed) this.registered.set(c.id, c);
+    this.capabilityVersion++;
+    this.invalidate();
+    return { capabilities: this.registered.size, version: this.graph.version };
+  }
+
+  /** Ranks capabilities for an intent and/or context tools (spec 003 section 4.4's three modes). */
+  rankCapabilities(request: unknown): CapabilityRanking {
+    const parsed = parseCapabilityRequest(request);
+    const model = this.current();
+    return rankCapabilities(model.capabilities ?? null, model.graph, parsed);
+  }
+
+  /**
+   * A capability's tools (in run order when ordered), for a DAG node standing for it. A registered
+   * capability is found at once; a learned one once the model that learned it is built. NOT_FOUND
+   * for an unknown id.
+   */
+  expandCapability(id: string): ExpandedCapability {
+    if (typeof id !== 'string') throw new ToolgraphError('INVALID_INPUT', 'expandCapability: expected id to be a string');
+    const registered = this.registered.get(id);
+    if (registered !== undefined) {
+      const { tools, ordered, description, code, source } = registered;
+      return { id, tools, ordered, description, ...(code !== undefined ? { code } : {}), source };
+    }
+    return expandCapability(this.current().capabilities ?? null, id);
+  }
+
+  /** Every capability of the current model (rebuilt after a short debounce, like predictNext's): registered ones, then learned ones. */
+  capabilities(): readonly Capability[] {
+    return this.current().capabilities?.capabilities ?? [];
+  }
+
   /** Builds the model now if it is stale; returns the current one. */
   rebuild(): RecommenderModel {
     this.cancelTimer();
-    if (this.model === null || this.model.graph.version !== this.graph.version || this.model.weights !== this.weights) {
+    if (
+      this.model === null ||
+      this.model.graph.version !== this.graph.version ||
+      this.model.weights !== this.weights ||
+      this.builtCapabilityVersion !== this.capabilityVersion
+    ) {
       const started = performance.now();
-      this.model = buildModel(this.graph, this.catalog, this.weights, { seed: this.seed, embedding: this.embedding });
+      const learned = this.learnOptions === false ? [] : learnCapabilities(this.traces, this.learnOptions);
+      const capabilities = { capabilities: mergeCapabilities([...this.registered.values()], learned), traces: this.traces, previous: this.model?.capabilities ?? null };
+      this.model = buildModel(this.graph, this.catalog, this.weights, { seed: this.seed, embedding: this.embedding, capabilities });
+      this.builtCapabilityVersion = this.capabilityVersion;
       this.lastRebuildMs = performance.now() - started;
     }
     return this.model;

@@ -1,0 +1,32 @@
+/**
+ * `toolgraph eval capability`: the capability evaluation (bench/eval/capability-eval.ts) over one
+ * or more dataset folders, as a table or one JSON line per method.
+ */
+import { evaluateCapabilities } from '../../bench/eval/capability-eval.js';
+import { loadDataset } from '../schema/dataset.js';
+import { progressBar } from './progress.js';
+import { formatTable } from './table.js';
+
+export interface CapabilityEvalRun {
+  readonly folds?: number | undefined;
+  readonly seed: number;
+  readonly json: boolean;
+}
+
+export async function runCapabilityEval(dirs: readonly string[], run: CapabilityEvalRun): Promise<void> {
+  const rows: (string | number)[][] = [];
+  for (const dir of dirs) {
+    const dataset = await loadDataset(dir);
+    const bar = progressBar(`capability ${dataset.name}`);
+    const results = evaluateCapabilities(dataset, { seed: run.seed, ...(run.folds ? { folds: run.folds } : {}), onProgress: (d, t) => bar.update(d, t) });
+    bar.stop();
+    for (const r of results) {
+      const line = { ...r, ...(run.folds ? { folds: run.folds } : {}) };
+      if (run.json) process.stdout.write(`${JSON.stringify(line)}\n`);
+      rows.push([r.data, r.method, r.n, r.candidates, r.capabilities, r.hit1, r.hit5, r.mrr, r.trainMrr, r.trainN]);
+    }
+  }
+  if (!run.json) {
+    process.stdout.write(`${formatTable(['data', 'method', 'n', 'multi-tool tests', 'capabilities', 'hit1', 'hit5', 'mrr', 'train mrr', 'train n'], rows)}\n`);
+  }
+}

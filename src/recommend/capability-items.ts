@@ -1,0 +1,119 @@
+/**
+ * Capabilities in predictNext's list. A capability is suggested when the next tool it needs is
+ * one of the predicted tools:
+ *
+ *   next(c)  = the first tool of c, in c's order, that the context has not called yet
+ *   s(c)     = passive-suggestion score of c (Jaccard with the context x (1 + boost) x reliability),
+ *              divided by (1 + boost) so that it lies in [0, 1]
+ *   score(c) = P(next(c) | context) x s(c)       when next(c) is among the predicted tools
+ *
+ * so a capability never scores above the tool that would start its remaining part: the tools
+ * keep their order and scores, the first item is always a tool, and tool Hit@k is unchanged.
+ * Items below CAPABILITY_THRESHOLD are dropped (0.05: a capability suggested there would start
+ * with a tool the ranker itself gives little chance), as are capabilities fully done already.
+ * At most `k` capabilities are added; the list is tools and capabilities merged by score, ties
+ * to the tool. Each capability item carries the `tool` that starts it and that tool's signals.
+ *
+ * Only capabilities that share a tool with the context can have a Jaccard above 0, so only they
+ * are scored: found through the context tools' rows of the tools x capabilities matrix, with
+ * capability-score.ts's passive formula (a test checks the two agree). That keeps predictNext
+ * independent of the number of tools and capabilities: O(sum over context tools of their
+ * capabilities' sizes + k) per query.
+ */
+import type { SignalBreakdown } from './features.js';
+import type { CapabilityModel } from './capability-model.js';
+import type { RankedTool } from './predict-next.js';
+import { CAPABILITY_BOOST, toRanked, type RankedCapability } from './rank-capabilities.js';
+
+/** Least score for a capability to enter predictNext's list. */
+export const CAPABILITY_THRESHOLD = 0.05;
+
+export interface CapabilitySuggestion extends Omit<RankedCapability, 'kind'> {
+  readonly kind: 'capability';
+  /** The tool that starts what is left of the capability: the predicted next tool. */
+  readonly tool: string;
+  readonly signals: SignalBreakdown;
+  /** The capability's own passive-suggestion score (before the product with P(tool)). */
+  readonly capabilityScore: number;
+}
+
+export type PredictionItem = RankedTool | CapabilitySuggestion;
+
+export interface CapabilityItemsOptions {
+  readonly boost?: number;
+  readonly threshold?: number;
+}
+
+/** `tools`: predictNext's tool items (probabilities); `context`: context tool indexes; `names`: tool names by index. */
+export function withCapabilities(
+  model: CapabilityModel | null | undefined,
+  names: readonly string[],
+  context: readonly number[],
+  tools: readonly RankedTool[],
+  options: CapabilityItemsOptions = {},
+): PredictionItem[] {
+  if (model == null || model.capabilities.length === 0 || context.length === 0 || tools.length === 0) return [...tools];
+  const boost = options.boost ?? CAPABILITY_BOOST;
+  const threshold = options.threshold ?? CAPABILITY_THRESHOLD;
+  const predicted = new Map<string, RankedTool>(tools.map((t) => [t.tool, t]));
+  const suggestions: CapabilitySuggestion[] = [];
+  for (const r of passiveScores(model, context, boost)) {
+    const next = model.members[r.capability]!.find((t) => !r.done.has(t));
+    if (next === undefined) continue;
+    const start = predicted.get(names[next]!);
+    if (start === undefined) continue;
+    const own = r.score / (1 + boost);
+    const score = start.score * own;
+    if (score < threshold) continue;
+    const base = toRanked(model, names, r.capability, score, r.relevance, r.structuralBoost);
+    suggestions.push({ ...base, tool: start.tool, signals: start.signals, capabilityScore: own });
+  }
+  suggestions.sort((a, b) => b.score - a.score || (a.capability < b.capability ? -1 : 1));
+  const merged: PredictionItem[] = [];
+  let s = 0;
+  for (const t of tools) {
+    while (s < suggestions.length && s < tools.length && suggestions[s]!.score > t.score) merged.push(suggestions[s++]!);
+    merged.push(t);
+  }
+  while (s < suggestions.length && s < tools.length) merged.push(suggestions[s++]!);
+  return merged;
+}
+
+export interface PassiveScore {
+  readonly capability: number;
+  readonly score: number;
+  readonly relevance: number;
+  readonly structuralBoost: number;
+  /** The distinct context tools. */
+  readonly done: ReadonlySet<number>;
+}
+
+/**
+ * capabilityScore's passive-suggestion score (Jaccard x (1 + boost x cluster share) x
+ * reliability, the linear factor) of every capability sharing a tool with the context, excluded
+ * ones left out; order unspecified.
+ */
+export function passiveScores(model: CapabilityModel, context: readonly number[], boost: number): PassiveScore[] {
+  const done = new Set(context);
+  const share = new Map<number, number>();
+  let clustered = 0;
+  for (const t of done) {
+    const k = model.toolClusters[t]!;
+    if (k < 0) continue;
+    share.set(k, (share.get(k) ?? 0) + 1);
+    clustered++;
+  }
+  const shared = new Map<number, number>();
+  const { offsets, columns } = model.matrix.toolsByCapabilities;
+  for (const t of done) for (let p = offsets[t]!; p < offsets[t + 1]!; p++) shared.set(columns[p]!, (shared.get(columns[p]!) ?? 0) + 1);
+  const out: PassiveScore[] = [];
+  for (const [c, common] of shared) {
+    if (model.excluded[c] === 1) continue;
+    const relevance = common / (model.members[c]!.length + done.size - common);
+    const cluster = model.capabilityClusters[c]!;
+    const structuralBoost = cluster >= 0 && clustered > 0 ? boost * ((share.get(cluster) ?? 0) / clustered) : 0;
+    const score = relevance * (1 + structuralBoost) * model.reliability[c]!;
+    if (score > 0) out.push({ capability: c, score, relevance, structuralBoost, done });
+  }
+  return out;
+}

@@ -1,0 +1,174 @@
+/**
+ * The capability side of a recommender model, built at model build (off the query path):
+ *
+ *   capabilities  registered ones, then learned ones whose tool set no registered one has
+ *                 (mergeCapabilities: deduplication of identical tool sets)
+ *   members       each capability's tools as snapshot tool indexes, in run order
+ *   clusters      Dhillon co-clustering of the tools x capabilities matrix (spectral/co-cluster),
+ *                 ids kept across rebuilds by Hungarian matching (spectral/stable-labels)
+ *   centrality    hypergraph PageRank of each capability (spectral/hypergraph-pagerank)
+ *   reliability   Beta posterior mean of its outcomes (scoring/beta-reliability), outcomes being
+ *                 the registered counts plus the traces that ran it (capability-evidence)
+ *   confidence    spec 004's composite confidence once it has run at least once, else NaN
+ *   text          BM25 over description + example intents + member tool names and descriptions
+ *
+ * Cost: O(traces) for the outcomes, the co-clustering (see co-cluster.ts), PageRank on
+ * T + C nodes, and the BM25 build over C short documents.
+ */
+import type { GraphSnapshot } from '../graph/snapshot.js';
+import type { Capability } from '../schema/capability.js';
+import type { ToolInfo, Trace } from '../schema/types.js';
+import { betaReliability, type BetaPrior } from '../scoring/beta-reliability.js';
+import { createPatternConfidence } from '../scoring/pattern-confidence.js';
+import { bipartiteMatrix, type BipartiteMatrix } from '../spectral/bipartite-matrix.js';
+import { coCluster } from '../spectral/co-cluster.js';
+import { hypergraphPagerank } from '../spectral/hypergraph-pagerank.js';
+import { stableLabels } from '../spectral/stable-labels.js';
+import { buildBm25, type Bm25Index } from '../text/bm25.js';
+import { splitIdentifier, tokenize } from '../text/tokenize.js';
+import { capabilityOutcomes } from './capability-evidence.js';
+
+export interface CapabilityModel {
+  readonly capabilities: readonly Capability[];
+  readonly indexById: ReadonlyMap<string, number>;
+  /** Tool indexes of each capability, in run order. */
+  readonly members: readonly (readonly number[])[];
+  readonly matrix: BipartiteMatrix;
+  /** Number of spectral clusters. */
+  readonly k: number;
+  /** Stable cluster id of each tool, -1 for a tool in no capability. */
+  readonly toolClusters: Int32Array;
+  /** Stable cluster id of each capability, -1 for one without tools. */
+  readonly capabilityClusters: Int32Array;
+  /** First cluster id not yet used (for the next rebuild's stable labels). */
+  readonly nextFreshId: number;
+  readonly centrality: Float64Array;
+  readonly successes: Int32Array;
+  readonly failures: Int32Array;
+  readonly reliability: Float64Array;
+  /** 1 when the failure rate is credibly above 50%: never suggested. */
+  readonly excluded: Uint8Array;
+  /** Composite confidence (spec 004), NaN before the first run. */
+  readonly confidence: Float64Array;
+  readonly text: Bm25Index;
+}
+
+export interface CapabilityModelInput {
+  readonly capabilities: readonly Capability[];
+  /** Recorded traces: the capabilities' outcomes. */
+  readonly traces: readonly Trace[];
+  /** The model this one replaces, for stable cluster ids. */
+  readonly previous?: CapabilityModel | null;
+  readonly prior?: BetaPrior;
+  readonly seed?: number;
+}
+
+/** Registered capabilities first; a learned one is dropped when a registered one (or an earlier learned one) has the same tool set. */
+export function mergeCapabilities(registered: readonly Capability[], learned: readonly Capability[]): Capability[] {
+  const sets = new Set<string>();
+  const key = (c: Capability): string => [...c.tools].sort().join('\u0000');
+  const out: Capability[] = [];
+  for (const c of registered) {
+    sets.add(key(c));
+    out.push(c);
+  }
+  for (const c of learned) {
+    const k = key(c);
+    if (sets.has(k)) continue;
+    sets.add(k);
+    out.push(c);
+  }
+  return out;
+}
+
+function documentOf(c: Capability, catalog: ReadonlyMap<string, ToolInfo>): string[] {
+  const tokens = [...tokenize(c.description)];
+  for (const example of c.examples) if (example !== c.description) tokens.push(...tokenize(example));
+  for (const tool of c.tools) {
+    tokens.push(...splitIdentifier(tool));
+    const info = catalog.get(tool);
+    if (info !== undefined) tokens.push(...tokenize(info.description));
+  }
+  return tokens;
+}
+
+/** Previous stable ids aligned with the new items: tools by index, capabilities by id; -1 elsewhere. */
+function alignedPrevious(previous: CapabilityModel, nTools: number, capabilities: readonly Capability[]): Int32Array {
+  const out = new Int32Array(nTools + capabilities.length).fill(-1);
+  out.set(previous.toolClusters.subarray(0, Math.min(nTools, previous.toolClusters.length)));
+  capabilities.forEach((c, i) => {
+    const old = previous.indexById.get(c.id);
+    if (old !== undefined) out[nTools + i] = previous.capabilityClusters[old]!;
+  });
+  return out;
+}
+
+export function buildCapabilityModel(
+  graph: Pick<GraphSnapshot, 'n' | 'indexByName'>,
+  catalog: ReadonlyMap<string, ToolInfo>,
+  input: CapabilityModelInput,
+): CapabilityModel {
+  const nTools = graph.n;
+  const capabilities = input.capabilities;
+  const members = capabilities.map((c) => {
+    const ids: number[] = [];
+    for (const tool of c.tools) {
+      const t = graph.indexByName.get(tool);
+      if (t !== undefined) ids.push(t);
+    }
+    return ids;
+  });
+  const matrix = bipartiteMatrix(members.map((tools) => ({ tools })), nTools);
+  // kMin 1: components are clusters already; the largest is split only when its spectrum has a gap.
+  const clusters = coCluster(matrix.toolsByCapabilities, { kMin: 1, ...(input.seed === undefined ? {} : { seed: input.seed }) });
+  const fresh = new Int32Array(nTools + capabilities.length);
+  fresh.set(clusters.toolClusters);
+  fresh.set(clusters.capabilityClusters, nTools);
+  const previous = input.previous ?? null;
+  const stable = previous === null ? stableLabels([], fresh) : stableLabels(alignedPrevious(previous, nTools, capabilities), fresh, { firstFreshId: previous.nextFreshId });
+  const centrality = capabilities.length > 0 ? hypergraphPagerank(matrix.toolsByCapabilities).capabilityScores : new Float64Array(0);
+
+  const outcomes = capabilityOutcomes(capabilities, input.traces);
+  const n = capabilities.length;
+  const successes = new Int32Array(n);
+  const failures = new Int32Array(n);
+  const reliability = new Float64Array(n);
+  const excluded = new Uint8Array(n);
+  const confidence = new Float64Array(n).fill(Number.NaN);
+  let now = 0;
+  for (let c = 0; c < n; c++) now = Math.max(now, outcomes.lastSeen[c]!);
+  for (let c = 0; c < n; c++) {
+    const cap = capabilities[c]!;
+    successes[c] = cap.successes + outcomes.successes[c]!;
+    failures[c] = cap.failures + outcomes.failures[c]!;
+    const posterior = betaReliability(successes[c]!, failures[c]!, input.prior);
+    reliability[c] = posterior.mean;
+    excluded[c] = posterior.excluded ? 1 : 0;
+    const runs = successes[c]! + failures[c]!;
+    if (runs > 0) {
+      confidence[c] = createPatternConfidence({
+        id: cap.id,
+        kind: 'capability',
+        now,
+        evidence: { observations: runs, applications: { positive: successes[c]!, negative: failures[c]!, neutral: 0 } },
+      }).composite;
+    }
+  }
+  return {
+    capabilities,
+    indexById: new Map(capabilities.map((c, i) => [c.id, i])),
+    members,
+    matrix,
+    k: clusters.k,
+    toolClusters: stable.labels.slice(0, nTools),
+    capabilityClusters: stable.labels.slice(nTools),
+    nextFreshId: stable.nextFreshId,
+    centrality,
+    successes,
+    failures,
+    reliability,
+    excluded,
+    confidence,
+    text: buildBm25(capabilities.map((c) => documentOf(c, catalog))),
+  };
+}

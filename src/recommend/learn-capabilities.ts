@@ -1,0 +1,147 @@
+/**
+ * Capabilities learned from traces: a group of tools that recurs in successful traces is
+ * promoted to a capability once it has run successfully `minSupport` times (3, spec 003's
+ * cold-start rule for emergent capabilities).
+ *
+ *   candidates of a successful trace = its whole tool set, and the tool set of every contiguous
+ *                                      window of windowMin..windowMax calls (a recurring
+ *                                      sub-sequence of longer tasks)
+ *   support(S) = number of successful traces with S among their candidates (once per trace)
+ *   promote S  when support(S) >= minSupport, minTools <= |S| <= maxTools, and S is closed:
+ *              the tools every supporting trace called are S itself, not more
+ *
+ * Closedness (closed frequent itemsets: Pasquier, Bastide, Taouil, Lakhal, ICDT 1999) keeps a
+ * sub-sequence only when it recurs in tasks that differ beyond it: a window that only ever runs
+ * inside one larger group is that group's part, not a reusable unit, and would compete with it.
+ * Candidates are keyed by their tool *set*, so the same tools seen in two orders, or as a whole
+ * trace and as a window of a longer one, are one capability (deduplication of identical sets).
+ * Its tools are listed in the order seen most often; it is `ordered` only when every occurrence
+ * had that order. A capability's id is derived from its set, so it is stable across runs and
+ * rebuilds. Failed traces promote nothing; their outcomes count in reliability
+ * (capability-evidence.ts), not here.
+ *
+ * O(sum over traces of L * (windowMax - windowMin + 1) * windowMax) with L the trace length,
+ * plus sorting each candidate set (small).
+ */
+import { LEARNED_ID_PREFIX, type Capability } from '../schema/capability.js';
+import type { Trace } from '../schema/types.js';
+import { stableHash } from './folds.js';
+
+export interface LearnCapabilitiesOptions {
+  /** Successful traces needed to promote a tool set; default 3. */
+  readonly minSupport?: number;
+  /** Fewest distinct tools in a capability; default 2 (one tool is a tool). */
+  readonly minTools?: number;
+  /** Most distinct tools in a capability; default 12. */
+  readonly maxTools?: number;
+  /** Shortest contiguous window counted as a sub-sequence; default 2. 0 turns windows off. */
+  readonly windowMin?: number;
+  /** Longest contiguous window; default 4. */
+  readonly windowMax?: number;
+  /** Intents kept per capability as search text; default 20. */
+  readonly maxExamples?: number;
+}
+
+export const LEARN_DEFAULTS = { minSupport: 3, minTools: 2, maxTools: 12, windowMin: 2, windowMax: 4, maxExamples: 20 } as const;
+
+/** Id prefix of learned capabilities (registered ids may not use it). */
+export const LEARNED_PREFIX = LEARNED_ID_PREFIX;
+
+interface Candidate {
+  support: number;
+  /** Order (tools joined by NUL) -> times seen. */
+  orders: Map<string, number>;
+  /** Intents of traces whose whole tool set is this one, then of traces where it was a window. */
+  examples: string[];
+  windowExamples: string[];
+  /** Tools every supporting trace called: the group's closure. */
+  closure: Set<string> | null;
+  size: number;
+  firstSeen: number;
+}
+
+/** Distinct tools in first-appearance order. */
+function distinct(tools: readonly string[]): string[] {
+  return [...new Set(tools)];
+}
+
+/** The id of a learned capability over `tools`: readable when short, hashed when long. */
+export function learnedCapabilityId(tools: readonly string[]): string {
+  const key = [...tools].sort().join('+');
+  return key.length <= 200 ? `${LEARNED_PREFIX}${key}` : `${LEARNED_PREFIX}#${stableHash(key).toString(16)}-${tools.length}`;
+}
+
+function setKey(ordered: readonly string[]): string {
+  return [...ordered].sort().join('\u0000');
+}
+
+export function learnCapabilities(traces: readonly Trace[], options: LearnCapabilitiesOptions = {}): Capability[] {
+  const o = { ...LEARN_DEFAULTS, ...options };
+  const candidates = new Map<string, Candidate>();
+  let order = 0;
+  for (const trace of traces) {
+    if (!trace.success) continue;
+    // A failed call inside a successful task is not part of the reusable group.
+    const calls = trace.steps.filter((s) => s.ok).map((s) => s.tool);
+    // Consecutive repeats (retries, pagination) are one step of the group.
+    const sequence = calls.filter((tool, i) => i === 0 || calls[i - 1] !== tool);
+    const seenHere = new Set<string>();
+    const wholeSet = new Set(sequence);
+    const consider = (tools: readonly string[], whole: boolean): void => {
+      const ordered = distinct(tools);
+      if (ordered.length < o.minTools || ordered.length > o.maxTools) return;
+      const key = setKey(ordered);
+      if (seenHere.has(key)) return;
+      seenHere.add(key);
+      let c = candidates.get(key);
+      if (c === undefined) candidates.set(key, (c = { support: 0, orders: new Map(), examples: [], windowExamples: [], closure: null, size: ordered.length, firstSeen: order++ }));
+      c.support++;
+      if (c.closure === null) c.closure = new Set(wholeSet);
+      else for (const t of c.closure) if (!wholeSet.has(t)) c.closure.delete(t);
+      const orderKey = ordered.join('\u0000');
+      c.orders.set(orderKey, (c.orders.get(orderKey) ?? 0) + 1);
+      const examples = whole ? c.examples : c.windowExamples;
+      if (trace.intent !== '' && examples.length < o.maxExamples) examples.push(trace.intent);
+    };
+    consider(sequence, true);
+    if (o.windowMin > 0) {
+      for (let len = o.windowMin; len <= o.windowMax; len++) {
+        for (let i = 0; i + len <= sequence.length; i++) consider(sequence.slice(i, i + len), false);
+      }
+    }
+  }
+  const learned: { cap: Capability; firstSeen: number }[] = [];
+  for (const c of candidates.values()) {
+    // Not closed: every task that ran it also ran more tools, so it is part of a larger group,
+    // not a group of its own (closed itemsets, Pasquier et al. 1999).
+    if (c.support < o.minSupport || c.closure!.size > c.size) continue;
+    let best = '';
+    let bestCount = -1;
+    for (const [key, n] of c.orders) {
+      if (n > bestCount) {
+        best = key;
+        bestCount = n;
+      }
+    }
+    const tools = best.split('\u0000');
+    // A task that was exactly this group says what the group does; a longer task it was part of
+    // describes more than it, so its intent is used only when no exact task exists.
+    const examples = c.examples.length > 0 ? c.examples : c.windowExamples;
+    learned.push({
+      firstSeen: c.firstSeen,
+      cap: {
+        id: learnedCapabilityId(tools),
+        description: examples[0] ?? '',
+        tools,
+        ordered: c.orders.size === 1,
+        source: 'learned',
+        successes: 0,
+        failures: 0,
+        examples,
+      },
+    });
+  }
+  // First-seen order: deterministic, and a capability keeps its place as traces are added.
+  learned.sort((a, b) => a.firstSeen - b.firstSeen);
+  return learned.map((l) => l.cap);
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { learnCapabilities, learnedCapabilityId } from '../../src/recommend/learn-capabilities.js';
+import { trace } from '../helpers/traces.js';
+
+const times = (n: number, tools: Parameters<typeof trace>[0], extra: Parameters<typeof trace>[1] = {}) => Array.from({ length: n }, () => trace(tools, extra));
+
+describe('learnCapabilities', () => {
+  it('promotes a tool set at its third successful run, not before (spec 003 cold start)', () => {
+    expect(learnCapabilities(times(2, ['search', 'book']))).toEqual([]);
+    const learned = learnCapabilities(times(3, ['search', 'book'], { intent: 'book a hotel' }));
+    expect(learned).toHaveLength(1);
+    expect(learned[0]).toMatchObject({ id: 'learned:book+search', tools: ['search', 'book'], ordered: true, source: 'learned', description: 'book a hotel' });
+    expect(learned[0]!.examples).toEqual(['book a hotel', 'book a hotel', 'book a hotel']);
+  });
+
+  it('ignores failed traces and failed calls', () => {
+    expect(learnCapabilities([...times(2, ['a', 'b']), ...times(5, ['a', 'b'], { success: false })])).toEqual([]);
+    // The failed call to x is not part of the group: three successful a, b runs.
+    const learned = learnCapabilities(times(3, ['a', { name: 'x', ok: false }, 'b']));
+    expect(learned.map((c) => c.tools)).toEqual([['a', 'b']]);
+  });
+
+  it('deduplicates identical tool sets: two orders are one capability, unordered', () => {
+    const learned = learnCapabilities([...times(2, ['a', 'b', 'c']), ...times(1, ['c', 'a', 'b'])], { windowMin: 0 });
+    expect(learned).toHaveLength(1);
+    expect(learned[0]!.tools).toEqual(['a', 'b', 'c']); // the order seen most often
+    expect(learned[0]!.ordered).toBe(false);
+    expect(learned[0]!.id).toBe(learnedCapabilityId(['c', 'b', 'a']));
+  });
+
+  it('promotes a sub-sequence that recurs inside longer traces, counted once per trace', () => {
+    const traces = [trace(['x', 'a', 'b', 'y']), trace(['z', 'a', 'b']), trace(['a', 'b', 'w', 'a', 'b'])];
+    const learned = learnCapabilities(traces);
+    expect(learned.map((c) => c.id)).toEqual(['learned:a+b']);
+    // Windows off: no whole trace repeats.
+    expect(learnCapabilities(traces, { windowMin: 0 })).toEqual([]);
+  });
+
+  it('keeps a sub-sequence only when it recurs outside one larger group (closed sets)', () => {
+    expect(learnCapabilities(times(3, ['a', 'b', 'c'])).map((c) => c.id)).toEqual(['learned:a+b+c']);
+    const reused = learnCapabilities([...times(3, ['a', 'b', 'c']), trace(['a', 'b', 'd'])]);
+    expect(reused.map((c) => c.id).sort()).toEqual(['learned:a+b', 'learned:a+b+c']);
+    expect(reused.find((c) => c.id === 'learned:a+b')!.examples).toEqual([]);
+  });
+
+  it('collapses consecutive repeats and skips single-tool groups', () => {
+    expect(learnCapabilities(times(3, ['a', 'a', 'a']))).toEqual([]);
+    expect(learnCapabilities(times(3, ['a', 'a', 'b'])).map((c) => c.tools)).toEqual([['a', 'b']]);
+  });
+
+  it('gives long tool sets a hashed, bounded id', () => {
+    const tools = Array.from({ length: 10 }, (_, i) => `a_very_long_tool_name_number_${i}_for_ids`);
+    const [cap] = learnCapabilities(times(3, tools), { windowMin: 0 });
+    expect(cap!.id.length).toBeLessThan(40);
+    expect(cap!.id).toBe(learnedCapabilityId([...tools].reverse()));
+  });
+});
