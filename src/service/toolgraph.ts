@@ -83,6 +83,8 @@ export class Toolgraph {
   private builtCapabilityVersion = -1;
   private readonly learnOptions: LearnCapabilitiesOptions | false;
 
+  /** Set when tool vectors arrived after the current model was built. */
+  private toolVectorsStale = false;
   /** The embedding behind the search signal: the same embedder, behind synchronous access. */
   private readonly embedding: TextEmbedding | PrefetchingEmbedding | null;
 
@@ -197,7 +199,7 @@ export class Toolgraph {
     const missing = texts.filter((t) => embedding.tool(t) === null);
     if (missing.length > 0) {
       await embedding.prefetchTools(missing);
-      this.model = null; // the tool vectors are part of the model: rebuild with them
+      this.toolVectorsStale = true; // the tool vectors are part of the model: rebuild with them
     }
     if (queries.length > 0) await embedding.prefetchQueries(queries);
   }
@@ -273,8 +275,10 @@ export class Toolgraph {
       this.model === null ||
       this.model.graph.version !== this.graph.version ||
       this.model.weights !== this.weights ||
-      this.builtCapabilityVersion !== this.capabilityVersion
+      this.builtCapabilityVersion !== this.capabilityVersion ||
+      this.toolVectorsStale
     ) {
+      this.toolVectorsStale = false;
       const started = performance.now();
       const learned = this.learnOptions === false ? [] : learnCapabilities(this.traces, this.learnOptions);
       const capabilities = { capabilities: mergeCapabilities([...this.registered.values()], learned), traces: this.traces, previous: this.model?.capabilities ?? null };
