@@ -8,6 +8,7 @@
  */
 import { csrFromEdges, symmetrizeCsr, type Csr } from './csr.js';
 import { graphDensity, adaptiveAlpha } from './density.js';
+import { edgeReliability, type EdgeReliability } from './edge-reliability.js';
 import { louvainCommunities } from './louvain.js';
 import { pagerank } from './pagerank.js';
 import { percentileRanks } from './percentile.js';
@@ -32,6 +33,8 @@ export interface GraphSnapshot {
   readonly outFailures: Float64Array;
   /** Raw observation counts aligned with `out`. */
   readonly outCounts: Float64Array;
+  /** Beta posterior of each `out` edge's success rate, decayed to the newest trace (edge-reliability.ts). */
+  readonly reliability: EdgeReliability;
   /** Row sums of `out` weights. */
   readonly outTotal: Float64Array;
   /** Undirected view of successful transitions, for Adamic-Adar and Louvain. */
@@ -57,6 +60,8 @@ export interface GraphSnapshot {
 export interface SnapshotOptions {
   readonly seed?: number;
   readonly pagerankAlpha?: number;
+  /** Beta prior and exclusion credibility of edge reliability (defaults 1, 1, 0.95). */
+  readonly reliability?: { readonly priorAlpha?: number; readonly priorBeta?: number; readonly credibility?: number };
 }
 
 export function buildSnapshot(graph: ToolGraph, options: SnapshotOptions = {}): GraphSnapshot {
@@ -67,6 +72,9 @@ export function buildSnapshot(graph: ToolGraph, options: SnapshotOptions = {}): 
   const success = new Float64Array(m);
   const failure = new Float64Array(m);
   const counts = new Float64Array(m);
+  const recentSuccess = new Float64Array(m);
+  const recentFailure = new Float64Array(m);
+  const lastSeen = new Float64Array(m);
   let e = 0;
   graph.forEachTransition((a, b, stats) => {
     sources[e] = a;
@@ -74,6 +82,9 @@ export function buildSnapshot(graph: ToolGraph, options: SnapshotOptions = {}): 
     success[e] = stats.success;
     failure[e] = stats.failure;
     counts[e] = stats.count;
+    recentSuccess[e] = stats.recentSuccess;
+    recentFailure[e] = stats.recentFailure;
+    lastSeen[e] = stats.lastSeen;
     e++;
   });
   // Three CSRs over the same (source, target) pairs share offsets and target order, so the
@@ -81,6 +92,12 @@ export function buildSnapshot(graph: ToolGraph, options: SnapshotOptions = {}): 
   const out = csrFromEdges(n, sources, targets, success);
   const outFailures = csrFromEdges(n, sources, targets, failure).weights;
   const outCounts = csrFromEdges(n, sources, targets, counts).weights;
+  const reliability = edgeReliability(
+    csrFromEdges(n, sources, targets, recentSuccess).weights,
+    csrFromEdges(n, sources, targets, recentFailure).weights,
+    csrFromEdges(n, sources, targets, lastSeen).weights,
+    { now: graph.newest, halfLifeMs: graph.halfLifeMs, ...options.reliability },
+  );
 
   const outTotal = new Float64Array(n);
   let positive = 0;
@@ -121,6 +138,7 @@ export function buildSnapshot(graph: ToolGraph, options: SnapshotOptions = {}): 
     out,
     outFailures,
     outCounts,
+    reliability,
     outTotal,
     undirected,
     second: buildSecondOrder(graph),

@@ -7,6 +7,7 @@ import { buildSnapshot, type GraphSnapshot } from '../graph/snapshot.js';
 import type { ToolGraph } from '../graph/tool-graph.js';
 import type { ToolInfo } from '../schema/types.js';
 import { buildTextModel, type TextModel } from '../text/text-model.js';
+import { buildEdgeFeedback, type EdgeFeedback, type HumanPatternScore } from './edge-adjustment.js';
 import { F, FeatureScratch, SIGNALS, type SignalName } from './features.js';
 import { linearBackground, type LinearBackground } from './linear-profile.js';
 import { seedBackground } from './seed-profile.js';
@@ -50,6 +51,8 @@ export interface RecommenderModel {
     readonly search: LinearBackground;
     readonly seed: LinearBackground;
   };
+  /** Human feedback on patterns, aligned with the snapshot (edge-adjustment.ts). */
+  readonly feedback: EdgeFeedback;
   readonly scratch: FeatureScratch;
   readonly rowScore: Float64Array;
   readonly top: { k: number; buffer: TopK };
@@ -57,6 +60,8 @@ export interface RecommenderModel {
 
 export interface ModelOptions {
   readonly seed?: number;
+  /** Human scores of reviewed patterns (the facade's pattern registry). */
+  readonly feedback?: readonly HumanPatternScore[];
 }
 
 export function buildModel(
@@ -81,6 +86,7 @@ export function buildModel(
       search: linearBackground(snapshot, weights.search),
       seed: seedBackground(snapshot),
     },
+    feedback: buildEdgeFeedback(snapshot, options.feedback ?? []),
     scratch: new FeatureScratch(snapshot.n, text.intent.examples.nDocs),
     rowScore: new Float64Array(snapshot.n),
     top: { k: 0, buffer: createTopK(0) },
