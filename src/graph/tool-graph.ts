@@ -181,6 +181,11 @@ export class ToolGraph {
     return this.edges.get(pairKey(a, b));
   }
 
+  /** Statistics of the second-order context (a, b) -> c, if observed. */
+  secondOrder(a: number, b: number, c: number): Readonly<TransitionStats> | undefined {
+    return this.second.get(pairKey(a, b))?.get(c);
+  }
+
   /** Calls `fn(a, b, stats)` for every first-order transition. */
   forEachTransition(fn: (a: number, b: number, stats: Readonly<TransitionStats>) => void): void {
     for (const [key, stats] of this.edges) fn(Math.floor(key / PAIR_BASE), key % PAIR_BASE, stats);
