@@ -283,7 +283,15 @@ export class Toolgraph {
       const tools = [this.graph.names[a]!, this.graph.names[b]!];
       if (!seen.has(patternId(tools))) out.push(this.viewOf(tools));
     }
-    return out.sort((x, y) => y.observations - x.observations || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+    // Most observed first; ties in tool index order (the order tools were first seen).
+    const order = (v: PatternView): number[] => v.tools.map((name) => this.graph.indexOf(name)!);
+    return out.sort((x, y) => {
+      if (y.observations !== x.observations) return y.observations - x.observations;
+      const ox = order(x);
+      const oy = order(y);
+      for (let i = 0; i < Math.min(ox.length, oy.length); i++) if (ox[i] !== oy[i]) return ox[i]! - oy[i]!;
+      return ox.length - oy.length;
+    });
   }
 
   /**
