@@ -11,10 +11,12 @@
  *    intent); Hit@1 against the recorded next tool.
  * 3. Drift. The distinct transitions a -> b at test positions that the training traces also
  *    contain (a learned transition can start failing; one never learned cannot) are shuffled
- *    with the seed and a third is drifted: b now fails after a, and an alternative b' works. b'
- *    is the tool the undrifted model ranks first after a without intent, other than b and other
- *    than any drifted target of a: the model's own runner-up, chosen before any drift trace
- *    exists, and never a tool that also fails.
+ *    with the seed and a third is drifted: b now fails after a, and an alternative b' works.
+ *    `runner-up` (default): b' is the tool the undrifted model ranks first after a without
+ *    intent, other than b and any drifted target of a: the model's own second choice, fixed
+ *    before any drift trace exists. `random`: b' is drawn with the seed among the tools the
+ *    training traces call, other than a, b and any drifted target of a: an alternative the
+ *    intent text knows nothing about, the harder case.
  * 4. Replay, built from the training traces only (never from test): each train trace with a
  *    drifted transition gives a failure trace (its prefix up to the first drifted b, that step
  *    failed, the task failed) and a success trace (every drifted b replaced by its b'), both
@@ -50,6 +52,8 @@ export const DRIFT_SHARE = 1 / 3;
 
 export const FEEDBACK_METHODS = ['no-feedback', 'toolgraph', 'seed'] as const;
 export type FeedbackMethod = (typeof FEEDBACK_METHODS)[number];
+export const ALTERNATIVES = ['runner-up', 'random'] as const;
+export type AlternativeRule = (typeof ALTERNATIVES)[number];
 
 export interface FeedbackEvalOptions {
   readonly seed?: number;
@@ -57,6 +61,8 @@ export interface FeedbackEvalOptions {
   readonly validation?: boolean;
   /** Predict without the intent text. */
   readonly intent?: boolean;
+  /** How the working alternative of a drifted transition is chosen (default runner-up). */
+  readonly alternative?: AlternativeRule;
   readonly onProgress?: (done: number, total: number) => void;
 }
 
@@ -66,6 +72,7 @@ export interface FeedbackResult {
   /** `undrifted` rows: the original test; `drifted`: the rewritten one. */
   readonly phase: 'undrifted' | 'drifted';
   readonly method: FeedbackMethod;
+  readonly alternative: AlternativeRule;
   /** Test positions ranked. */
   readonly n: number;
   /** Positions whose target the drift rewrote. */
@@ -181,6 +188,7 @@ export function planDrift(
   test: readonly WorkflowRecord[],
   undrifted: RecommenderModel,
   seed: number,
+  rule: AlternativeRule = 'runner-up',
 ): DriftPlan {
   const n = universe.names.length;
   const learned = new Set<number>();
@@ -207,15 +215,21 @@ export function planDrift(
   }
   const dense = new Float64Array(n);
   const alternative = new Map<number, number>();
+  const called = [...new Set(train.flatMap((w) => indicesOf(universe, w.tools)))].sort((x, y) => x - y);
   for (const k of drifted) {
     const a = Math.floor(k / n);
     const b = k % n;
-    scoreAllTools(undrifted, [a], null, 'next', dense);
     const failing = failingAfter.get(a)!;
     let best = -1;
-    for (let c = 0; c < n; c++) {
-      if (c === b || failing.has(c)) continue;
-      if (best < 0 || dense[c]! > dense[best]!) best = c;
+    if (rule === 'random') {
+      const allowed = called.filter((c) => c !== a && c !== b && !failing.has(c));
+      best = allowed[Math.floor(rng() * allowed.length)]!;
+    } else {
+      scoreAllTools(undrifted, [a], null, 'next', dense);
+      for (let c = 0; c < n; c++) {
+        if (c === b || failing.has(c)) continue;
+        if (best < 0 || dense[c]! > dense[best]!) best = c;
+      }
     }
     alternative.set(k, best);
   }
@@ -273,7 +287,8 @@ export function evaluateFeedback(dataset: Dataset, options: FeedbackEvalOptions 
   const fit = fitWeights(trainTraces, universe.catalog, { seed });
   const undrifted = model(universe, trainTraces, fit.weights, seed);
 
-  const plan = planDrift(universe, train, test, undrifted, seed);
+  const rule = options.alternative ?? 'runner-up';
+  const plan = planDrift(universe, train, test, undrifted, seed, rule);
   const useIntent = options.intent ?? true;
   const before = positions(test, universe, null, useIntent);
   const after = positions(test, universe, plan.alternative, useIntent);
@@ -287,6 +302,7 @@ export function evaluateFeedback(dataset: Dataset, options: FeedbackEvalOptions 
     data: dataset.name,
     phase,
     method,
+    alternative: rule,
     n,
     nDrifted: h.nDrifted,
     hit1: h.all,

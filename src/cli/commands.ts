@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runBench, BENCH_CASES } from '../../bench/perf/run-bench.js';
 import { evaluateNext, evaluateSearch } from '../../bench/eval/run-eval.js';
-import { evaluateFeedback } from '../../bench/eval/feedback-eval.js';
+import { ALTERNATIVES, evaluateFeedback, type AlternativeRule } from '../../bench/eval/feedback-eval.js';
 import { loadDataset } from '../schema/dataset.js';
 import { ToolgraphError } from '../schema/errors.js';
 import { readJsonlFile, readTextFile } from '../schema/jsonl.js';
@@ -142,6 +142,7 @@ const evalCommand: Command = {
     folds: { type: 'string', help: 'K-fold by a stable hash of ids instead of the split field' },
     'no-intent': { type: 'boolean', help: 'next, feedback: predict without the intent text' },
     validation: { type: 'boolean', help: 'feedback: hold out a quarter of train instead of test (for design choices)' },
+    alternative: { type: 'string', help: "feedback: the drifted transitions' working alternative, runner-up (default) or random" },
     seed: { type: 'string', help: 'seed of every random step (default 42)' },
     json: { type: 'boolean', help: 'one JSON line per method' },
   },
@@ -181,6 +182,10 @@ const evalCommand: Command = {
 /** `eval feedback`: the drift replay of bench/eval/feedback-eval.ts, one row per phase and method. */
 async function runFeedbackEval(values: Values, data: string): Promise<void> {
   const seed = intOption(values, 'seed', 42, 0);
+  const alternative = (values['alternative'] ?? 'runner-up') as AlternativeRule;
+  if (!ALTERNATIVES.includes(alternative)) {
+    throw new ToolgraphError('INVALID_INPUT', `--alternative: expected ${ALTERNATIVES.join(' or ')}, got '${String(values['alternative'])}'`);
+  }
   const rows: Record<string, string | number>[] = [];
   for (const dir of datasetDirs(data)) {
     const dataset = await loadDataset(dir);
@@ -188,6 +193,7 @@ async function runFeedbackEval(values: Values, data: string): Promise<void> {
     const { results } = evaluateFeedback(dataset, {
       seed,
       validation: values['validation'] === true,
+      alternative,
       intent: values['no-intent'] !== true,
       onProgress: (d, t) => bar.update(d, t),
     });

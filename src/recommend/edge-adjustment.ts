@@ -73,8 +73,6 @@ export function buildEdgeFeedback(graph: GraphSnapshot, patterns: readonly Human
   return { first, second, any };
 }
 
-export const NO_FEEDBACK: EdgeFeedback = { first: new Float64Array(0), second: new Map(), any: false };
-
 export const SEED_MAX_BOOST = 0.15;
 export const SEED_BOOST_RATE = 0.2;
 export const SEED_MAX_PENALTY = 0.15;
@@ -109,7 +107,7 @@ export function applyEdgeAdjustments(
     }
     return;
   }
-  const human = feedback.any && feedback.first.length === targets.length;
+  const human = feedback.any;
   if (rel.anyPenalty || human) {
     for (let j = offsets[last]!; j < offsets[last + 1]!; j++) {
       const r = scratch.rowOf[targets[j]!]!;
