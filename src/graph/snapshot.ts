@@ -87,17 +87,23 @@ export function buildSnapshot(graph: ToolGraph, options: SnapshotOptions = {}): 
     lastSeen[e] = stats.lastSeen;
     e++;
   });
-  // Three CSRs over the same (source, target) pairs share offsets and target order, so the
-  // failure and count arrays line up with `out`.
-  const out = csrFromEdges(n, sources, targets, success);
-  const outFailures = csrFromEdges(n, sources, targets, failure).weights;
-  const outCounts = csrFromEdges(n, sources, targets, counts).weights;
-  const reliability = edgeReliability(
-    csrFromEdges(n, sources, targets, recentSuccess).weights,
-    csrFromEdges(n, sources, targets, recentFailure).weights,
-    csrFromEdges(n, sources, targets, lastSeen).weights,
-    { now: graph.newest, halfLifeMs: graph.halfLifeMs, ...options.reliability },
-  );
+  // One CSR whose weights are the edge ids gives the permutation from ToolGraph order to CSR
+  // order (pairs are distinct, so nothing is merged); every per-edge array is gathered through
+  // it, so the success, failure, count and reliability arrays line up with `out`.
+  const order = csrFromEdges(n, sources, targets, Float64Array.from({ length: m }, (_, i) => i));
+  const gather = (values: Float64Array): Float64Array => {
+    const aligned = new Float64Array(m);
+    for (let j = 0; j < m; j++) aligned[j] = values[order.weights[j]!]!;
+    return aligned;
+  };
+  const out: Csr = { n, offsets: order.offsets, targets: order.targets, weights: gather(success) };
+  const outFailures = gather(failure);
+  const outCounts = gather(counts);
+  const reliability = edgeReliability(gather(recentSuccess), gather(recentFailure), gather(lastSeen), {
+    now: graph.newest,
+    halfLifeMs: graph.halfLifeMs,
+    ...options.reliability,
+  });
 
   const outTotal = new Float64Array(n);
   let positive = 0;

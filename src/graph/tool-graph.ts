@@ -100,11 +100,14 @@ export class ToolGraph {
   private newestAt = 0;
   /** Half-life of the recent outcome evidence (ms). */
   readonly halfLifeMs: number;
+  /** -ln 2 / halfLife: 2^(-dt / h) = exp(dt * decayRate), and exp is cheaper than pow. */
+  private readonly decayRate: number;
 
   constructor(options: ToolGraphOptions = {}) {
     const halfLife = options.halfLifeMs ?? DEFAULT_HALF_LIFE_MS;
     if (!(halfLife > 0 && Number.isFinite(halfLife))) throw new RangeError(`ToolGraph: halfLifeMs must be a positive finite number, got ${halfLife}`);
     this.halfLifeMs = halfLife;
+    this.decayRate = -Math.LN2 / halfLife;
     this.structure = new DirectedGraph<ToolStats, TransitionStats>({ allowSelfLoops: true });
   }
 
@@ -239,12 +242,12 @@ export class ToolGraph {
     // to it: out-of-order traces are weighed by their own time, never by their arrival.
     let weight = 1;
     if (at > stats.lastSeen) {
-      const decay = 2 ** (-(at - stats.lastSeen) / this.halfLifeMs);
+      const decay = Math.exp((at - stats.lastSeen) * this.decayRate);
       stats.recentSuccess *= decay;
       stats.recentFailure *= decay;
       stats.lastSeen = at;
     } else if (at < stats.lastSeen) {
-      weight = 2 ** (-(stats.lastSeen - at) / this.halfLifeMs);
+      weight = Math.exp((stats.lastSeen - at) * this.decayRate);
     }
     if (ok) {
       stats.success++;
