@@ -64,3 +64,9 @@ export type { VectorMatch, VectorNeighbour } from './scoring/vector-cache.js';
 export { createPatternConfidence, applyConfidenceEvent } from './scoring/pattern-confidence.js';
 export { decayConfidence } from './scoring/decay.js';
 export { wilsonLowerBound } from './scoring/wilson.js';
+
+// The feedback loop: edge reliability and human feedback on patterns.
+export { edgeReliability, edgeIndex, reliabilityReport, type EdgeReliability, type EdgeReliabilityReport } from './graph/edge-reliability.js';
+export { betaCdf } from './scoring/beta-distribution.js';
+export { PatternRegistry, patternId, type PatternRegistryState, type PatternRecord, type PatternDecision } from './service/pattern-registry.js';
+export type { PatternView } from './service/pattern-view.js';

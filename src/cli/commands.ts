@@ -8,6 +8,7 @@ import { runBench, BENCH_CASES } from '../../bench/perf/run-bench.js';
 import { evaluateDag } from '../../bench/eval/dag-eval.js';
 import { evaluateNoMatch, type NoMatchResult } from '../../bench/eval/nomatch-eval.js';
 import { evaluateNext, evaluateSearch } from '../../bench/eval/run-eval.js';
+import { ALTERNATIVES, evaluateFeedback, type AlternativeRule } from '../../bench/eval/feedback-eval.js';
 import { loadDataset } from '../schema/dataset.js';
 import { ToolgraphError } from '../schema/errors.js';
 import { readJsonlFile, readTextFile } from '../schema/jsonl.js';
@@ -161,24 +162,28 @@ async function runNoMatch(values: Values, data: string): Promise<void> {
 
 const evalCommand: Command = {
   name: 'eval',
-  summary: 'Evaluate next-tool prediction, tool search, no-match, DAG suggestion or capability ranking on public data, beside the baselines.',
-  usage: 'eval <next|search|nomatch|dag|capability> --data DIR [--foreign DIR2] [--folds K] [--no-intent] [--json]',
+  summary: 'Evaluate next-tool prediction, tool search, no-match, DAG suggestion, feedback or capability ranking on public data, beside the baselines.',
+  usage: 'eval <next|search|nomatch|dag|feedback|capability> --data DIR [--foreign DIR2] [--folds K] [--no-intent] [--validation] [--json]',
   example: 'toolgraph eval next --data ../shared/data/ultratool',
   options: {
     data: { type: 'string', help: 'a dataset folder, or a folder of dataset folders (all are run)' },
     folds: { type: 'string', help: 'K-fold by a stable hash of ids instead of the split field' },
-    'no-intent': { type: 'boolean', help: 'next: predict without the intent text' },
+    'no-intent': { type: 'boolean', help: 'next, feedback: predict without the intent text' },
     foreign: { type: 'string', help: 'nomatch: a dataset folder (or folder of them) whose intents must come back no-match' },
+    validation: { type: 'boolean', help: 'feedback: hold out a quarter of train instead of test (for design choices)' },
+    alternative: { type: 'string', help: "feedback: the drifted transitions' working alternative, runner-up (default) or random" },
     seed: { type: 'string', help: 'seed of every random step (default 42)' },
     json: { type: 'boolean', help: 'one JSON line per method' },
   },
   async run(values, positionals) {
     const task = positionals[0];
-    if (task !== 'next' && task !== 'search' && task !== 'dag' && task !== 'nomatch' && task !== 'capability') {
-      throw new ToolgraphError('INVALID_INPUT', `eval: expected 'next', 'search', 'nomatch', 'dag' or 'capability', got '${task ?? ''}'`);
+    const tasks = ['next', 'search', 'nomatch', 'dag', 'feedback', 'capability'] as const;
+    if (task !== 'next' && task !== 'search' && task !== 'nomatch' && task !== 'dag' && task !== 'feedback' && task !== 'capability') {
+      throw new ToolgraphError('INVALID_INPUT', `eval: expected one of ${tasks.map((t) => `'${t}'`).join(', ')}, got '${task ?? ''}'`);
     }
     if (typeof values['data'] !== 'string') throw new ToolgraphError('INVALID_INPUT', 'eval: --data DIR is required');
     if (task === 'nomatch') return runNoMatch(values, values['data']);
+    if (task === 'feedback') return runFeedbackEval(values, values['data']);
     const folds = values['folds'] === undefined ? undefined : intOption(values, 'folds', 5, 2);
     const seed = intOption(values, 'seed', 42, 0);
     if (task === 'capability') return runCapabilityEval(datasetDirs(values['data']), { folds, seed, json: values['json'] === true });
@@ -211,6 +216,45 @@ const evalCommand: Command = {
     }
   },
 };
+
+/** `eval feedback`: the drift replay of bench/eval/feedback-eval.ts, one row per phase and method. */
+async function runFeedbackEval(values: Values, data: string): Promise<void> {
+  const seed = intOption(values, 'seed', 42, 0);
+  const alternative = (values['alternative'] ?? 'runner-up') as AlternativeRule;
+  if (!ALTERNATIVES.includes(alternative)) {
+    throw new ToolgraphError('INVALID_INPUT', `--alternative: expected ${ALTERNATIVES.join(' or ')}, got '${String(values['alternative'])}'`);
+  }
+  const rows: Record<string, string | number>[] = [];
+  for (const dir of datasetDirs(data)) {
+    const dataset = await loadDataset(dir);
+    const bar = progressBar(`feedback ${dataset.name}`);
+    const { results } = evaluateFeedback(dataset, {
+      seed,
+      validation: values['validation'] === true,
+      alternative,
+      intent: values['no-intent'] !== true,
+      onProgress: (d, t) => bar.update(d, t),
+    });
+    bar.stop();
+    if (results.every((r) => r.n === 0)) {
+      process.stderr.write(`${dataset.name}: no ordered test workflow with two tools or more; skipped\n`);
+      continue;
+    }
+    for (const r of results) {
+      const line = { ...r, intent: values['no-intent'] !== true, ...(values['validation'] === true ? { validation: true } : {}) };
+      if (values['json'] === true) process.stdout.write(`${JSON.stringify(line)}\n`);
+      rows.push(line as unknown as Record<string, string | number>);
+    }
+  }
+  if (values['json'] !== true) {
+    const metrics = ['n', 'nDrifted', 'hit1', 'hit1Drifted', 'hit1Stable'];
+    process.stdout.write(`${formatTable(['data', 'phase', 'method', ...metrics], rows.map((r) => [r['data']!, r['phase']!, r['method']!, ...metrics.map((m) => r[m]!)]))}\n`);
+    const first = rows[0];
+    if (first !== undefined) {
+      process.stdout.write(`drifted transitions ${first['driftedTransitions']} of ${first['candidateTransitions']} learned test transitions; ${first['replayed']} replayed traces\n`);
+    }
+  }
+}
 
 const fitCommand: Command = {
   name: 'fit',

@@ -8,6 +8,7 @@
  */
 import { csrFromEdges, symmetrizeCsr, type Csr } from './csr.js';
 import { graphDensity, adaptiveAlpha } from './density.js';
+import { edgeReliability, type EdgeReliability } from './edge-reliability.js';
 import { louvainCommunities } from './louvain.js';
 import { pagerank } from './pagerank.js';
 import { percentileRanks } from './percentile.js';
@@ -32,6 +33,8 @@ export interface GraphSnapshot {
   readonly outFailures: Float64Array;
   /** Raw observation counts aligned with `out`. */
   readonly outCounts: Float64Array;
+  /** Beta posterior of each `out` edge's success rate, decayed to the newest trace (edge-reliability.ts). */
+  readonly reliability: EdgeReliability;
   /** Row sums of `out` weights. */
   readonly outTotal: Float64Array;
   /** Undirected view of successful transitions, for Adamic-Adar and Louvain. */
@@ -57,6 +60,8 @@ export interface GraphSnapshot {
 export interface SnapshotOptions {
   readonly seed?: number;
   readonly pagerankAlpha?: number;
+  /** Beta prior and exclusion credibility of edge reliability (defaults 1, 1, 0.95). */
+  readonly reliability?: { readonly priorAlpha?: number; readonly priorBeta?: number; readonly credibility?: number };
 }
 
 export function buildSnapshot(graph: ToolGraph, options: SnapshotOptions = {}): GraphSnapshot {
@@ -67,6 +72,9 @@ export function buildSnapshot(graph: ToolGraph, options: SnapshotOptions = {}): 
   const success = new Float64Array(m);
   const failure = new Float64Array(m);
   const counts = new Float64Array(m);
+  const recentSuccess = new Float64Array(m);
+  const recentFailure = new Float64Array(m);
+  const lastSeen = new Float64Array(m);
   let e = 0;
   graph.forEachTransition((a, b, stats) => {
     sources[e] = a;
@@ -74,13 +82,28 @@ export function buildSnapshot(graph: ToolGraph, options: SnapshotOptions = {}): 
     success[e] = stats.success;
     failure[e] = stats.failure;
     counts[e] = stats.count;
+    recentSuccess[e] = stats.recentSuccess;
+    recentFailure[e] = stats.recentFailure;
+    lastSeen[e] = stats.lastSeen;
     e++;
   });
-  // Three CSRs over the same (source, target) pairs share offsets and target order, so the
-  // failure and count arrays line up with `out`.
-  const out = csrFromEdges(n, sources, targets, success);
-  const outFailures = csrFromEdges(n, sources, targets, failure).weights;
-  const outCounts = csrFromEdges(n, sources, targets, counts).weights;
+  // One CSR whose weights are the edge ids gives the permutation from ToolGraph order to CSR
+  // order (pairs are distinct, so nothing is merged); every per-edge array is gathered through
+  // it, so the success, failure, count and reliability arrays line up with `out`.
+  const order = csrFromEdges(n, sources, targets, Float64Array.from({ length: m }, (_, i) => i));
+  const gather = (values: Float64Array): Float64Array => {
+    const aligned = new Float64Array(m);
+    for (let j = 0; j < m; j++) aligned[j] = values[order.weights[j]!]!;
+    return aligned;
+  };
+  const out: Csr = { n, offsets: order.offsets, targets: order.targets, weights: gather(success) };
+  const outFailures = gather(failure);
+  const outCounts = gather(counts);
+  const reliability = edgeReliability(gather(recentSuccess), gather(recentFailure), gather(lastSeen), {
+    now: graph.newest,
+    halfLifeMs: graph.halfLifeMs,
+    ...options.reliability,
+  });
 
   const outTotal = new Float64Array(n);
   let positive = 0;
@@ -121,6 +144,7 @@ export function buildSnapshot(graph: ToolGraph, options: SnapshotOptions = {}): 
     out,
     outFailures,
     outCounts,
+    reliability,
     outTotal,
     undirected,
     second: buildSecondOrder(graph),

@@ -26,6 +26,14 @@ export interface TransitionStats {
   evidence: number;
   /** Epoch ms of the latest observation. */
   lastSeen: number;
+  /**
+   * Success evidence (value-weighted) and failures, each observation decayed by
+   * 2^(-(lastSeen - t) / halfLife) to the time `lastSeen`: exponentially weighted sums kept
+   * incrementally, so reliability can weigh recent outcomes above old ones (edge-reliability.ts)
+   * without storing every observation.
+   */
+  recentSuccess: number;
+  recentFailure: number;
 }
 
 export interface ToolStats {
@@ -46,6 +54,14 @@ export interface IntentRecord {
   readonly sequence: readonly number[];
 }
 
+export interface ToolGraphOptions {
+  /** Half-life of the recent outcome evidence, in ms (default DEFAULT_HALF_LIFE_MS, 14 days). */
+  readonly halfLifeMs?: number;
+}
+
+/** Two weeks: an outcome a fortnight older than the newest trace weighs half. */
+export const DEFAULT_HALF_LIFE_MS = 14 * 86_400_000;
+
 export interface IngestOptions {
   /** Trace value in [0, 1] weighting the success evidence (default 1). */
   readonly value?: number;
@@ -59,7 +75,7 @@ export function pairKey(a: number, b: number): number {
 }
 
 function newStats(): TransitionStats {
-  return { count: 0, success: 0, failure: 0, evidence: 0, lastSeen: 0 };
+  return { count: 0, success: 0, failure: 0, evidence: 0, lastSeen: 0, recentSuccess: 0, recentFailure: 0 };
 }
 
 export class ToolGraph {
@@ -81,8 +97,17 @@ export class ToolGraph {
   private traceCount = 0;
   private successCount = 0;
   private _version = 0;
+  private newestAt = 0;
+  /** Half-life of the recent outcome evidence (ms). */
+  readonly halfLifeMs: number;
+  /** -ln 2 / halfLife: 2^(-dt / h) = exp(dt * decayRate), and exp is cheaper than pow. */
+  private readonly decayRate: number;
 
-  constructor() {
+  constructor(options: ToolGraphOptions = {}) {
+    const halfLife = options.halfLifeMs ?? DEFAULT_HALF_LIFE_MS;
+    if (!(halfLife > 0 && Number.isFinite(halfLife))) throw new RangeError(`ToolGraph: halfLifeMs must be a positive finite number, got ${halfLife}`);
+    this.halfLifeMs = halfLife;
+    this.decayRate = -Math.LN2 / halfLife;
     this.structure = new DirectedGraph<ToolStats, TransitionStats>({ allowSelfLoops: true });
   }
 
@@ -123,6 +148,11 @@ export class ToolGraph {
     return this.traceCount;
   }
 
+  /** Timestamp (epoch ms) of the newest trace ingested, 0 before any: the clock of reliability decay. */
+  get newest(): number {
+    return this.newestAt;
+  }
+
   get successfulTraces(): number {
     return this.successCount;
   }
@@ -152,6 +182,11 @@ export class ToolGraph {
 
   transition(a: number, b: number): Readonly<TransitionStats> | undefined {
     return this.edges.get(pairKey(a, b));
+  }
+
+  /** Statistics of the second-order context (a, b) -> c, if observed. */
+  secondOrder(a: number, b: number, c: number): Readonly<TransitionStats> | undefined {
+    return this.second.get(pairKey(a, b))?.get(c);
   }
 
   /** Calls `fn(a, b, stats)` for every first-order transition. */
@@ -196,19 +231,32 @@ export class ToolGraph {
       this.intentRecords.push({ intent: trace.intent, tools: [...new Set(sequence)], sequence });
     }
     this.traceCount++;
+    if (trace.timestamp > this.newestAt) this.newestAt = trace.timestamp;
     if (trace.success) this.successCount++;
     this._version++;
   }
 
   private observe(stats: TransitionStats, ok: boolean, value: number, at: number): void {
     stats.count++;
+    // Bring the recent sums to the later of the two times, then add this observation decayed
+    // to it: out-of-order traces are weighed by their own time, never by their arrival.
+    let weight = 1;
+    if (at > stats.lastSeen) {
+      const decay = Math.exp((at - stats.lastSeen) * this.decayRate);
+      stats.recentSuccess *= decay;
+      stats.recentFailure *= decay;
+      stats.lastSeen = at;
+    } else if (at < stats.lastSeen) {
+      weight = Math.exp((stats.lastSeen - at) * this.decayRate);
+    }
     if (ok) {
       stats.success++;
       stats.evidence += value;
+      stats.recentSuccess += value * weight;
     } else {
       stats.failure++;
+      stats.recentFailure += weight;
     }
-    if (at > stats.lastSeen) stats.lastSeen = at;
   }
 
   private edgeStats(a: number, b: number): TransitionStats {

@@ -129,6 +129,8 @@ export class FeatureScratch {
   rows = 0;
   /** Last known context tool, or -1. */
   last = -1;
+  /** The known context tool before `last`, or -1 (second-order feedback, edge-adjustment.ts). */
+  prev = -1;
 
   constructor(n: number, rememberedTasks = 0) {
     this.n = n;
@@ -169,6 +171,7 @@ export class FeatureScratch {
     this.rows = 0;
     this.last = -1;
     this.hasEmbedding = false;
+    this.prev = -1;
   }
 }
 
@@ -178,14 +181,20 @@ export function collectFeatures(graph: GraphSnapshot, text: TextModel, query: Qu
   const ctx = query.context;
   const last = ctx.length > 0 ? ctx[ctx.length - 1]! : -1;
   scratch.last = last;
+  scratch.prev = ctx.length >= 2 ? ctx[ctx.length - 2]! : -1;
 
   if (last >= 0) {
     const { offsets, targets, weights } = graph.out;
     const total = graph.outTotal[last]!;
-    if (total > 0) {
+    if (total > 0 || graph.reliability.anyPenalty) {
       for (let j = offsets[last]!; j < offsets[last + 1]!; j++) {
         const w = weights[j]!;
-        if (w <= 0) continue;
+        // An edge seen only in failures carries no transition probability, but its candidate
+        // is touched so the reliability penalty reaches it (edge-adjustment.ts).
+        if (w <= 0) {
+          scratch.touch(targets[j]!);
+          continue;
+        }
         const c = targets[j]!;
         values[scratch.touch(c) * F + S_TRANSITION] = w / total;
         scratch.transitionCount[c] = w;

@@ -9,6 +9,7 @@ import type { ToolInfo } from '../schema/types.js';
 import type { TextEmbedding } from '../text/text-embedding.js';
 import { buildTextModel, type TextModel } from '../text/text-model.js';
 import { buildCapabilityModel, type CapabilityModel, type CapabilityModelInput } from './capability-model.js';
+import { buildEdgeFeedback, type EdgeFeedback, type HumanPatternScore } from './edge-adjustment.js';
 import { F, FeatureScratch, SIGNALS, type SignalName } from './features.js';
 import { linearBackground, type LinearBackground } from './linear-profile.js';
 import { seedBackground } from './seed-profile.js';
@@ -57,6 +58,8 @@ export interface RecommenderModel {
     readonly search: LinearBackground;
     readonly seed: LinearBackground;
   };
+  /** Human feedback on patterns, aligned with the snapshot (edge-adjustment.ts). */
+  readonly feedback: EdgeFeedback;
   readonly scratch: FeatureScratch;
   readonly rowScore: Float64Array;
   readonly top: { k: number; buffer: TopK };
@@ -70,6 +73,8 @@ export interface ModelOptions {
   readonly embedding?: TextEmbedding | null;
   /** Registered and learned capabilities, and the traces that give their outcomes. */
   readonly capabilities?: CapabilityModelInput;
+  /** Human scores of reviewed patterns (the facade's pattern registry). */
+  readonly feedback?: readonly HumanPatternScore[];
 }
 
 export function buildModel(
@@ -94,6 +99,7 @@ export function buildModel(
       search: linearBackground(snapshot, weights.search),
       seed: seedBackground(snapshot),
     },
+    feedback: buildEdgeFeedback(snapshot, options.feedback ?? []),
     scratch: new FeatureScratch(snapshot.n, text.intent.examples.nDocs),
     rowScore: new Float64Array(snapshot.n),
     top: { k: 0, buffer: createTopK(0) },

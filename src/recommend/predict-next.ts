@@ -75,6 +75,8 @@ export function predictNext(model: RecommenderModel, request: PredictRequest): P
     for (let i = 0; i < top.size; i++) {
       const c = top.tools[i]!;
       const s = top.scores[i]!;
+      // Excluded by the feedback loop: the transition credibly fails (edge-adjustment.ts).
+      if (s === -Infinity) continue;
       items.push({
         tool: graph.names[c]!,
         kind: 'tool',

@@ -4,6 +4,7 @@
  * `model.scratch` into `model.rowScore` and returns the matching background for the untouched
  * tools.
  */
+import { applyEdgeAdjustments } from './edge-adjustment.js';
 import { scoreLinearRows, type LinearBackground } from './linear-profile.js';
 import type { RecommenderModel } from './model.js';
 import { scoreSeedRows } from './seed-profile.js';
@@ -14,16 +15,15 @@ export function scoreTouchedRows(model: RecommenderModel, mode: ScoreMode, hasIn
   const { scratch, rowScore } = model;
   if (mode === 'seed') {
     scoreSeedRows(model.graph, scratch, rowScore);
+    applyEdgeAdjustments(model.graph, model.feedback, 'seed', scratch, rowScore);
     return model.backgrounds.seed;
   }
   if (mode === 'search') {
     scoreLinearRows(scratch, model.weights.search, rowScore);
     return model.backgrounds.search;
   }
-  if (hasIntent) {
-    scoreLinearRows(scratch, model.weights.next, rowScore);
-    return model.backgrounds.next;
-  }
-  scoreLinearRows(scratch, model.weights.nextNoIntent, rowScore);
-  return model.backgrounds.nextNoIntent;
+  scoreLinearRows(scratch, hasIntent ? model.weights.next : model.weights.nextNoIntent, rowScore);
+  // Reliability and human feedback (edge-adjustment.ts): next tool only, search has no context.
+  applyEdgeAdjustments(model.graph, model.feedback, 'next', scratch, rowScore);
+  return hasIntent ? model.backgrounds.next : model.backgrounds.nextNoIntent;
 }

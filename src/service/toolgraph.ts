@@ -8,7 +8,9 @@
  * yet (the very first query) is one built on the spot. Node runs one rebuild at a time by
  * construction (it is synchronous), and a pending timer is never doubled.
  */
+import { edgeIndex, reliabilityReport, type EdgeReliabilityReport } from '../graph/edge-reliability.js';
 import { ToolGraph } from '../graph/tool-graph.js';
+import { buildEdgeFeedback, type HumanPatternScore } from '../recommend/edge-adjustment.js';
 import { fitWeights, type FitOptions, type FitReport } from '../recommend/fit-weights.js';
 import { buildModel, PRIOR_WEIGHTS, type FittedWeights, type RecommenderModel } from '../recommend/model.js';
 import { predictNext, type Prediction } from '../recommend/predict-next.js';
@@ -25,10 +27,15 @@ import { suggestDag, type DagSuggestion } from '../recommend/dag/suggest-dag.js'
 import { parseCatalog } from '../schema/tool.js';
 import { parseTrace } from '../schema/trace.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
+import { humanScore } from '../scoring/human-score.js';
+import { parsePatternFeedback, parsePatternsRequest, parsePatternTarget, type PatternTarget } from '../schema/pattern-requests.js';
+import { isReasoningTraceShape } from '../schema/trace.js';
 import type { Embedder } from '../text/embedder.js';
 import { createHashedEmbedder } from '../text/hashed-embedder.js';
 import { hashedTextEmbedding, prefetchingEmbedding, type PrefetchingEmbedding, type TextEmbedding } from '../text/text-embedding.js';
 import { toolText } from '../text/tool-vectors.js';
+import { PatternRegistry, patternId, type PatternRegistryState } from './pattern-registry.js';
+import { patternView, type PatternView } from './pattern-view.js';
 
 export interface ToolgraphOptions {
   /** Seed of every random step (Louvain, fitting). */
@@ -39,6 +46,10 @@ export interface ToolgraphOptions {
   readonly embedder?: Embedder | null;
   /** Learning of capabilities from the traces (learn-capabilities.ts); false turns it off. */
   readonly learnCapabilities?: LearnCapabilitiesOptions | false;
+  /** Half-life of edge reliability's outcome evidence, in ms (default 14 days). */
+  readonly halfLifeMs?: number;
+  /** Human feedback saved earlier (`patternRegistryState()`), to start from. */
+  readonly patterns?: PatternRegistryState;
 }
 
 export interface ScoreOptions {
@@ -63,7 +74,13 @@ export interface IngestResult {
 }
 
 export class Toolgraph {
-  private readonly graph = new ToolGraph();
+  private readonly graph: ToolGraph;
+  /** Human approvals and rejections of patterns (the feedback loop). */
+  private readonly registry: PatternRegistry;
+  /** Registry revision the current model's feedback reflects. */
+  private modelFeedback = -1;
+  /** Latest human decision time: with the newest trace, the clock of pattern confidence. */
+  private feedbackClock = 0;
   private readonly catalog = new Map<string, ToolInfo>();
   private readonly traces: Trace[] = [];
   private readonly seenIds = new Set<string>();
@@ -89,6 +106,9 @@ export class Toolgraph {
   private readonly embedding: TextEmbedding | PrefetchingEmbedding | null;
 
   constructor(options: ToolgraphOptions = {}) {
+    this.graph = new ToolGraph(options.halfLifeMs === undefined ? {} : { halfLifeMs: options.halfLifeMs });
+    this.registry = new PatternRegistry(options.patterns);
+    for (const p of this.registry.list()) for (const e of p.feedback) this.feedbackClock = Math.max(this.feedbackClock, e.at);
     this.seed = options.seed;
     this.delay = options.rebuildDelayMs ?? 50;
     this.embedder = options.embedder === undefined ? createHashedEmbedder() : options.embedder;
@@ -136,9 +156,9 @@ export class Toolgraph {
    * Ingests already-validated traces. A caller-given id seen before is a retry and is skipped;
    * a content-hash id seen before is a second identical run: it is kept, under a suffixed id.
    */
-  ingestTraces(traces: readonly Trace[]): IngestResult {
+  ingestTraces(traces: readonly Trace[], options: { readonly values?: readonly number[] } = {}): IngestResult {
     let ingested = 0;
-    for (const input of traces) {
+    for (const [i, input] of traces.entries()) {
       let trace = input;
       if (this.seenIds.has(trace.id)) {
         if (trace.idSource !== 'content') continue;
@@ -148,11 +168,34 @@ export class Toolgraph {
       }
       this.seenIds.add(trace.id);
       this.traces.push(trace);
-      this.graph.ingest(trace);
+      const value = options.values?.[i];
+      this.graph.ingest(trace, value === undefined ? {} : { value });
       ingested++;
     }
     if (ingested > 0) this.invalidate();
     return { ingested, version: this.graph.version };
+  }
+
+  /**
+   * Ingests traces with their value: a ReasoningTrace is scored first (specs 000/001, `score`,
+   * contributing it to the novelty memory when it reaches the threshold) and its successful
+   * transitions gain that value as evidence; a compact trace counts 1. Validated whole first.
+   */
+  async ingestScored(input: unknown | readonly unknown[]): Promise<IngestResult & { readonly values: readonly number[] }> {
+    const items = Array.isArray(input) ? input : [input];
+    const parsed = items.map((item, i) => {
+      try {
+        return parseTrace(item);
+      } catch (error) {
+        if (error instanceof ToolgraphError && items.length > 1) {
+          throw new ToolgraphError(error.code, `traces[${i}]: ${error.message}`, error.details);
+        }
+        throw error;
+      }
+    });
+    const values: number[] = [];
+    for (let i = 0; i < items.length; i++) values.push(isReasoningTraceShape(items[i]) ? (await this.score(items[i])).breakdown.score : 1);
+    return { ...this.ingestTraces(parsed, { values }), values };
   }
 
   /** Refits the default profile's weights on every recorded trace, then rebuilds. */
@@ -282,11 +325,96 @@ export class Toolgraph {
       const started = performance.now();
       const learned = this.learnOptions === false ? [] : learnCapabilities(this.traces, this.learnOptions);
       const capabilities = { capabilities: mergeCapabilities([...this.registered.values()], learned), traces: this.traces, previous: this.model?.capabilities ?? null };
-      this.model = buildModel(this.graph, this.catalog, this.weights, { seed: this.seed, embedding: this.embedding, capabilities });
+      this.model = buildModel(this.graph, this.catalog, this.weights, {
+        seed: this.seed,
+        embedding: this.embedding,
+        capabilities,
+        feedback: this.humanScores(),
+      });
       this.builtCapabilityVersion = this.capabilityVersion;
+      this.modelFeedback = this.registry.revision;
       this.lastRebuildMs = performance.now() - started;
+    } else if (this.modelFeedback !== this.registry.revision) {
+      // Human feedback changes no snapshot: only its per-edge factors are rebuilt, O(edges).
+      this.model = { ...this.model, feedback: buildEdgeFeedback(this.model.graph, this.humanScores()) };
+      this.modelFeedback = this.registry.revision;
     }
     return this.model;
+  }
+
+  /**
+   * A person's verdict on a pattern: a transition `{from, to}`, a second-order pattern
+   * `{tools: [a, b, c]}`, or `{id}` as `patterns()` reported it. An approval raises the pattern's
+   * human score (spec 004) and multiplies the candidate's probability by H / 0.5 in the default
+   * profile; a rejection lowers both. Takes effect at once (the model's feedback factors are
+   * rebuilt, not the model). UNKNOWN_TOOL for a tool the graph does not know, NOT_FOUND for an
+   * unknown id.
+   */
+  patternFeedback(pattern: unknown, decision: unknown, options: { readonly at?: number } = {}): PatternView {
+    const request = parsePatternFeedback({ pattern, decision, ...options });
+    const tools = this.resolvePattern(request.pattern, 'patternFeedback');
+    const at = request.at ?? Date.now();
+    this.registry.record(tools, request.decision, at);
+    this.feedbackClock = Math.max(this.feedbackClock, at);
+    if (this.model !== null) this.rebuild();
+    return this.viewOf(tools);
+  }
+
+  /** One pattern with its evidence, reliability and confidence. Errors as patternFeedback. */
+  pattern(target: unknown): PatternView {
+    return this.viewOf(this.resolvePattern(parsePatternTarget(target, 'pattern'), 'pattern'));
+  }
+
+  /**
+   * Reviewed patterns (every one with human feedback) and the most observed transitions
+   * (`limit`, default 100; only those out of `from` when given), most observed first.
+   */
+  patterns(request: unknown = {}): readonly PatternView[] {
+    const { from, limit } = parsePatternsRequest(request);
+    const fromIndex = from === undefined ? undefined : this.toolIndex(from, 'patterns');
+    const seen = new Set<string>();
+    const out: PatternView[] = [];
+    for (const record of this.registry.list()) {
+      if (from !== undefined && record.tools[0] !== from) continue;
+      seen.add(record.id);
+      out.push(this.viewOf(record.tools));
+    }
+    const observed: { a: number; b: number; count: number }[] = [];
+    this.graph.forEachTransition((a, b, stats) => {
+      if (fromIndex === undefined || a === fromIndex) observed.push({ a, b, count: stats.count });
+    });
+    observed.sort((x, y) => y.count - x.count || x.a - y.a || x.b - y.b);
+    for (const { a, b } of observed.slice(0, limit)) {
+      const tools = [this.graph.names[a]!, this.graph.names[b]!];
+      if (!seen.has(patternId(tools))) out.push(this.viewOf(tools));
+    }
+    // Most observed first; ties in tool index order (the order tools were first seen).
+    const order = (v: PatternView): number[] => v.tools.map((name) => this.graph.indexOf(name)!);
+    return out.sort((x, y) => {
+      if (y.observations !== x.observations) return y.observations - x.observations;
+      const ox = order(x);
+      const oy = order(y);
+      for (let i = 0; i < Math.min(ox.length, oy.length); i++) if (ox[i] !== oy[i]) return ox[i]! - oy[i]!;
+      return ox.length - oy.length;
+    });
+  }
+
+  /**
+   * The Beta posterior of the transition from -> to in the current model (decayed to the newest
+   * trace), or null when it was never observed. What suggestDag weighs an edge by.
+   */
+  reliability(from: string, to: string): EdgeReliabilityReport | null {
+    const model = this.current();
+    const a = model.graph.indexByName.get(from);
+    const b = model.graph.indexByName.get(to);
+    if (a === undefined || b === undefined) return null;
+    const j = edgeIndex(model.graph.out, a, b);
+    return j < 0 ? null : reliabilityReport(model.graph.reliability, j);
+  }
+
+  /** Human feedback as plain data, for a store; give it back as `new Toolgraph({patterns})`. */
+  patternRegistryState(): PatternRegistryState {
+    return this.registry.toState();
   }
 
   stats(): ToolgraphStats {
@@ -303,6 +431,55 @@ export class Toolgraph {
   /** Stops the pending rebuild timer (for shutdown). */
   close(): void {
     this.cancelTimer();
+  }
+
+  private humanScores(): HumanPatternScore[] {
+    const scores: HumanPatternScore[] = [];
+    for (const p of this.registry.list()) {
+      const tools = p.tools.map((name) => this.graph.indexOf(name));
+      if (tools.some((t) => t === undefined)) continue;
+      scores.push({ tools: tools as number[], human: humanScore({ approvals: p.approvals, rejections: p.rejections, reflect: 'none' }) });
+    }
+    return scores;
+  }
+
+  private toolIndex(name: string, caller: string): number {
+    const index = this.graph.indexOf(name);
+    if (index === undefined) throw new ToolgraphError('UNKNOWN_TOOL', `${caller}: unknown tool ${JSON.stringify(name).slice(0, 200)}`);
+    return index;
+  }
+
+  /** The tool names of a pattern target, each known to the graph. */
+  private resolvePattern(target: PatternTarget, caller: string): string[] {
+    let tools: string[];
+    if ('id' in target) {
+      const found = this.registry.get(target.id)?.tools ?? this.findTransition(target.id);
+      if (found === undefined) throw new ToolgraphError('NOT_FOUND', `${caller}: no pattern with id ${JSON.stringify(target.id).slice(0, 200)}`);
+      tools = [...found];
+    } else {
+      tools = 'from' in target ? [target.from, target.to] : [...target.tools];
+    }
+    for (const name of tools) this.toolIndex(name, caller);
+    return tools;
+  }
+
+  /** The observed transition with this id: O(transitions), only for ids never reviewed. */
+  private findTransition(id: string): string[] | undefined {
+    let found: string[] | undefined;
+    this.graph.forEachTransition((a, b) => {
+      if (found !== undefined) return;
+      const tools = [this.graph.names[a]!, this.graph.names[b]!];
+      if (patternId(tools) === id) found = tools;
+    });
+    return found;
+  }
+
+  private viewOf(tools: readonly string[]): PatternView {
+    const ids = tools.map((name) => this.graph.indexOf(name)!);
+    const stats = ids.length === 2 ? this.graph.transition(ids[0]!, ids[1]!) : this.graph.secondOrder(ids[0]!, ids[1]!, ids[2]!);
+    const reliability = ids.length === 2 && stats !== undefined ? this.reliability(tools[0]!, tools[1]!) : null;
+    const now = Math.max(this.graph.newest, this.feedbackClock);
+    return patternView(tools, stats, this.registry.get(patternId(tools)), reliability, now);
   }
 
   private current(): RecommenderModel {

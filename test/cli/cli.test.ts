@@ -62,6 +62,20 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
     }
   });
 
+  it('evaluates the feedback loop on a drift replay, undrifted rows in the same run', () => {
+    const { status, stdout } = run(['eval', 'feedback', '--data', 'samples/nestful', '--json']);
+    expect(status).toBe(0);
+    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { task: string; phase: string; method: string; hit1: number });
+    expect(lines.map((l) => `${l.phase}/${l.method}`)).toEqual([
+      'undrifted/toolgraph',
+      'undrifted/seed',
+      'drifted/no-feedback',
+      'drifted/toolgraph',
+      'drifted/seed',
+    ]);
+    for (const l of lines) expect(l.task).toBe('feedback');
+  });
+
   it('scores ReasoningTraces with their breakdown, contributing the valuable ones to novelty', () => {
     const { status, stdout } = run(['score', 'samples/reasoning-traces.jsonl', '--json']);
     expect(status).toBe(0);

@@ -11,8 +11,8 @@ describe('ToolGraph', () => {
     const a = g.indexOf('a')!;
     const b = g.indexOf('b')!;
     const c = g.indexOf('c')!;
-    expect(g.transition(a, b)).toEqual({ count: 3, success: 2, failure: 1, evidence: 2, lastSeen: 30 });
-    expect(g.transition(b, c)).toEqual({ count: 1, success: 1, failure: 0, evidence: 1, lastSeen: 10 });
+    expect(g.transition(a, b)).toMatchObject({ count: 3, success: 2, failure: 1, evidence: 2, lastSeen: 30 });
+    expect(g.transition(b, c)).toMatchObject({ count: 1, success: 1, failure: 0, evidence: 1, lastSeen: 10 });
     expect(g.transition(b, a)).toBeUndefined();
     expect(g.edgeCount).toBe(2);
     expect(g.traces).toBe(3);

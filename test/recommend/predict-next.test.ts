@@ -96,7 +96,8 @@ describe('predictNext', () => {
     // cooccurrence = min(0.95, 0.75 + min(0.05 * log2(3 + 1), 0.2)) = 0.85; AA(a, b) = 0 (no
     // common neighbour); community = min(0.95, 0.4 + min(2 pr, 0.2) + min(0.25 * 0.75, 0.25)).
     const community = same ? Math.min(0.95, 0.4 + Math.min(2 * pr, 0.2) + 0.1875) : 0;
-    const expected = 0.5 * 0.85 + 0.25 * community + 0.15 * 0 + 0.1 * pr;
+    // Spec 003 section 3.3: a -> b has only successes, success rate 1: + min(0.15, 0.2 * 1) - 0.
+    const expected = 0.5 * 0.85 + 0.25 * community + 0.15 * 0 + 0.1 * pr + 0.15;
     expect(result.profile).toBe('seed');
     expect(result.items[0]!.tool).toBe('b');
     expect(result.items[0]!.score).toBeCloseTo(expected, 12);
