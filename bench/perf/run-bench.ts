@@ -7,6 +7,7 @@
  *              + graphology-communities-louvain on the graphology graph; PageRank alone timed too;
  *  - predict:  predictNext (default profile, no intent) vs. a graphology out-neighbour sort;
  *  - spectral: co-clustering of a planted tools x capabilities matrix (spectral-bench.ts);
+ *  - search, dag: searchTools and suggestDag with the built-in embedder (query-bench.ts);
  *  - score:    trace value latency with and without an embedder (score-bench.ts).
  * Single-threaded: Node runs the JavaScript on one core.
  */
@@ -21,6 +22,7 @@ import { buildModel } from '../../src/recommend/model.js';
 import { predictNext } from '../../src/recommend/predict-next.js';
 import type { Trace } from '../../src/schema/types.js';
 import { plantedGraph, syntheticTraces } from '../synthetic.js';
+import { queryBench } from './query-bench.js';
 import { scoreBench } from './score-bench.js';
 import { spectralBench } from './spectral-bench.js';
 
@@ -29,7 +31,7 @@ import { spectralBench } from './spectral-bench.js';
 const pagerankReference = ('default' in pagerankModule ? pagerankModule.default : pagerankModule) as typeof pagerankModule.default;
 const louvain = ('default' in louvainModule ? louvainModule.default : louvainModule) as typeof louvainModule.default;
 
-export const BENCH_CASES = ['ingest', 'rebuild', 'predict', 'spectral', 'score'] as const;
+export const BENCH_CASES = ['ingest', 'rebuild', 'predict', 'search', 'dag', 'spectral', 'score'] as const;
 export type BenchCase = (typeof BENCH_CASES)[number];
 
 export interface BenchOptions {
@@ -254,7 +256,9 @@ export async function runBench(options: BenchOptions): Promise<void> {
           ? rebuildCase(options)
           : name === 'predict'
             ? predictCase(options)
-            : name === 'score'
+            : name === 'search' || name === 'dag'
+              ? queryBench(name, options)
+              : name === 'score'
               ? await scoreBench({ seed: options.seed })
               : // The co-clustering case has its own size: spec'd as 10,000 tools x 1,000 capabilities.
                 spectralBench({ seed: options.seed });

@@ -115,7 +115,7 @@ export class FeatureScratch {
   readonly aaTouched: Int32Array;
   readonly intentBuf: Float64Array;
   readonly lexicalBuf: Float64Array;
-  readonly embeddingBuf: Float64Array;
+  readonly embeddingBuf: Float32Array;
   readonly nearTools = new Int32Array(EMBEDDING_NEIGHBOURS);
   readonly nearScores = new Float64Array(EMBEDDING_NEIGHBOURS);
   /** Whether embeddingBuf holds this query's cosines. */
@@ -146,7 +146,7 @@ export class FeatureScratch {
     this.aaTouched = new Int32Array(n);
     this.intentBuf = new Float64Array(n);
     this.lexicalBuf = new Float64Array(n);
-    this.embeddingBuf = new Float64Array(n);
+    this.embeddingBuf = new Float32Array(n);
   }
 
   touch(c: number): number {

@@ -1,0 +1,132 @@
+/**
+ * Bench cases `search` and `dag`: searchTools and suggestDag at 10,000 tools with the built-in
+ * embedder, query embedding included (every query is a distinct text, so no vector is reused).
+ *
+ * The catalogue is synthetic but shaped like a real one: the planted graph's communities are
+ * topics, each with its own words; a tool's description is two topic words and three words of
+ * its own; workflows are walks on the planted graph, and their intents name the tools' own
+ * words with topic words mixed in. Queries are the intents of held-out walks. Hit@1 and the
+ * DAG's node-F1 are reported beside the latency so that speed is never bought with quality.
+ */
+import { createRng } from '../../src/graph/rng.js';
+import { ToolGraph } from '../../src/graph/tool-graph.js';
+import { suggestDag } from '../../src/recommend/dag/suggest-dag.js';
+import { buildModel } from '../../src/recommend/model.js';
+import { searchTools } from '../../src/recommend/search-tools.js';
+import type { ToolInfo, Trace } from '../../src/schema/types.js';
+import { hashedTextEmbedding } from '../../src/text/text-embedding.js';
+import { plantedGraph, syntheticTraces } from '../synthetic.js';
+
+export interface QueryBenchOptions {
+  readonly tools: number;
+  readonly edges: number;
+  readonly seed: number;
+}
+
+const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'su', 'ta', 'vo', 'ri', 'pe', 'zu', 'ga', 'hi', 'do', 'fe', 'by', 'ch'];
+
+/** A pronounceable made-up word for a number: distinct numbers, distinct words. */
+function word(n: number, prefix: string): string {
+  let s = prefix;
+  do {
+    s += SYLLABLES[n % SYLLABLES.length];
+    n = Math.floor(n / SYLLABLES.length);
+  } while (n > 0);
+  return s;
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+}
+
+function round(x: number, digits = 4): number {
+  return Math.round(x * 10 ** digits) / 10 ** digits;
+}
+
+interface World {
+  readonly catalog: Map<string, ToolInfo>;
+  readonly train: Trace[];
+  readonly held: Trace[];
+}
+
+function world(options: QueryBenchOptions): World {
+  const planted = plantedGraph({ tools: options.tools, edges: options.edges, seed: options.seed });
+  const rng = createRng(options.seed + 7);
+  const own = (t: number, k: number) => word(t * 3 + k, 'x');
+  const topic = (c: number, k: number) => word(c * 8 + k, 'q');
+  const catalog = new Map<string, ToolInfo>();
+  for (let t = 0; t < planted.n; t++) {
+    const c = planted.community[t]!;
+    const description = [topic(c, t % 8), topic(c, (t + 3) % 8), own(t, 0), own(t, 1), own(t, 2)].join(' ');
+    catalog.set(`tool_${t}`, { name: `tool_${t}`, description, params: [] });
+  }
+  const walks = syntheticTraces(planted, 20_000, options.seed + 1);
+  const traces: Trace[] = walks.map((tools, i) => {
+    const words: string[] = [];
+    for (const name of tools) {
+      const t = Number(name.slice(5));
+      words.push(own(t, Math.floor(rng() * 3)), topic(planted.community[t]!, Math.floor(rng() * 8)));
+    }
+    return { id: `w${i}`, intent: `please ${words.join(' ')} now`, domain: '', steps: tools.map((tool) => ({ tool, ok: true })), success: true, timestamp: 0 };
+  });
+  return { catalog, train: traces.filter((_, i) => i % 10 !== 0), held: traces.filter((_, i) => i % 10 === 0) };
+}
+
+export function queryBench(which: 'search' | 'dag', options: QueryBenchOptions): Record<string, unknown> {
+  const { catalog, train, held } = world(options);
+  const graph = new ToolGraph();
+  for (const name of catalog.keys()) graph.addTool(name);
+  for (const t of train) graph.ingest(t);
+  const embedding = hashedTextEmbedding();
+  const model = buildModel(graph, catalog, undefined, { seed: options.seed, embedding });
+  const queries = held.map((t) => ({ intent: t.intent, tools: t.steps.map((s) => s.tool) }));
+  // Warm-up on other texts (a suffix makes each one new to the query-vector window).
+  for (let i = 0; i < Math.min(500, queries.length); i++) {
+    if (which === 'search') searchTools(model, { query: `${queries[i]!.intent} warm`, context: [], k: 5 });
+    else suggestDag(model, { intent: `${queries[i]!.intent} warm` });
+  }
+  const latency = new Float64Array(queries.length);
+  let hits = 0;
+  let tp = 0;
+  let predicted = 0;
+  let gold = 0;
+  for (let i = 0; i < queries.length; i++) {
+    const q = queries[i]!;
+    const t0 = performance.now();
+    if (which === 'search') {
+      const result = searchTools(model, { query: q.intent, context: [], k: 5 });
+      latency[i] = performance.now() - t0;
+      if (result.items[0] !== undefined && q.tools.includes(result.items[0].tool)) hits++;
+    } else {
+      const dag = suggestDag(model, { intent: q.intent });
+      latency[i] = performance.now() - t0;
+      const left = new Map<string, number>();
+      for (const t of q.tools) left.set(t, (left.get(t) ?? 0) + 1);
+      for (const n of dag.nodes) {
+        const k = left.get(n.tool) ?? 0;
+        if (k > 0) {
+          tp++;
+          left.set(n.tool, k - 1);
+        }
+      }
+      predicted += dag.nodes.length;
+      gold += q.tools.length;
+    }
+  }
+  latency.sort();
+  const quality =
+    which === 'search'
+      ? { hit1: round(hits / queries.length, 3) }
+      : { nodeF1: round(predicted + gold > 0 ? (2 * tp) / (predicted + gold) : 0, 3) };
+  return {
+    case: which,
+    tools: model.graph.n,
+    edges: model.graph.edgeCount,
+    traces: train.length,
+    queries: queries.length,
+    embedder: embedding.name,
+    p50Ms: round(percentile(latency, 0.5)),
+    p99Ms: round(percentile(latency, 0.99)),
+    ...quality,
+  };
+}
