@@ -16,6 +16,7 @@ import { contributeTrace } from '../scoring/contribute-trace.js';
 import { VectorCache } from '../scoring/vector-cache.js';
 import { createEmbedder } from '../text/embedder-config.js';
 import { parseTrace, workflowToTrace } from '../schema/trace.js';
+import type { DagSuggestion } from '../recommend/dag/suggest-dag.js';
 import { SIGNALS } from '../recommend/features.js';
 import { Toolgraph } from '../service/toolgraph.js';
 import { runCapabilityEval } from './eval-capability.js';
@@ -326,7 +327,39 @@ const searchCommand: Command = {
   async run(values) {
     const tg = await loadToolgraph(values);
     const result = tg.searchTools({ query: values['query'] ?? '', context: listOption(values, 'context'), k: intOption(values, 'k', 5) });
-    print(values, result, () => itemsTable(result.items));
+    print(values, result, () => (result.kind === 'no-match' ? `no match: ${result.hint}\nnearest tools:\n` : '') + itemsTable(result.items));
+  },
+};
+
+/** A suggested DAG as a table: node, tool, confidence, what it depends on; then the warnings. */
+function dagTable(dag: DagSuggestion): string {
+  const needs = new Map<string, string[]>();
+  for (const e of dag.edges) needs.set(e.to, [...(needs.get(e.to) ?? []), `${e.from} (${e.source}, ${e.confidence})`]);
+  const layerOf = new Map<string, number>();
+  dag.layers.forEach((layer, l) => layer.forEach((id) => layerOf.set(id, l)));
+  const table = formatTable(
+    ['node', 'layer', 'tool', 'confidence', 'after'],
+    dag.nodes.map((n) => [n.id, layerOf.get(n.id) ?? 0, n.tool, n.confidence, (needs.get(n.id) ?? []).join(', ') || '-']),
+  );
+  const summary = `confidence ${dag.confidence.toFixed(3)} (${dag.status})`;
+  return [table, summary, ...dag.warnings.map((w) => `warning: ${w}`)].join('\n');
+}
+
+const dagCommand: Command = {
+  name: 'dag',
+  summary: 'Suggest a workflow (a DAG of tools with dependencies and confidences) for an intent.',
+  usage: 'dag (--data DIR | --traces FILE) --intent TEXT [--context a,b] [--max-nodes N] [--json]',
+  example: 'toolgraph dag --data samples/nestful --intent "find flights from New York to London and hotels in London"',
+  options: {
+    ...SOURCE_OPTIONS,
+    intent: { type: 'string', help: 'the task in words' },
+    context: { type: 'string', help: 'comma-separated tools already called (not suggested again)' },
+    'max-nodes': { type: 'string', help: 'largest number of steps (default 10)' },
+  },
+  async run(values) {
+    const tg = await loadToolgraph(values);
+    const dag = tg.suggestDag({ intent: values['intent'] ?? '', context: listOption(values, 'context'), maxNodes: intOption(values, 'max-nodes', 10) });
+    print(values, dag, () => dagTable(dag));
   },
 };
 
@@ -446,4 +479,4 @@ const benchCommand: Command = {
   },
 };
 
-export const COMMANDS: readonly Command[] = [demoCommand, predictCommand, searchCommand, fitCommand, scoreCommand, evalCommand, benchCommand];
+export const COMMANDS: readonly Command[] = [demoCommand, predictCommand, searchCommand, dagCommand, fitCommand, scoreCommand, evalCommand, benchCommand];
