@@ -172,6 +172,12 @@ class PgliteDriver implements SqlDriver {
     );
   }
 
+  // One process owns the folder (the lock file), and it applies its own appends directly: there
+  // is no other writer to hear from.
+  async listen(): Promise<() => Promise<void>> {
+    return async () => {};
+  }
+
   async close(): Promise<void> {
     try {
       await this.serial(() => this.db.close());

@@ -17,6 +17,12 @@ export interface SqlDriver extends SqlSession {
   readonly kind: 'pglite' | 'postgres';
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: SqlSession) => Promise<T>): Promise<T>;
+  /**
+   * Calls `onNotify(payload)` for each notification other connections send on this schema's
+   * append channel (see NOTIFY_APPEND in sql-store.ts); resolves once listening. Returns the
+   * function that stops it.
+   */
+  listen(onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
   /** A driver failure as a ToolgraphError saying what to check; `action` names the call. */
   describeError(error: unknown, action: string): ToolgraphError;
