@@ -8,7 +8,8 @@
  * yet (the very first query) is one built on the spot. Node runs one rebuild at a time by
  * construction (it is synchronous), and a pending timer is never doubled.
  */
-import { ToolGraph } from '../graph/tool-graph.js';
+import type { StoredSignals } from '../graph/graph-codec.js';
+import { ToolGraph, type ToolGraphState } from '../graph/tool-graph.js';
 import { fitWeights, type FitOptions, type FitReport } from '../recommend/fit-weights.js';
 import { buildModel, PRIOR_WEIGHTS, type FittedWeights, type RecommenderModel } from '../recommend/model.js';
 import { predictNext, type Prediction } from '../recommend/predict-next.js';
@@ -54,7 +55,10 @@ export interface IngestResult {
 }
 
 export class Toolgraph {
-  private readonly graph = new ToolGraph();
+  // Replaced only by restoreGraph (a cold start from a stored snapshot).
+  private graph = new ToolGraph();
+  /** The model's communities were restored, not computed: the next rebuild runs Louvain. */
+  private restoredSignals = false;
   private readonly catalog = new Map<string, ToolInfo>();
   private readonly traces: Trace[] = [];
   private readonly seenIds = new Set<string>();
@@ -181,12 +185,67 @@ export class Toolgraph {
   /** Builds the model now if it is stale; returns the current one. */
   rebuild(): RecommenderModel {
     this.cancelTimer();
-    if (this.model === null || this.model.graph.version !== this.graph.version || this.model.weights !== this.weights) {
+    if (this.model === null || this.restoredSignals || this.model.graph.version !== this.graph.version || this.model.weights !== this.weights) {
       const started = performance.now();
       this.model = buildModel(this.graph, this.catalog, this.weights, { seed: this.seed });
+      this.restoredSignals = false;
       this.lastRebuildMs = performance.now() - started;
     }
     return this.model;
+  }
+
+  /**
+   * Ingests traces a durable store has already accepted (deduplicated, repeats renamed `id#n`),
+   * in the store's order: no second deduplication, and they are not kept in memory (the store
+   * has them; fit them with fitOn).
+   */
+  applyStoredTraces(traces: readonly Trace[]): IngestResult {
+    for (const trace of traces) this.graph.ingest(trace);
+    if (traces.length > 0) this.invalidate();
+    return { ingested: traces.length, version: this.graph.version };
+  }
+
+  /** fit() on the given traces instead of those ingested into this object (a durable store's). */
+  fitOn(traces: readonly Trace[], options: FitOptions = {}): FitReport {
+    const report = fitWeights(traces, this.catalog, { seed: this.seed, ...options });
+    this.weights = report.weights;
+    this.fitReport = report;
+    this.rebuild();
+    return report;
+  }
+
+  /**
+   * Replaces the learned graph by a restored one and builds the model at once. With `signals`
+   * (stored Louvain communities) the model skips Louvain, most of a cold start's cost; if the
+   * graph moved on since they were computed, a full rebuild follows after the usual debounce.
+   */
+  restoreGraph(state: ToolGraphState, signals: StoredSignals | null = null): void {
+    this.cancelTimer();
+    this.graph = ToolGraph.fromState(state);
+    for (const name of this.catalog.keys()) this.graph.addTool(name);
+    const started = performance.now();
+    this.model = buildModel(this.graph, this.catalog, this.weights, {
+      seed: this.seed,
+      ...(signals === null ? {} : { communities: { communities: signals.communities, count: signals.communityCount } }),
+    });
+    this.lastRebuildMs = performance.now() - started;
+    this.restoredSignals = signals !== null && signals.version !== this.graph.version;
+    if (this.restoredSignals) this.invalidate();
+  }
+
+  /**
+   * The learned graph as typed arrays, with the current model's communities and PageRank when
+   * they were computed for exactly this graph (what a stored snapshot keeps).
+   */
+  exportGraph(): { state: ToolGraphState; signals: StoredSignals | null } {
+    const model = this.model;
+    const fresh = model !== null && !this.restoredSignals && model.graph.version === this.graph.version;
+    return {
+      state: this.graph.exportState(),
+      signals: fresh
+        ? { version: model.graph.version, communities: model.graph.communities, communityCount: model.graph.communityCount, pagerank: model.graph.pagerank }
+        : null,
+    };
   }
 
   stats(): ToolgraphStats {
