@@ -59,6 +59,8 @@ export class Toolgraph {
   private graph = new ToolGraph();
   /** The model's communities were restored, not computed: the next rebuild runs Louvain. */
   private restoredSignals = false;
+  /** Restored communities the next rebuild uses once (restoreGraph). */
+  private pendingSignals: StoredSignals | null = null;
   private readonly catalog = new Map<string, ToolInfo>();
   private readonly traces: Trace[] = [];
   private readonly seenIds = new Set<string>();
@@ -187,9 +189,15 @@ export class Toolgraph {
     this.cancelTimer();
     if (this.model === null || this.restoredSignals || this.model.graph.version !== this.graph.version || this.model.weights !== this.weights) {
       const started = performance.now();
-      this.model = buildModel(this.graph, this.catalog, this.weights, { seed: this.seed });
-      this.restoredSignals = false;
+      const reuse = this.pendingSignals;
+      this.pendingSignals = null;
+      this.model = buildModel(this.graph, this.catalog, this.weights, {
+        seed: this.seed,
+        ...(reuse === null ? {} : { communities: { communities: reuse.communities, count: reuse.communityCount } }),
+      });
+      this.restoredSignals = reuse !== null && reuse.version !== this.graph.version;
       this.lastRebuildMs = performance.now() - started;
+      if (this.restoredSignals) this.invalidate();
     }
     return this.model;
   }
@@ -215,22 +223,17 @@ export class Toolgraph {
   }
 
   /**
-   * Replaces the learned graph by a restored one and builds the model at once. With `signals`
-   * (stored Louvain communities) the model skips Louvain, most of a cold start's cost; if the
-   * graph moved on since they were computed, a full rebuild follows after the usual debounce.
+   * Replaces the learned graph by a restored one (a stored snapshot). The next rebuild uses the
+   * stored Louvain communities instead of running Louvain, most of a cold start's cost; if the
+   * graph moved on since they were computed (traces replayed after the snapshot), a full
+   * rebuild follows after the usual debounce.
    */
   restoreGraph(state: ToolGraphState, signals: StoredSignals | null = null): void {
     this.cancelTimer();
     this.graph = ToolGraph.fromState(state);
     for (const name of this.catalog.keys()) this.graph.addTool(name);
-    const started = performance.now();
-    this.model = buildModel(this.graph, this.catalog, this.weights, {
-      seed: this.seed,
-      ...(signals === null ? {} : { communities: { communities: signals.communities, count: signals.communityCount } }),
-    });
-    this.lastRebuildMs = performance.now() - started;
-    this.restoredSignals = signals !== null && signals.version !== this.graph.version;
-    if (this.restoredSignals) this.invalidate();
+    this.model = null;
+    this.pendingSignals = signals;
   }
 
   /**

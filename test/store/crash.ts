@@ -20,6 +20,7 @@ export interface CrashArgs {
   readonly schema?: string;
   readonly first: number;
   readonly second: number;
+  readonly durable?: boolean;
   /** Delay between the child starting the large batch and the kill, in ms. */
   readonly killAfterMs: number;
 }
