@@ -85,6 +85,8 @@ export interface DurableToolgraph extends ToolgraphService {
   readonly openReport: OpenReport;
   /** The highest trace seq applied to this instance's graph. */
   readonly appliedSeq: number;
+  /** ingest() for traces already validated (parseTrace output): one all-or-nothing submission. */
+  ingestTraces(traces: readonly Trace[]): Promise<IngestResult>;
   /** Commits whatever is queued; resolves when it is durable and applied. */
   flush(): Promise<void>;
   /** Applies traces other instances committed since appliedSeq; resolves with the new appliedSeq. */
@@ -322,7 +324,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
       this.serial(async () => {
         const t0 = performance.now();
         this.engine.rebuild();
-        const { state, signals } = this.engine.exportGraph();
+        const { state, signals } = this.engine.snapshotState();
         const data = encodeGraph(state, signals);
         const traceSeq = this.cursor;
         await this.store.putSnapshot({ traceSeq, format: GRAPH_CODEC_FORMAT, data });
@@ -352,7 +354,11 @@ class DurableToolgraphImpl implements DurableToolgraph {
 
   async ingest(input: unknown): Promise<IngestResult> {
     this.assertOpen('ingest');
-    const traces = parseAll(input);
+    return this.ingestTraces(parseAll(input));
+  }
+
+  async ingestTraces(traces: readonly Trace[]): Promise<IngestResult> {
+    this.assertOpen('ingestTraces');
     if (traces.length === 0) return { ingested: 0, version: this.engine.stats().version };
     const ingested = await this.writer.submit(traces);
     return { ingested, version: this.engine.stats().version };

@@ -9,6 +9,7 @@
  * construction (it is synchronous), and a pending timer is never doubled.
  */
 import type { StoredSignals } from '../graph/graph-codec.js';
+import { exportGraph, type ExportedGraph } from '../graph/graph-export.js';
 import { ToolGraph, type ToolGraphState } from '../graph/tool-graph.js';
 import { fitWeights, type FitOptions, type FitReport } from '../recommend/fit-weights.js';
 import { buildModel, PRIOR_WEIGHTS, type FittedWeights, type RecommenderModel } from '../recommend/model.js';
@@ -236,11 +237,16 @@ export class Toolgraph {
     this.pendingSignals = signals;
   }
 
+  /** The learned graph with its signals, as plain data (for JSON and GraphML export). */
+  exportGraph(): ExportedGraph {
+    return exportGraph(this.graph, this.rebuild().graph);
+  }
+
   /**
    * The learned graph as typed arrays, with the current model's communities and PageRank when
    * they were computed for exactly this graph (what a stored snapshot keeps).
    */
-  exportGraph(): { state: ToolGraphState; signals: StoredSignals | null } {
+  snapshotState(): { state: ToolGraphState; signals: StoredSignals | null } {
     const model = this.model;
     const fresh = model !== null && !this.restoredSignals && model.graph.version === this.graph.version;
     return {

@@ -3,7 +3,9 @@
  * builds first, so this exercises the current code.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -20,11 +22,11 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
   it('lists every command in --help', () => {
     const { status, stdout } = run(['--help']);
     expect(status).toBe(0);
-    for (const name of ['demo', 'predict', 'search', 'fit', 'score', 'eval', 'bench']) expect(stdout).toContain(`  ${name}`);
+    for (const name of ['demo', 'predict', 'search', 'fit', 'score', 'eval', 'bench', 'ingest', 'tools', 'stats', 'export']) expect(stdout).toContain(`  ${name}`);
   });
 
   it('gives each command a help with an example', () => {
-    for (const name of ['demo', 'predict', 'search', 'fit', 'score', 'eval', 'bench']) {
+    for (const name of ['demo', 'predict', 'search', 'fit', 'score', 'eval', 'bench', 'ingest', 'tools', 'stats', 'export']) {
       const { status, stdout } = run([name, '--help']);
       expect(status).toBe(0);
       expect(stdout).toContain('Example:');
@@ -32,14 +34,23 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
     }
   });
 
-  it('runs the main job on the bundled sample', () => {
-    const { status, stdout } = run(['demo', '--json']);
+  it('runs the main job on the bundled sample, into a store', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'toolgraph-cli-demo-'));
+    const { status, stdout } = run(['demo', '--json', '--data-dir', dataDir]);
     expect(status).toBe(0);
     const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
     expect(lines[0]!['stats'].traces).toBeGreaterThan(200);
     expect(lines[1]!['prediction'].kind).toBe('prediction');
     expect(lines[1]!['prediction'].items[0].tool).toBe('TripadvisorSearchHotels');
     expect(lines[2]!['search'].items.map((i: { tool: string }) => i.tool)).toContain('SkyScrapperFlightSearch');
+    expect(lines[0]!['store']).toMatchObject({ stored: 300, alreadyStored: 0, fitted: true });
+    // The second run finds everything stored and fitted, and answers the same from the store.
+    const again = run(['demo', '--json', '--data-dir', dataDir]);
+    expect(again.status).toBe(0);
+    const second = again.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    expect(second[0]!['store']).toMatchObject({ stored: 0, alreadyStored: 300, fitted: false });
+    expect(second[1]!['prediction'].items).toEqual(lines[1]!['prediction'].items);
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('predicts from a dataset folder, as a table and as JSON', () => {
@@ -104,6 +115,72 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
     const badK = run(['predict', '--data', FIXTURE, '--context', 'a', '--k', 'zero']);
     expect(badK.status).toBe(2);
   });
+
+  it('ingests trace files durably, reporting every rejected line, and answers from the store', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolgraph-cli-store-'));
+    const dataDir = join(dir, 'store');
+    const traces = join(dir, 'traces.jsonl');
+    writeFileSync(
+      traces,
+      [
+        JSON.stringify({ id: 'c1', intent: 'book a flight to Rome', tools: ['search_airport', 'search_flights', 'book_flight'] }),
+        '{not json',
+        JSON.stringify({ id: 'c2', tools: 'search_airport' }),
+        '',
+        JSON.stringify({ id: 'w1', domain: 'travel', intent: 'find flights', tools: ['search_airport', 'search_flights'], edges: [[0, 1]], structure: 'chain', ordered: true, split: 'train', source: 'test' }),
+        readFileSync(`${ROOT}samples/reasoning-traces.jsonl`, 'utf8').split('\n')[0]!,
+      ].join('\n'),
+    );
+    try {
+      const strict = run(['ingest', traces, '--data-dir', dataDir, '--strict']);
+      expect(strict.status).toBe(2);
+      expect(strict.stderr).toMatch(/2 rejected line\(s\), nothing written/);
+
+      const ingest = run(['ingest', traces, `${FIXTURE}`, '--data-dir', dataDir, '--json']);
+      expect(ingest.status, ingest.stderr).toBe(0);
+      const summary = JSON.parse(ingest.stdout) as { accepted: number; ingested: number; rejected: { line: number; reason: string }[] };
+      expect(summary.rejected.map((r) => r.line)).toEqual([2, 3]);
+      expect(summary.rejected[0]!.reason).toMatch(/invalid JSON/);
+      expect(summary.rejected[1]!.reason).toMatch(/^INVALID_INPUT: parseTrace: tools/);
+      const fixtureLines = readFileSync(`${FIXTURE}/workflows.jsonl`, 'utf8').trim().split('\n').length;
+      expect(summary.accepted).toBe(3 + fixtureLines);
+      expect(summary.ingested).toBe(3 + fixtureLines);
+      // Again: every trace carries an id, so nothing is stored twice.
+      const again = JSON.parse(run(['ingest', traces, '--data-dir', dataDir, '--json']).stdout) as { ingested: number };
+      expect(again.ingested).toBe(0);
+
+      const imported = run(['tools', 'import', `${FIXTURE}/tools.jsonl`, '--data-dir', dataDir, '--json']);
+      expect(imported.status, imported.stderr).toBe(0);
+      expect(JSON.parse(imported.stdout).imported).toBeGreaterThan(0);
+
+      const stats = run(['stats', '--data-dir', dataDir, '--json', '--top', '3']);
+      expect(stats.status, stats.stderr).toBe(0);
+      const s = JSON.parse(stats.stdout) as { traces: number; tools: number; transitions: number; communities: number; topTools: { tool: string }[]; store: { kind: string } };
+      expect(s.traces).toBe(3 + fixtureLines);
+      expect(s.store.kind).toBe('pglite');
+      expect(s.topTools).toHaveLength(3);
+      expect(s.communities).toBeGreaterThan(0);
+
+      const predict = run(['predict', '--data-dir', dataDir, '--context', 'search_airport', '--intent', 'book a flight to Rome', '--json']);
+      expect(predict.status, predict.stderr).toBe(0);
+      expect((JSON.parse(predict.stdout) as { items: { tool: string }[] }).items[0]!.tool).toBe('search_flights');
+
+      const out = join(dir, 'graph.graphml');
+      const graphml = run(['export', '--format', 'graphml', '--out', out, '--data-dir', dataDir]);
+      expect(graphml.status, graphml.stderr).toBe(0);
+      const xml = readFileSync(out, 'utf8');
+      expect(xml).toMatch(/^<\?xml/);
+      expect(xml.match(/<edge /g)?.length).toBe(s.transitions);
+      const json = JSON.parse(run(['export', '--data-dir', dataDir]).stdout) as { tools: unknown[]; transitions: { from: string; to: string; count: number }[] };
+      expect(json.tools).toHaveLength(s.tools);
+      expect(json.transitions.find((t) => t.from === 'search_airport' && t.to === 'search_flights')!.count).toBeGreaterThanOrEqual(2);
+
+      expect(run(['export', '--format', 'csv', '--data-dir', dataDir]).status).toBe(2);
+      expect(run(['ingest', join(dir, 'missing.jsonl'), '--data-dir', dataDir]).status).toBe(3);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 
   it('is runnable through npx after install', () => {
     const out = execFileSync('npx', ['--no-install', 'toolgraph', '--version'], { cwd: ROOT, encoding: 'utf8' });

@@ -227,7 +227,7 @@ describe.runIf(URL_ENV)('durable toolgraph on PostgreSQL: two instances', () => 
       expect(a.appliedSeq).toBe(last);
       expect(b.appliedSeq).toBe(last);
       expect((await a.storeStats()).traces).toBe(1 + 45 + 2);
-      expect(a.engine.exportGraph().state).toEqual(b.engine.exportGraph().state);
+      expect(a.engine.snapshotState().state).toEqual(b.engine.snapshotState().state);
       a.engine.rebuild();
       b.engine.rebuild();
       expect(await a.predictNext({ context: ['search'], intent: 'pay', k: 5 })).toEqual(await b.predictNext({ context: ['search'], intent: 'pay', k: 5 }));
