@@ -142,7 +142,7 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
       expect(summary.rejected.map((r) => r.line)).toEqual([2, 3]);
       expect(summary.rejected[0]!.reason).toMatch(/invalid JSON/);
       expect(summary.rejected[1]!.reason).toMatch(/^INVALID_INPUT: parseTrace: tools/);
-      const fixtureLines = readFileSync(`${FIXTURE}/workflows.jsonl`, 'utf8').trim().split('\n').length;
+      const fixtureLines = readFileSync(`${FIXTURE}/workflows.jsonl`, 'utf8').split('\n').filter((l) => l.trim() !== '').length;
       expect(summary.accepted).toBe(3 + fixtureLines);
       expect(summary.ingested).toBe(3 + fixtureLines);
       // Again: every trace carries an id, so nothing is stored twice.
