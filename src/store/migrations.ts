@@ -118,14 +118,19 @@ CREATE TABLE pattern_history (
 CREATE INDEX pattern_history_pattern ON pattern_history (pattern_id, seq);
 
 -- The learned graph as of trace_seq, in the binary format of src/graph/graph-codec.ts: an
--- instance restores the newest one and replays only the traces after it.
+-- instance restores the newest one and replays only the traces after it. The bytes are in
+-- body (PostgreSQL), or in a file of the data folder named by file (PGlite, whose bytea
+-- parameters cost about a second per megabyte).
 CREATE TABLE graph_snapshots (
   seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   trace_seq bigint NOT NULL CHECK (trace_seq >= 0),
   format integer NOT NULL,
   byte_length bigint NOT NULL,
-  body bytea NOT NULL,
-  stored_at timestamptz NOT NULL DEFAULT now()
+  compression text NOT NULL CHECK (compression IN ('none', 'deflate')),
+  body bytea,
+  file text,
+  stored_at timestamptz NOT NULL DEFAULT now(),
+  CHECK ((body IS NULL) <> (file IS NULL))
 );
 `,
   },

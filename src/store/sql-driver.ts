@@ -13,7 +13,18 @@ export interface SqlSession {
   exec(sql: string): Promise<void>;
 }
 
+/** Large values kept as files beside the database (PGlite), named by the database rows. */
+export interface BlobFiles {
+  /** Writes the bytes durably (fsync, then rename into place); returns the name to store. */
+  write(data: Uint8Array): Promise<string>;
+  read(name: string): Promise<Uint8Array>;
+  /** Deletes every blob not named in `keep` (after the rows naming others are gone). */
+  retain(keep: readonly string[]): Promise<void>;
+}
+
 export interface SqlDriver extends SqlSession {
+  /** Where large values go instead of bytea; undefined to keep them in the database. */
+  readonly blobs?: BlobFiles;
   readonly kind: 'pglite' | 'postgres';
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: SqlSession) => Promise<T>): Promise<T>;
