@@ -78,9 +78,17 @@ function traceBody(trace: Trace, id: string): string {
   });
 }
 
-/** The trace as tracesSince reads it back: only the Trace fields, under its stored id. */
+/** The trace as tracesSince reads it back (traceBody's fields), under its stored id. */
 function storedTrace(trace: Trace, id: string): Trace {
-  return JSON.parse(traceBody(trace, id)) as Trace;
+  return {
+    id,
+    ...(trace.idSource === undefined ? {} : { idSource: trace.idSource }),
+    intent: trace.intent,
+    domain: trace.domain,
+    steps: trace.steps.map((s) => ({ tool: s.tool, ok: s.ok })),
+    success: trace.success,
+    timestamp: trace.timestamp,
+  };
 }
 
 function traceParams(trace: Trace, id: string): unknown[] {
