@@ -2,7 +2,7 @@
  * The `toolgraph` command as a user runs it: the built binary in a child process. `npm test`
  * builds first, so this exercises the current code.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,22 @@ const FIXTURE = `${ROOT}test/fixtures/schema/tiny`;
 function run(args: string[]): { status: number; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
   return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * run() without blocking this worker: a long child (a demo, a store command) under spawnSync
+ * would starve vitest's own messages and fail the run with an RPC timeout.
+ */
+function runAsync(args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ status: code ?? -1, stdout, stderr }));
+  });
 }
 
 describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
@@ -34,9 +50,9 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
     }
   });
 
-  it('runs the main job on the bundled sample, into a store', () => {
+  it('runs the main job on the bundled sample, into a store', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'toolgraph-cli-demo-'));
-    const { status, stdout } = run(['demo', '--json', '--data-dir', dataDir]);
+    const { status, stdout } = await runAsync(['demo', '--json', '--data-dir', dataDir]);
     expect(status).toBe(0);
     const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
     expect(lines[0]!['stats'].traces).toBeGreaterThan(200);
@@ -45,13 +61,13 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
     expect(lines[2]!['search'].items.map((i: { tool: string }) => i.tool)).toContain('SkyScrapperFlightSearch');
     expect(lines[0]!['store']).toMatchObject({ stored: 300, alreadyStored: 0, fitted: true });
     // The second run finds everything stored and fitted, and answers the same from the store.
-    const again = run(['demo', '--json', '--data-dir', dataDir]);
+    const again = await runAsync(['demo', '--json', '--data-dir', dataDir]);
     expect(again.status).toBe(0);
     const second = again.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
     expect(second[0]!['store']).toMatchObject({ stored: 0, alreadyStored: 300, fitted: false });
     expect(second[1]!['prediction'].items).toEqual(lines[1]!['prediction'].items);
     rmSync(dataDir, { recursive: true, force: true });
-  });
+  }, 300_000);
 
   it('predicts from a dataset folder, as a table and as JSON', () => {
     const table = run(['predict', '--data', FIXTURE, '--context', 'search_airport', '--intent', 'book a flight to Rome']);
@@ -116,7 +132,7 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
     expect(badK.status).toBe(2);
   });
 
-  it('ingests trace files durably, reporting every rejected line, and answers from the store', () => {
+  it('ingests trace files durably, reporting every rejected line, and answers from the store', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'toolgraph-cli-store-'));
     const dataDir = join(dir, 'store');
     const traces = join(dir, 'traces.jsonl');
@@ -132,11 +148,11 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
       ].join('\n'),
     );
     try {
-      const strict = run(['ingest', traces, '--data-dir', dataDir, '--strict']);
+      const strict = await runAsync(['ingest', traces, '--data-dir', dataDir, '--strict']);
       expect(strict.status).toBe(2);
       expect(strict.stderr).toMatch(/2 rejected line\(s\), nothing written/);
 
-      const ingest = run(['ingest', traces, `${FIXTURE}`, '--data-dir', dataDir, '--json']);
+      const ingest = await runAsync(['ingest', traces, `${FIXTURE}`, '--data-dir', dataDir, '--json']);
       expect(ingest.status, ingest.stderr).toBe(0);
       const summary = JSON.parse(ingest.stdout) as { accepted: number; ingested: number; rejected: { line: number; reason: string }[] };
       expect(summary.rejected.map((r) => r.line)).toEqual([2, 3]);
@@ -146,14 +162,14 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
       expect(summary.accepted).toBe(3 + fixtureLines);
       expect(summary.ingested).toBe(3 + fixtureLines);
       // Again: every trace carries an id, so nothing is stored twice.
-      const again = JSON.parse(run(['ingest', traces, '--data-dir', dataDir, '--json']).stdout) as { ingested: number };
+      const again = JSON.parse((await runAsync(['ingest', traces, '--data-dir', dataDir, '--json'])).stdout) as { ingested: number };
       expect(again.ingested).toBe(0);
 
-      const imported = run(['tools', 'import', `${FIXTURE}/tools.jsonl`, '--data-dir', dataDir, '--json']);
+      const imported = await runAsync(['tools', 'import', `${FIXTURE}/tools.jsonl`, '--data-dir', dataDir, '--json']);
       expect(imported.status, imported.stderr).toBe(0);
       expect(JSON.parse(imported.stdout).imported).toBeGreaterThan(0);
 
-      const stats = run(['stats', '--data-dir', dataDir, '--json', '--top', '3']);
+      const stats = await runAsync(['stats', '--data-dir', dataDir, '--json', '--top', '3']);
       expect(stats.status, stats.stderr).toBe(0);
       const s = JSON.parse(stats.stdout) as { traces: number; tools: number; transitions: number; communities: number; topTools: { tool: string }[]; store: { kind: string } };
       expect(s.traces).toBe(3 + fixtureLines);
@@ -161,22 +177,22 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
       expect(s.topTools).toHaveLength(3);
       expect(s.communities).toBeGreaterThan(0);
 
-      const predict = run(['predict', '--data-dir', dataDir, '--context', 'search_airport', '--intent', 'book a flight to Rome', '--json']);
+      const predict = await runAsync(['predict', '--data-dir', dataDir, '--context', 'search_airport', '--intent', 'book a flight to Rome', '--json']);
       expect(predict.status, predict.stderr).toBe(0);
       expect((JSON.parse(predict.stdout) as { items: { tool: string }[] }).items[0]!.tool).toBe('search_flights');
 
       const out = join(dir, 'graph.graphml');
-      const graphml = run(['export', '--format', 'graphml', '--out', out, '--data-dir', dataDir]);
+      const graphml = await runAsync(['export', '--format', 'graphml', '--out', out, '--data-dir', dataDir]);
       expect(graphml.status, graphml.stderr).toBe(0);
       const xml = readFileSync(out, 'utf8');
       expect(xml).toMatch(/^<\?xml/);
       expect(xml.match(/<edge /g)?.length).toBe(s.transitions);
-      const json = JSON.parse(run(['export', '--data-dir', dataDir]).stdout) as { tools: unknown[]; transitions: { from: string; to: string; count: number }[] };
+      const json = JSON.parse((await runAsync(['export', '--data-dir', dataDir])).stdout) as { tools: unknown[]; transitions: { from: string; to: string; count: number }[] };
       expect(json.tools).toHaveLength(s.tools);
       expect(json.transitions.find((t) => t.from === 'search_airport' && t.to === 'search_flights')!.count).toBeGreaterThanOrEqual(2);
 
-      expect(run(['export', '--format', 'csv', '--data-dir', dataDir]).status).toBe(2);
-      expect(run(['ingest', join(dir, 'missing.jsonl'), '--data-dir', dataDir]).status).toBe(3);
+      expect((await runAsync(['export', '--format', 'csv', '--data-dir', dataDir])).status).toBe(2);
+      expect((await runAsync(['ingest', join(dir, 'missing.jsonl'), '--data-dir', dataDir])).status).toBe(3);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

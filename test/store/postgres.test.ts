@@ -148,7 +148,17 @@ describe.runIf(URL_ENV)('PostgreSQL store', () => {
     it('a process killed mid-batch: the server rolls its transaction back, the acknowledged batch stays', async () => {
       const schema = newSchema();
       const args = { databaseUrl: URL_ENV!, schema, first: 200, second: 40_000, killAfterMs: 400 };
-      const report = await crashChild(args);
+      // Kill once the identity sequence shows the killed batch's first statement inserted rows
+      // (sequences are not transactional, so another session sees them at once).
+      const probe = new pg.Client({ connectionString: URL_ENV });
+      await probe.connect();
+      const report = await crashChild({
+        ...args,
+        killWhen: async () => {
+          const rows = await probe.query<{ v: string }>(`SELECT last_value::text AS v FROM ${schema}.traces_seq_seq`);
+          return Number(rows.rows[0]?.v ?? 0) > args.first + 1_000;
+        },
+      }).finally(() => probe.end());
       expect(report.signal).toBe('SIGKILL');
       expect(report.secondAcked).toBe(false);
       const store = await openIn(schema);
