@@ -9,6 +9,7 @@
  *  - spectral: co-clustering of a planted tools x capabilities matrix (spectral-bench.ts);
  *  - search, dag: searchTools and suggestDag with the built-in embedder (query-bench.ts);
  *  - score:    trace value latency with and without an embedder (score-bench.ts).
+ *  - ingest-durable, cold-start: the durable service on PGlite (durable-bench.ts).
  * Single-threaded: Node runs the JavaScript on one core.
  */
 import louvainModule from 'graphology-communities-louvain';
@@ -23,6 +24,7 @@ import { predictNext } from '../../src/recommend/predict-next.js';
 import type { Trace } from '../../src/schema/types.js';
 import { plantedGraph, syntheticTraces } from '../synthetic.js';
 import { queryBench } from './query-bench.js';
+import { coldStartBench, ingestDurableBench } from './durable-bench.js';
 import { scoreBench } from './score-bench.js';
 import { spectralBench } from './spectral-bench.js';
 
@@ -31,7 +33,7 @@ import { spectralBench } from './spectral-bench.js';
 const pagerankReference = ('default' in pagerankModule ? pagerankModule.default : pagerankModule) as typeof pagerankModule.default;
 const louvain = ('default' in louvainModule ? louvainModule.default : louvainModule) as typeof louvainModule.default;
 
-export const BENCH_CASES = ['ingest', 'rebuild', 'predict', 'search', 'dag', 'spectral', 'score'] as const;
+export const BENCH_CASES = ['ingest', 'rebuild', 'predict', 'search', 'dag', 'spectral', 'score', 'ingest-durable', 'cold-start'] as const;
 export type BenchCase = (typeof BENCH_CASES)[number];
 
 export interface BenchOptions {
@@ -260,6 +262,11 @@ export async function runBench(options: BenchOptions): Promise<void> {
               ? queryBench(name, options)
               : name === 'score'
               ? await scoreBench({ seed: options.seed })
+              : name === 'ingest-durable'
+                ? await ingestDurableBench(options)
+                : name === 'cold-start'
+                  ? // Sized by the issue: 1,000,000 transitions over --tools tools.
+                    await coldStartBench(options)
               : // The co-clustering case has its own size: spec'd as 10,000 tools x 1,000 capabilities.
                 spectralBench({ seed: options.seed });
     if (options.json) {

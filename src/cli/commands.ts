@@ -21,6 +21,7 @@ import { SIGNALS } from '../recommend/features.js';
 import { Toolgraph } from '../service/toolgraph.js';
 import { runCapabilityEval } from './eval-capability.js';
 import { progressBar } from './progress.js';
+import { DATA_DIR_OPTION, ingestSources, STORE_COMMANDS, storeLabel, usesStore, withStore } from './store-commands.js';
 import { formatTable } from './table.js';
 
 type Values = Record<string, string | boolean | undefined>;
@@ -47,6 +48,8 @@ const SOURCE_OPTIONS: Record<string, OptionSpec> = {
   tools: { type: 'string', help: 'a tool catalogue: JSONL, or JSON (array or MCP tools/list result)' },
   seed: { type: 'string', help: 'seed of every random step (default 42)' },
   json: { type: 'boolean', help: 'print JSON instead of a table' },
+  // Without --data / --traces, the command answers from the store.
+  ...DATA_DIR_OPTION,
 };
 
 /** The bundled sample: NESTFUL (Apache-2.0), shipped in samples/. */
@@ -260,13 +263,13 @@ async function runFeedbackEval(values: Values, data: string): Promise<void> {
 const fitCommand: Command = {
   name: 'fit',
   summary: "Fit the default profile's weights on recorded traces (learning to rank) and print them.",
-  usage: 'fit (--data DIR | --traces FILE) [--tools FILE] [--json]',
+  usage: 'fit [--data DIR | --traces FILE] [--tools FILE] [--data-dir DIR] [--json]',
   example: 'toolgraph fit --data samples/nestful',
   options: SOURCE_OPTIONS,
   async run(values) {
-    const tg = await loadToolgraph(values);
-    const w = tg.fittedWeights;
-    const report = tg.lastFit!;
+    // From the store: fit on every stored trace and store the weights.
+    const report = usesStore(values) ? await withStore(values, (tg) => tg.fit()) : (await loadToolgraph(values)).lastFit!;
+    const w = report.weights;
     const tasks = [
       ['next', report.next],
       ['next (no intent)', report.nextNoIntent],
@@ -288,7 +291,7 @@ const fitCommand: Command = {
 const predictCommand: Command = {
   name: 'predict',
   summary: 'Rank the next tool after the tools called so far (and the task intent).',
-  usage: 'predict (--data DIR | --traces FILE) --context a,b [--intent TEXT] [--k N] [--profile default|seed] [--json]',
+  usage: 'predict [--data DIR | --traces FILE | --data-dir DIR] --context a,b [--intent TEXT] [--k N] [--profile default|seed] [--json]',
   example: 'toolgraph predict --data samples/nestful --context TripadvisorSearchLocation --intent "hotels in Rome"',
   options: {
     ...SOURCE_OPTIONS,
@@ -298,13 +301,15 @@ const predictCommand: Command = {
     profile: { type: 'string', help: "'default' (fitted) or 'seed' (spec 003 as written)" },
   },
   async run(values) {
-    const tg = await loadToolgraph(values);
-    const result = tg.predictNext({
+    const request = {
       context: listOption(values, 'context'),
       ...(typeof values['intent'] === 'string' ? { intent: values['intent'] } : {}),
       k: intOption(values, 'k', 5),
       ...(typeof values['profile'] === 'string' ? { profile: values['profile'] } : {}),
-    });
+    };
+    const result = usesStore(values)
+      ? await withStore(values, (tg) => tg.predictNext(request))
+      : (await loadToolgraph(values)).predictNext(request);
     print(values, result, () => {
       const head = `${result.kind} (profile ${result.profile}, graph version ${result.version})`;
       const unknown = result.unknownContext.length > 0 ? `\nunknown context tools ignored: ${result.unknownContext.join(', ')}` : '';
@@ -316,7 +321,7 @@ const predictCommand: Command = {
 const searchCommand: Command = {
   name: 'search',
   summary: 'Rank the tools that fit a request in words.',
-  usage: 'search (--data DIR | --traces FILE) --query TEXT [--context a,b] [--k N] [--json]',
+  usage: 'search [--data DIR | --traces FILE | --data-dir DIR] --query TEXT [--context a,b] [--k N] [--json]',
   example: 'toolgraph search --data samples/nestful --query "find flights to Paris"',
   options: {
     ...SOURCE_OPTIONS,
@@ -325,8 +330,10 @@ const searchCommand: Command = {
     k: { type: 'string', help: 'number of results (default 5)' },
   },
   async run(values) {
-    const tg = await loadToolgraph(values);
-    const result = tg.searchTools({ query: values['query'] ?? '', context: listOption(values, 'context'), k: intOption(values, 'k', 5) });
+    const request = { query: values['query'] ?? '', context: listOption(values, 'context'), k: intOption(values, 'k', 5) };
+    const result = usesStore(values)
+      ? await withStore(values, (tg) => tg.searchTools(request))
+      : (await loadToolgraph(values)).searchTools(request);
     print(values, result, () => (result.kind === 'no-match' ? `no match: ${result.hint}\nnearest tools:\n` : '') + itemsTable(result.items));
   },
 };
@@ -357,31 +364,44 @@ const dagCommand: Command = {
     'max-nodes': { type: 'string', help: 'largest number of steps (default 10)' },
   },
   async run(values) {
-    const tg = await loadToolgraph(values);
-    const dag = tg.suggestDag({ intent: values['intent'] ?? '', context: listOption(values, 'context'), maxNodes: intOption(values, 'max-nodes', 10) });
+    const request = { intent: values['intent'] ?? '', context: listOption(values, 'context'), maxNodes: intOption(values, 'max-nodes', 10) };
+    const dag = usesStore(values)
+      ? await withStore(values, (tg) => tg.suggestDag(request))
+      : (await loadToolgraph(values)).suggestDag(request);
     print(values, dag, () => dagTable(dag));
   },
 };
 
 const demoCommand: Command = {
   name: 'demo',
-  summary: 'The main job on the bundled sample data: learn, fit, predict and search.',
-  usage: 'demo [--json]',
+  summary: 'The main job on the bundled sample: store it, learn, fit, predict and search from the store.',
+  usage: 'demo [--data-dir DIR] [--json]',
   example: 'toolgraph demo',
-  options: { json: { type: 'boolean', help: 'print JSON lines instead of tables' } },
+  options: { ...DATA_DIR_OPTION, json: { type: 'boolean', help: 'print JSON lines instead of tables' } },
   async run(values) {
     const dir = sampleDir();
-    const tg = await loadToolgraph({ data: dir });
-    const stats = tg.stats();
-    const prediction = tg.predictNext({ context: ['TripadvisorSearchLocation'], intent: 'Find the best-rated hotels in Rome for next weekend' });
-    const search = tg.searchTools({ query: 'find flights from New York to London' });
+    const out = await withStore(values, async (tg) => {
+      // The sample's workflows carry ids: a second run stores nothing new and skips the fit.
+      const ingest = await ingestSources({}, [dir], tg);
+      const fitted = ingest.ingested > 0 || tg.engine.fittedWeights.source !== 'fitted' ? await tg.fit() : null;
+      return {
+        ingest,
+        fitted: fitted !== null,
+        stats: await tg.stats(),
+        prediction: await tg.predictNext({ context: ['TripadvisorSearchLocation'], intent: 'Find the best-rated hotels in Rome for next weekend' }),
+        search: await tg.searchTools({ query: 'find flights from New York to London' }),
+      };
+    });
+    const { stats, prediction, search } = out;
+    const store = { where: storeLabel(values), stored: out.ingest.ingested, alreadyStored: out.ingest.duplicates, fitted: out.fitted };
     if (values['json'] === true) {
-      process.stdout.write(`${JSON.stringify({ stats })}\n${JSON.stringify({ prediction })}\n${JSON.stringify({ search })}\n`);
+      process.stdout.write(`${JSON.stringify({ stats, store })}\n${JSON.stringify({ prediction })}\n${JSON.stringify({ search })}\n`);
       return;
     }
     process.stdout.write(
       [
-        `learned from ${dir}: ${stats.traces} traces, ${stats.tools} tools, ${stats.transitions} transitions`,
+        `stored ${dir} in ${store.where}: ${store.stored} new traces (${store.alreadyStored} already there)${store.fitted ? ', fitted the ranker' : ''}`,
+        `the store now holds ${stats.traces} traces, ${stats.tools} tools, ${stats.transitions} transitions`,
         '',
         'next tool after TripadvisorSearchLocation, intent "Find the best-rated hotels in Rome for next weekend":',
         itemsTable(prediction.items),
@@ -479,4 +499,4 @@ const benchCommand: Command = {
   },
 };
 
-export const COMMANDS: readonly Command[] = [demoCommand, predictCommand, searchCommand, dagCommand, fitCommand, scoreCommand, evalCommand, benchCommand];
+export const COMMANDS: readonly Command[] = [demoCommand, predictCommand, searchCommand, dagCommand, fitCommand, scoreCommand, evalCommand, benchCommand, ...STORE_COMMANDS];

@@ -62,6 +62,22 @@ export interface SnapshotOptions {
   readonly pagerankAlpha?: number;
   /** Beta prior and exclusion credibility of edge reliability (defaults 1, 1, 0.95). */
   readonly reliability?: { readonly priorAlpha?: number; readonly priorBeta?: number; readonly credibility?: number };
+  /**
+   * Communities to use instead of running Louvain (restored from a stored snapshot, where
+   * Louvain is most of a cold start's cost): tools past their length, learned since, each get a
+   * community of their own until the next full rebuild.
+   */
+  readonly communities?: { readonly communities: Int32Array; readonly count: number };
+}
+
+/** Stored communities extended to n tools, new tools as singletons. */
+function reuseCommunities(stored: { readonly communities: Int32Array; readonly count: number }, n: number): { communities: Int32Array; count: number } {
+  const communities = new Int32Array(n);
+  const known = Math.min(n, stored.communities.length);
+  communities.set(stored.communities.subarray(0, known));
+  let count = stored.count;
+  for (let i = known; i < n; i++) communities[i] = count++;
+  return { communities, count };
 }
 
 export function buildSnapshot(graph: ToolGraph, options: SnapshotOptions = {}): GraphSnapshot {
@@ -119,7 +135,8 @@ export function buildSnapshot(graph: ToolGraph, options: SnapshotOptions = {}): 
 
   const undirected = symmetrizeCsr(positiveOnly(out));
   const pr = pagerank(out, { alpha: options.pagerankAlpha ?? 0.85, weighted: true }).scores;
-  const louvain = louvainCommunities(undirected, { seed: options.seed ?? 42 });
+  const louvain =
+    options.communities === undefined ? louvainCommunities(undirected, { seed: options.seed ?? 42 }) : reuseCommunities(options.communities, n);
 
   const calls = new Float64Array(n);
   let maxCalls = 0;

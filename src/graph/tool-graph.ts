@@ -67,6 +67,81 @@ export interface IngestOptions {
   readonly value?: number;
 }
 
+/** Statistics of many transitions as columns, aligned by position. */
+export interface TransitionColumns {
+  readonly count: Float64Array;
+  readonly success: Float64Array;
+  readonly failure: Float64Array;
+  readonly evidence: Float64Array;
+  readonly lastSeen: Float64Array;
+  readonly recentSuccess: Float64Array;
+  readonly recentFailure: Float64Array;
+}
+
+/**
+ * Everything a ToolGraph has learned, as flat typed arrays (graph-codec.ts writes it as bytes).
+ * Positions follow the graph's own iteration order, so a restored graph iterates, and therefore
+ * snapshots, exactly like the original.
+ */
+export interface ToolGraphState {
+  readonly version: number;
+  readonly traces: number;
+  /** Timestamp of the newest trace: the clock of reliability decay. */
+  readonly newest: number;
+  readonly successfulTraces: number;
+  readonly names: readonly string[];
+  /** Per tool: calls in successful traces, calls in any trace. */
+  readonly calls: Float64Array;
+  readonly seen: Float64Array;
+  /** First-order transitions from[i] -> to[i]. */
+  readonly from: Int32Array;
+  readonly to: Int32Array;
+  readonly edges: TransitionColumns;
+  /** Second-order contexts (a[i], b[i]) -> c[i]. */
+  readonly a: Int32Array;
+  readonly b: Int32Array;
+  readonly c: Int32Array;
+  readonly second: TransitionColumns;
+  /** Intent records: text, and the sequence sequences[offsets[i] .. offsets[i+1]). */
+  readonly intents: readonly string[];
+  readonly intentOffsets: Int32Array;
+  readonly intentSequences: Int32Array;
+}
+
+function columns(m: number): TransitionColumns {
+  return {
+    count: new Float64Array(m),
+    success: new Float64Array(m),
+    failure: new Float64Array(m),
+    evidence: new Float64Array(m),
+    lastSeen: new Float64Array(m),
+    recentSuccess: new Float64Array(m),
+    recentFailure: new Float64Array(m),
+  };
+}
+
+function putColumns(cols: TransitionColumns, i: number, stats: TransitionStats): void {
+  cols.count[i] = stats.count;
+  cols.success[i] = stats.success;
+  cols.failure[i] = stats.failure;
+  cols.evidence[i] = stats.evidence;
+  cols.lastSeen[i] = stats.lastSeen;
+  cols.recentSuccess[i] = stats.recentSuccess;
+  cols.recentFailure[i] = stats.recentFailure;
+}
+
+function statsAt(cols: TransitionColumns, i: number): TransitionStats {
+  return {
+    count: cols.count[i]!,
+    success: cols.success[i]!,
+    failure: cols.failure[i]!,
+    evidence: cols.evidence[i]!,
+    lastSeen: cols.lastSeen[i]!,
+    recentSuccess: cols.recentSuccess[i]!,
+    recentFailure: cols.recentFailure[i]!,
+  };
+}
+
 /** Pair keys pack two tool indices into one safe integer: supports 2^26 tools. */
 const PAIR_BASE = 2 ** 26;
 
@@ -205,6 +280,120 @@ export class ToolGraph {
 
   intents(): readonly IntentRecord[] {
     return this.intentRecords;
+  }
+
+  /** The learned state as typed arrays, in iteration order: O(tools + transitions + intents). */
+  exportState(): ToolGraphState {
+    const n = this.names.length;
+    const calls = new Float64Array(n);
+    const seen = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      calls[i] = this.toolStats[i]!.calls;
+      seen[i] = this.toolStats[i]!.seen;
+    }
+    const m = this.edges.size;
+    const from = new Int32Array(m);
+    const to = new Int32Array(m);
+    const edges = columns(m);
+    let e = 0;
+    for (const [key, stats] of this.edges) {
+      from[e] = Math.floor(key / PAIR_BASE);
+      to[e] = key % PAIR_BASE;
+      putColumns(edges, e++, stats);
+    }
+    let s = 0;
+    for (const row of this.second.values()) s += row.size;
+    const a = new Int32Array(s);
+    const b = new Int32Array(s);
+    const c = new Int32Array(s);
+    const second = columns(s);
+    s = 0;
+    for (const [key, row] of this.second) {
+      const ka = Math.floor(key / PAIR_BASE);
+      const kb = key % PAIR_BASE;
+      for (const [target, stats] of row) {
+        a[s] = ka;
+        b[s] = kb;
+        c[s] = target;
+        putColumns(second, s++, stats);
+      }
+    }
+    const records = this.intentRecords;
+    const intentOffsets = new Int32Array(records.length + 1);
+    for (let i = 0; i < records.length; i++) intentOffsets[i + 1] = intentOffsets[i]! + records[i]!.sequence.length;
+    const intentSequences = new Int32Array(intentOffsets[records.length]!);
+    for (let i = 0; i < records.length; i++) intentSequences.set(records[i]!.sequence, intentOffsets[i]!);
+    return {
+      version: this._version,
+      traces: this.traceCount,
+      successfulTraces: this.successCount,
+      newest: this.newestAt,
+      names: this.names.slice(),
+      calls,
+      seen,
+      from,
+      to,
+      edges,
+      a,
+      b,
+      c,
+      second,
+      intents: records.map((r) => r.intent),
+      intentOffsets,
+      intentSequences,
+    };
+  }
+
+  /**
+   * A graph holding exactly `state` (from exportState, possibly through graph-codec.ts): same
+   * tools and indexes, statistics, iteration order and version. The graphology view is built
+   * lazily on first access, as after ingestion. Throws RangeError on an inconsistent state
+   * (the codec checks bytes before they get here).
+   */
+  static fromState(state: ToolGraphState, options: ToolGraphOptions = {}): ToolGraph {
+    const graph = new ToolGraph(options);
+    const n = state.names.length;
+    if (state.calls.length !== n || state.seen.length !== n) throw new RangeError('ToolGraph.fromState: per-tool arrays must have one entry per name');
+    for (let i = 0; i < n; i++) {
+      const name = state.names[i]!;
+      if (graph.indexByName.has(name)) throw new RangeError(`ToolGraph.fromState: tool ${JSON.stringify(name.slice(0, 80))} appears twice`);
+      graph.names.push(name);
+      graph.indexByName.set(name, i);
+      graph.toolStats.push({ index: i, name, calls: state.calls[i]!, seen: state.seen[i]! });
+    }
+    const inRange = (x: number): boolean => x >= 0 && x < n;
+    const m = state.from.length;
+    for (let e = 0; e < m; e++) {
+      const from = state.from[e]!;
+      const to = state.to[e]!;
+      if (!inRange(from) || !inRange(to)) throw new RangeError('ToolGraph.fromState: a transition names a tool index out of range');
+      const key = pairKey(from, to);
+      graph.edges.set(key, statsAt(state.edges, e));
+      graph.pendingEdges.push(key);
+    }
+    if (graph.edges.size !== m) throw new RangeError('ToolGraph.fromState: a transition appears twice');
+    for (let s = 0; s < state.a.length; s++) {
+      const a = state.a[s]!;
+      const b = state.b[s]!;
+      const c = state.c[s]!;
+      if (!inRange(a) || !inRange(b) || !inRange(c)) throw new RangeError('ToolGraph.fromState: a second-order context names a tool index out of range');
+      const key = pairKey(a, b);
+      let row = graph.second.get(key);
+      if (row === undefined) graph.second.set(key, (row = new Map()));
+      row.set(c, statsAt(state.second, s));
+    }
+    const offsets = state.intentOffsets;
+    if (offsets.length !== state.intents.length + 1) throw new RangeError('ToolGraph.fromState: intent offsets must have one more entry than intents');
+    for (let i = 0; i < state.intents.length; i++) {
+      const sequence = Array.from(state.intentSequences.subarray(offsets[i]!, offsets[i + 1]!));
+      if (!sequence.every(inRange)) throw new RangeError('ToolGraph.fromState: an intent record names a tool index out of range');
+      graph.intentRecords.push({ intent: state.intents[i]!, tools: [...new Set(sequence)], sequence });
+    }
+    graph.traceCount = state.traces;
+    graph.successCount = state.successfulTraces;
+    graph.newestAt = state.newest;
+    graph._version = state.version;
+    return graph;
   }
 
   /** Adds one validated trace. */

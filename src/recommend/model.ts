@@ -75,6 +75,8 @@ export interface ModelOptions {
   readonly capabilities?: CapabilityModelInput;
   /** Human scores of reviewed patterns (the facade's pattern registry). */
   readonly feedback?: readonly HumanPatternScore[];
+  /** Communities restored from a stored snapshot instead of running Louvain (see SnapshotOptions). */
+  readonly communities?: { readonly communities: Int32Array; readonly count: number };
 }
 
 export function buildModel(
@@ -86,7 +88,10 @@ export function buildModel(
   for (const w of [weights.next, weights.nextNoIntent, weights.search]) {
     if (w.length !== F) throw new RangeError(`buildModel: weight vectors need ${F} entries, got ${w.length}`);
   }
-  const snapshot = buildSnapshot(graph, { seed: options.seed });
+  const snapshot = buildSnapshot(graph, {
+    seed: options.seed,
+    ...(options.communities === undefined ? {} : { communities: options.communities }),
+  });
   const text = buildTextModel(snapshot.names, catalog, graph.intents(), options.embedding ?? null);
   return {
     graph: snapshot,

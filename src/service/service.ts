@@ -56,7 +56,7 @@ export function inMemoryService(tg: Toolgraph): ToolgraphService {
 }
 
 /** The request's text field to embed ahead of a query, when it is a string (validation comes later). */
-function textOf(request: unknown, field: string): string[] {
+export function textOf(request: unknown, field: string): string[] {
   const value = typeof request === 'object' && request !== null ? Object.getOwnPropertyDescriptor(request, field)?.value : undefined;
   return typeof value === 'string' && value !== '' ? [value] : [];
 }

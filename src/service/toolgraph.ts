@@ -9,7 +9,9 @@
  * construction (it is synchronous), and a pending timer is never doubled.
  */
 import { edgeIndex, reliabilityReport, type EdgeReliabilityReport } from '../graph/edge-reliability.js';
-import { ToolGraph } from '../graph/tool-graph.js';
+import type { StoredSignals } from '../graph/graph-codec.js';
+import { exportGraph, type ExportedGraph } from '../graph/graph-export.js';
+import { ToolGraph, type ToolGraphState } from '../graph/tool-graph.js';
 import { buildEdgeFeedback, type HumanPatternScore } from '../recommend/edge-adjustment.js';
 import { fitWeights, type FitOptions, type FitReport } from '../recommend/fit-weights.js';
 import { buildModel, PRIOR_WEIGHTS, type FittedWeights, type RecommenderModel } from '../recommend/model.js';
@@ -74,13 +76,20 @@ export interface IngestResult {
 }
 
 export class Toolgraph {
-  private readonly graph: ToolGraph;
+  // Replaced only by restoreGraph (a cold start from a stored snapshot).
+  private graph: ToolGraph;
+  /** Half-life of edge reliability, kept for a restored graph. */
+  private readonly halfLifeMs: number | undefined;
   /** Human approvals and rejections of patterns (the feedback loop). */
   private readonly registry: PatternRegistry;
   /** Registry revision the current model's feedback reflects. */
   private modelFeedback = -1;
   /** Latest human decision time: with the newest trace, the clock of pattern confidence. */
   private feedbackClock = 0;
+  /** The model's communities were restored, not computed: the next rebuild runs Louvain. */
+  private restoredSignals = false;
+  /** Restored communities the next rebuild uses once (restoreGraph). */
+  private pendingSignals: StoredSignals | null = null;
   private readonly catalog = new Map<string, ToolInfo>();
   private readonly traces: Trace[] = [];
   private readonly seenIds = new Set<string>();
@@ -106,6 +115,7 @@ export class Toolgraph {
   private readonly embedding: TextEmbedding | PrefetchingEmbedding | null;
 
   constructor(options: ToolgraphOptions = {}) {
+    this.halfLifeMs = options.halfLifeMs;
     this.graph = new ToolGraph(options.halfLifeMs === undefined ? {} : { halfLifeMs: options.halfLifeMs });
     this.registry = new PatternRegistry(options.patterns);
     for (const p of this.registry.list()) for (const e of p.feedback) this.feedbackClock = Math.max(this.feedbackClock, e.at);
@@ -316,6 +326,7 @@ export class Toolgraph {
     this.cancelTimer();
     if (
       this.model === null ||
+      this.restoredSignals ||
       this.model.graph.version !== this.graph.version ||
       this.model.weights !== this.weights ||
       this.builtCapabilityVersion !== this.capabilityVersion ||
@@ -323,6 +334,8 @@ export class Toolgraph {
     ) {
       this.toolVectorsStale = false;
       const started = performance.now();
+      const reuse = this.pendingSignals;
+      this.pendingSignals = null;
       const learned = this.learnOptions === false ? [] : learnCapabilities(this.traces, this.learnOptions);
       const capabilities = { capabilities: mergeCapabilities([...this.registered.values()], learned), traces: this.traces, previous: this.model?.capabilities ?? null };
       this.model = buildModel(this.graph, this.catalog, this.weights, {
@@ -330,10 +343,13 @@ export class Toolgraph {
         embedding: this.embedding,
         capabilities,
         feedback: this.humanScores(),
+        ...(reuse === null ? {} : { communities: { communities: reuse.communities, count: reuse.communityCount } }),
       });
       this.builtCapabilityVersion = this.capabilityVersion;
       this.modelFeedback = this.registry.revision;
+      this.restoredSignals = reuse !== null && reuse.version !== this.graph.version;
       this.lastRebuildMs = performance.now() - started;
+      if (this.restoredSignals) this.invalidate();
     } else if (this.modelFeedback !== this.registry.revision) {
       // Human feedback changes no snapshot: only its per-edge factors are rebuilt, O(edges).
       this.model = { ...this.model, feedback: buildEdgeFeedback(this.model.graph, this.humanScores()) };
@@ -415,6 +431,60 @@ export class Toolgraph {
   /** Human feedback as plain data, for a store; give it back as `new Toolgraph({patterns})`. */
   patternRegistryState(): PatternRegistryState {
     return this.registry.toState();
+  }
+
+  /**
+   * Ingests traces a durable store has already accepted (deduplicated, repeats renamed `id#n`),
+   * in the store's order: no second deduplication, and they are not kept in memory (the store
+   * has them; fit them with fitOn).
+   */
+  applyStoredTraces(traces: readonly Trace[]): IngestResult {
+    for (const trace of traces) this.graph.ingest(trace);
+    if (traces.length > 0) this.invalidate();
+    return { ingested: traces.length, version: this.graph.version };
+  }
+
+  /** fit() on the given traces instead of those ingested into this object (a durable store's). */
+  fitOn(traces: readonly Trace[], options: FitOptions = {}): FitReport {
+    const report = fitWeights(traces, this.catalog, { seed: this.seed, ...options });
+    this.weights = report.weights;
+    this.fitReport = report;
+    this.rebuild();
+    return report;
+  }
+
+  /**
+   * Replaces the learned graph by a restored one (a stored snapshot). The next rebuild uses the
+   * stored Louvain communities instead of running Louvain, most of a cold start's cost; if the
+   * graph moved on since they were computed (traces replayed after the snapshot), a full
+   * rebuild follows after the usual debounce.
+   */
+  restoreGraph(state: ToolGraphState, signals: StoredSignals | null = null): void {
+    this.cancelTimer();
+    this.graph = ToolGraph.fromState(state, this.halfLifeMs === undefined ? {} : { halfLifeMs: this.halfLifeMs });
+    for (const name of this.catalog.keys()) this.graph.addTool(name);
+    this.model = null;
+    this.pendingSignals = signals;
+  }
+
+  /** The learned graph with its signals, as plain data (for JSON and GraphML export). */
+  exportGraph(): ExportedGraph {
+    return exportGraph(this.graph, this.rebuild().graph);
+  }
+
+  /**
+   * The learned graph as typed arrays, with the current model's communities and PageRank when
+   * they were computed for exactly this graph (what a stored snapshot keeps).
+   */
+  snapshotState(): { state: ToolGraphState; signals: StoredSignals | null } {
+    const model = this.model;
+    const fresh = model !== null && !this.restoredSignals && model.graph.version === this.graph.version;
+    return {
+      state: this.graph.exportState(),
+      signals: fresh
+        ? { version: model.graph.version, communities: model.graph.communities, communityCount: model.graph.communityCount, pagerank: model.graph.pagerank }
+        : null,
+    };
   }
 
   stats(): ToolgraphStats {

@@ -75,6 +75,65 @@ CREATE TABLE weights (
 );
 `,
   },
+  {
+    version: 2,
+    name: 'learned patterns with confidence history; graph snapshots',
+    // Patterns follow spec 004's instincts / confidence_history tables, adapted: the id names a
+    // transition, second-order context or capability; the three dimensions, composite, tier and
+    // evidence counts are columns (for SQL readers and ordering), and the whole state, with its
+    // bounded in-memory history, is kept as json so it reads back exactly. pattern_history keeps
+    // every history entry ever stored, beyond the in-memory bound.
+    sql: `
+CREATE TABLE patterns (
+  id text PRIMARY KEY,
+  kind text NOT NULL CHECK (kind IN ('transition', 'second_order', 'capability')),
+  status text NOT NULL CHECK (status IN ('active', 'deprecated')),
+  tier text NOT NULL,
+  freq_score double precision NOT NULL,
+  eff_score double precision NOT NULL,
+  human_score double precision NOT NULL,
+  composite double precision NOT NULL,
+  observation_count bigint NOT NULL,
+  application_count bigint NOT NULL,
+  success_count bigint NOT NULL,
+  contradiction_count bigint NOT NULL,
+  created_ms double precision NOT NULL,
+  updated_ms double precision NOT NULL,
+  body json NOT NULL,
+  stored_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX patterns_composite ON patterns (composite DESC);
+
+CREATE TABLE pattern_history (
+  seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  pattern_id text NOT NULL REFERENCES patterns (id) ON DELETE CASCADE,
+  at_ms double precision NOT NULL,
+  reason text NOT NULL,
+  freq_score double precision NOT NULL,
+  eff_score double precision NOT NULL,
+  human_score double precision NOT NULL,
+  composite double precision NOT NULL,
+  recorded_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX pattern_history_pattern ON pattern_history (pattern_id, seq);
+
+-- The learned graph as of trace_seq, in the binary format of src/graph/graph-codec.ts: an
+-- instance restores the newest one and replays only the traces after it. The bytes are in
+-- body (PostgreSQL), or in a file of the data folder named by file (PGlite, whose bytea
+-- parameters cost about a second per megabyte).
+CREATE TABLE graph_snapshots (
+  seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  trace_seq bigint NOT NULL CHECK (trace_seq >= 0),
+  format integer NOT NULL,
+  byte_length bigint NOT NULL,
+  compression text NOT NULL CHECK (compression IN ('none', 'deflate')),
+  body bytea,
+  file text,
+  stored_at timestamptz NOT NULL DEFAULT now(),
+  CHECK ((body IS NULL) <> (file IS NULL))
+);
+`,
+  },
 ];
 
 /** The version a fully migrated store reports. */

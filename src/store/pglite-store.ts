@@ -9,11 +9,12 @@
  */
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { ToolgraphError } from '../schema/errors.js';
-import type { Row, SqlDriver, SqlSession } from './sql-driver.js';
+import type { BlobFiles, Row, SqlDriver, SqlSession } from './sql-driver.js';
 import { SqlStore } from './sql-store.js';
 import type { Store } from './store.js';
 
@@ -103,6 +104,62 @@ function checkFolder(dir: string): void {
   }
 }
 
+/** Folder, inside the data folder, of large values kept as files (graph snapshots). */
+const BLOB_FOLDER = 'toolgraph-blobs';
+const BLOB_NAME = /^[a-z0-9-]+\.bin$/;
+
+/**
+ * Graph snapshots as files: PGlite's bytea parameters cost about a second per megabyte, a file
+ * write costs milliseconds. One folder per schema; the database rows name the files.
+ */
+class PgliteBlobs implements BlobFiles {
+  constructor(private readonly folder: string) {}
+
+  async write(data: Uint8Array): Promise<string> {
+    await mkdir(this.folder, { recursive: true });
+    const name = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}.bin`;
+    const temp = join(this.folder, `${name}.tmp`);
+    const file = await open(temp, 'w');
+    try {
+      await file.writeFile(data);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await rename(temp, join(this.folder, name));
+    // The rename itself must survive a crash: sync the folder too.
+    const folder = await open(this.folder, 'r');
+    try {
+      await folder.sync();
+    } finally {
+      await folder.close();
+    }
+    return name;
+  }
+
+  async read(name: string): Promise<Uint8Array> {
+    if (!BLOB_NAME.test(name)) throw new ToolgraphError('INTERNAL', `getSnapshot: the stored snapshot file name ${JSON.stringify(name)} is not one toolgraph writes`);
+    try {
+      return await readFile(join(this.folder, name));
+    } catch (error) {
+      throw new ToolgraphError('INTERNAL', `getSnapshot: the snapshot file ${join(this.folder, name)} is missing or unreadable (${errorMessage(error)}); delete the graph_snapshots rows to rebuild from the traces`);
+    }
+  }
+
+  async retain(keep: readonly string[]): Promise<void> {
+    const wanted = new Set(keep);
+    let names: string[];
+    try {
+      names = await readdir(this.folder);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (!wanted.has(name) && (BLOB_NAME.test(name) || name.endsWith('.bin.tmp'))) await rm(join(this.folder, name), { force: true });
+    }
+  }
+}
+
 type WasmModule = NonNullable<PGliteOptions['pgliteWasmModule']>;
 
 interface PgliteAssets {
@@ -141,6 +198,7 @@ class PgliteDriver implements SqlDriver {
     private readonly db: PGlite,
     private readonly dir: string,
     private readonly lockPath: string,
+    readonly blobs: BlobFiles,
   ) {}
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {
@@ -170,6 +228,12 @@ class PgliteDriver implements SqlDriver {
         }),
       ),
     );
+  }
+
+  // One process owns the folder (the lock file), and it applies its own appends directly: there
+  // is no other writer to hear from.
+  async listen(): Promise<() => Promise<void>> {
+    return async () => {};
   }
 
   async close(): Promise<void> {
@@ -233,5 +297,5 @@ export async function openPgliteStore(options: PgliteStoreOptions): Promise<Stor
       { cause: errorMessage(error) },
     );
   }
-  return new SqlStore(new PgliteDriver(db, dir, lockPath));
+  return new SqlStore(new PgliteDriver(db, dir, lockPath, new PgliteBlobs(join(dir, BLOB_FOLDER, options.schema ?? 'public'))));
 }

@@ -93,12 +93,39 @@ function session(client: pg.PoolClient | pg.Pool): SqlSession {
 class PostgresDriver implements SqlDriver {
   readonly kind = 'postgres' as const;
   private readonly direct: SqlSession;
+  private readonly listeners = new Set<pg.Client>();
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly where: string,
+    private readonly config: pg.ClientConfig,
   ) {
     this.direct = session(pool);
+  }
+
+  // A dedicated connection outside the pool: LISTEN belongs to a session, and a pooled
+  // connection would be handed to other queries.
+  async listen(onNotify: (payload: string) => void): Promise<() => Promise<void>> {
+    const client = new pg.Client(this.config);
+    // A dropped listening connection must not crash the process; the durable service also polls.
+    client.on('error', () => {});
+    await client.connect();
+    try {
+      const rows = await client.query<{ s: string }>('SELECT current_schema() AS s');
+      const channel = `toolgraph:${rows.rows[0]?.s ?? 'public'}`;
+      client.on('notification', (message) => {
+        if (message.channel === channel) onNotify(message.payload ?? '');
+      });
+      await client.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+    } catch (error) {
+      await client.end().catch(() => {});
+      throw error;
+    }
+    this.listeners.add(client);
+    return async () => {
+      if (!this.listeners.delete(client)) return;
+      await client.end().catch(() => {});
+    };
   }
 
   query(sql: string, params?: readonly unknown[]): Promise<Row[]> {
@@ -131,6 +158,8 @@ class PostgresDriver implements SqlDriver {
   }
 
   async close(): Promise<void> {
+    for (const client of this.listeners) await client.end().catch(() => {});
+    this.listeners.clear();
     await this.pool.end();
   }
 
@@ -146,15 +175,15 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     throw new ToolgraphError('INVALID_INPUT', `openPostgresStore: schema must match ${SCHEMA_NAME.source}, got ${JSON.stringify(options.schema)}`);
   }
   let pool: pg.Pool;
+  const config: pg.ClientConfig = {
+    connectionString: options.databaseUrl,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+    // Names our sessions in pg_stat_activity, for whoever operates the server.
+    application_name: 'toolgraph',
+    ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }),
+  };
   try {
-    pool = new pg.Pool({
-      connectionString: options.databaseUrl,
-      max: options.maxConnections ?? 4,
-      connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
-      // Names our sessions in pg_stat_activity, for whoever operates the server.
-      application_name: 'toolgraph',
-      ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }),
-    });
+    pool = new pg.Pool({ ...config, max: options.maxConnections ?? 4 });
   } catch (error) {
     throw new ToolgraphError('INVALID_INPUT', `openPostgresStore: TOOLGRAPH_DATABASE_URL is not a valid connection URL (${errorMessage(error)})`);
   }
@@ -183,5 +212,5 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     await pool.end().catch(() => {});
     throw describePostgresError(error, 'openPostgresStore', where);
   }
-  return new SqlStore(new PostgresDriver(pool, where));
+  return new SqlStore(new PostgresDriver(pool, where, config));
 }

@@ -13,10 +13,27 @@ export interface SqlSession {
   exec(sql: string): Promise<void>;
 }
 
+/** Large values kept as files beside the database (PGlite), named by the database rows. */
+export interface BlobFiles {
+  /** Writes the bytes durably (fsync, then rename into place); returns the name to store. */
+  write(data: Uint8Array): Promise<string>;
+  read(name: string): Promise<Uint8Array>;
+  /** Deletes every blob not named in `keep` (after the rows naming others are gone). */
+  retain(keep: readonly string[]): Promise<void>;
+}
+
 export interface SqlDriver extends SqlSession {
+  /** Where large values go instead of bytea; undefined to keep them in the database. */
+  readonly blobs?: BlobFiles;
   readonly kind: 'pglite' | 'postgres';
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: SqlSession) => Promise<T>): Promise<T>;
+  /**
+   * Calls `onNotify(payload)` for each notification other connections send on this schema's
+   * append channel (see NOTIFY_APPEND in sql-store.ts); resolves once listening. Returns the
+   * function that stops it.
+   */
+  listen(onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
   /** A driver failure as a ToolgraphError saying what to check; `action` names the call. */
   describeError(error: unknown, action: string): ToolgraphError;

@@ -3,21 +3,28 @@
  * transactions, so the two cannot drift apart. Drivers (sql-driver.ts) only open, pool and
  * translate errors.
  */
+import { deflateSync, inflateSync } from 'node:zlib';
 import { z } from 'zod';
 import type { FittedWeights } from '../recommend/model.js';
 import { ToolgraphError } from '../schema/errors.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS, SCHEMA_VERSION_TABLE } from './migrations.js';
 import type { Row, SqlDriver, SqlSession } from './sql-driver.js';
+import type { PatternConfidence } from '../scoring/confidence-state.js';
 import type {
   AppendResult,
   CapabilityInfo,
+  GraphSnapshotRecord,
+  PatternFilter,
+  PatternHistoryRow,
   Store,
   StoreStats,
   StoredTrace,
   TracePage,
   TransitionRow,
+  Unsubscribe,
 } from './store.js';
+import { historyToAppend, parseStoredPattern, patternColumns, validPattern } from './pattern-rows.js';
 import { decodeText, encodeText } from './text-codec.js';
 
 /** Rows per multi-row statement: well under PostgreSQL's 65,535 bind parameters. */
@@ -29,6 +36,10 @@ export const MAX_PAGE_SIZE = 100_000;
 // tenants) do not wait for each other.
 const APPEND_LOCK = `SELECT pg_advisory_xact_lock(hashtext('toolgraph:append:' || current_schema()))`;
 const MIGRATE_LOCK = `SELECT pg_advisory_xact_lock(hashtext('toolgraph:migrate:' || current_schema()))`;
+// Delivered at commit to every connection LISTENing on the channel (PostgreSQL); see subscribe.
+const NOTIFY_APPEND = `SELECT pg_notify('toolgraph:' || current_schema(), $1)`;
+/** Snapshots kept: the newest and the one before, in case the newest cannot be decoded. */
+const SNAPSHOTS_KEPT = 2;
 
 // Stored weights are read back from a database other versions may have written: a boundary.
 const weightsSchema = z.strictObject({
@@ -65,6 +76,19 @@ function traceBody(trace: Trace, id: string): string {
     success: trace.success,
     timestamp: trace.timestamp,
   });
+}
+
+/** The trace as tracesSince reads it back (traceBody's fields), under its stored id. */
+function storedTrace(trace: Trace, id: string): Trace {
+  return {
+    id,
+    ...(trace.idSource === undefined ? {} : { idSource: trace.idSource }),
+    intent: trace.intent,
+    domain: trace.domain,
+    steps: trace.steps.map((s) => ({ tool: s.tool, ok: s.ok })),
+    success: trace.success,
+    timestamp: trace.timestamp,
+  };
 }
 
 function traceParams(trace: Trace, id: string): unknown[] {
@@ -242,11 +266,15 @@ export class SqlStore implements Store {
 
   appendTraces(traces: readonly Trace[]): Promise<AppendResult> {
     return this.run('appendTraces', async () => {
-      if (traces.length === 0) return { inserted: 0, duplicates: 0, lastSeq: await this.lastSeq(this.driver) };
+      if (traces.length === 0) {
+        const last = await this.lastSeq(this.driver);
+        return { inserted: 0, duplicates: 0, lastSeq: last, previousSeq: last, stored: [] };
+      }
       return this.driver.transaction(async (tx) => {
         // Held to the commit: seqs are assigned and become visible in the same order, so a
         // reader's `seq > last` never skips a row that commits later with a smaller seq.
         await tx.query(APPEND_LOCK);
+        const previousSeq = await this.lastSeq(tx);
         const firsts: Trace[] = [];
         const repeats: Trace[] = [];
         const inBatch = new Set<string>();
@@ -258,16 +286,17 @@ export class SqlStore implements Store {
           } else if (trace.idSource === 'content') repeats.push(trace);
           else duplicates++;
         }
-        const stored: Trace[] = [];
+        const stored: StoredTrace[] = [];
         for (const chunk of chunks(firsts)) {
           const params = chunk.flatMap((t) => traceParams(t, t.id));
           const rows = await tx.query(
-            `${INSERT_TRACES}${placeholders(chunk.length, 8, TRACE_CASTS)} ON CONFLICT (id) DO NOTHING RETURNING id`,
+            `${INSERT_TRACES}${placeholders(chunk.length, 8, TRACE_CASTS)} ON CONFLICT (id) DO NOTHING RETURNING id, seq::text AS seq_text`,
             params,
           );
-          const written = new Set(rows.map((row) => str(row['id'])));
+          const written = new Map(rows.map((row) => [str(row['id']), num(row['seq_text'])]));
           for (const trace of chunk) {
-            if (written.has(encodeText(trace.id))) stored.push(trace);
+            const seq = written.get(encodeText(trace.id));
+            if (seq !== undefined) stored.push({ seq, trace });
             else if (trace.idSource === 'content') repeats.push(trace);
             else duplicates++;
           }
@@ -278,17 +307,23 @@ export class SqlStore implements Store {
           for (let n = num(countRows[0]?.['n'] ?? 1) + 1; ; n++) {
             const id = `${trace.id}#${n}`;
             const rows = await tx.query(
-              `${INSERT_TRACES}${placeholders(1, 8, TRACE_CASTS)} ON CONFLICT (id) DO NOTHING RETURNING id`,
+              `${INSERT_TRACES}${placeholders(1, 8, TRACE_CASTS)} ON CONFLICT (id) DO NOTHING RETURNING seq::text AS seq_text`,
               traceParams(trace, id),
             );
             if (rows.length > 0) {
-              stored.push({ ...trace, id });
+              stored.push({ seq: num(rows[0]!['seq_text']), trace: storedTrace(trace, id) });
               break;
             }
           }
         }
-        await this.upsertTransitions(tx, stored);
-        return { inserted: stored.length, duplicates, lastSeq: await this.lastSeq(tx) };
+        stored.sort((a, b) => a.seq - b.seq);
+        await this.upsertTransitions(
+          tx,
+          stored.map((s) => s.trace),
+        );
+        const lastSeq = stored.length > 0 ? stored[stored.length - 1]!.seq : previousSeq;
+        if (stored.length > 0) await tx.query(NOTIFY_APPEND, [String(lastSeq)]);
+        return { inserted: stored.length, duplicates, lastSeq, previousSeq, stored: stored.map((s) => ({ seq: s.seq, trace: storedTrace(s.trace, s.trace.id) })) };
       });
     });
   }
@@ -376,6 +411,165 @@ export class SqlStore implements Store {
     });
   }
 
+  putPatterns(patterns: readonly PatternConfidence[]): Promise<void> {
+    return this.run('putPatterns', async () => {
+      const byId = new Map<string, PatternConfidence>();
+      for (const [i, pattern] of patterns.entries()) byId.set(validPattern(pattern, `putPatterns: patterns[${i}]`).id, pattern);
+      if (byId.size === 0) return;
+      await this.driver.transaction(async (tx) => {
+        for (const chunk of chunks([...byId.values()], 500)) {
+          const ids = chunk.map((p) => encodeText(p.id));
+          const before = await tx.query('SELECT id, body::text AS body FROM patterns WHERE id = ANY($1::text[])', [ids]);
+          const stored = new Map(before.map((row) => [str(row['id']), parseStoredPattern(str(row['body']), 'putPatterns')]));
+          await tx.query(
+            `INSERT INTO patterns (id, kind, status, tier, freq_score, eff_score, human_score, composite,
+               observation_count, application_count, success_count, contradiction_count, created_ms, updated_ms, body)
+             VALUES ${placeholders(chunk.length, 15, ['', '', '', '', '::float8', '::float8', '::float8', '::float8', '::bigint', '::bigint', '::bigint', '::bigint', '::float8', '::float8', '::json'])}
+             ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, status = excluded.status, tier = excluded.tier,
+               freq_score = excluded.freq_score, eff_score = excluded.eff_score, human_score = excluded.human_score,
+               composite = excluded.composite, observation_count = excluded.observation_count,
+               application_count = excluded.application_count, success_count = excluded.success_count,
+               contradiction_count = excluded.contradiction_count, created_ms = excluded.created_ms,
+               updated_ms = excluded.updated_ms, body = excluded.body, stored_at = now()`,
+            chunk.flatMap((p) => [encodeText(p.id), ...patternColumns(p), JSON.stringify(p)]),
+          );
+          const history: unknown[][] = [];
+          for (const p of chunk) {
+            for (const h of historyToAppend(stored.get(encodeText(p.id)), p)) {
+              history.push([encodeText(p.id), h.at, h.reason, h.frequency, h.effectiveness, h.human, h.composite]);
+            }
+          }
+          for (const part of chunks(history)) {
+            await tx.query(
+              `INSERT INTO pattern_history (pattern_id, at_ms, reason, freq_score, eff_score, human_score, composite)
+               VALUES ${placeholders(part.length, 7, ['', '::float8', '', '::float8', '::float8', '::float8', '::float8'])}`,
+              part.flat(),
+            );
+          }
+        }
+      });
+    });
+  }
+
+  listPatterns(filter: PatternFilter = {}): Promise<PatternConfidence[]> {
+    return this.run('listPatterns', async () => {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      if (filter.kind !== undefined) {
+        params.push(filter.kind);
+        where.push(`kind = $${params.length}`);
+      }
+      if (filter.status !== undefined) {
+        params.push(filter.status);
+        where.push(`status = $${params.length}`);
+      }
+      if (filter.minComposite !== undefined) {
+        if (!Number.isFinite(filter.minComposite)) throw new ToolgraphError('INVALID_INPUT', 'listPatterns: minComposite must be a finite number');
+        params.push(filter.minComposite);
+        where.push(`composite >= $${params.length}::float8`);
+      }
+      let tail = 'ORDER BY id COLLATE "C"';
+      if (filter.limit !== undefined) {
+        if (!Number.isSafeInteger(filter.limit) || filter.limit < 1) {
+          throw new ToolgraphError('INVALID_INPUT', `listPatterns: limit must be an integer >= 1, got ${String(filter.limit)}`);
+        }
+        params.push(filter.limit);
+        tail = `ORDER BY composite DESC, id COLLATE "C" LIMIT $${params.length}::int`;
+      }
+      const rows = await this.driver.query(
+        `SELECT body::text AS body FROM patterns ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ${tail}`,
+        params,
+      );
+      return rows.map((row) => parseStoredPattern(str(row['body']), 'listPatterns'));
+    });
+  }
+
+  patternHistory(id: string): Promise<PatternHistoryRow[]> {
+    return this.run('patternHistory', async () => {
+      if (typeof id !== 'string') throw new ToolgraphError('INVALID_INPUT', 'patternHistory: id must be a string');
+      const rows = await this.driver.query(
+        `SELECT seq::text AS seq_text, at_ms, reason, freq_score, eff_score, human_score, composite
+         FROM pattern_history WHERE pattern_id = $1 ORDER BY seq`,
+        [encodeText(id)],
+      );
+      return rows.map((row) => ({
+        seq: num(row['seq_text']),
+        at: num(row['at_ms']),
+        reason: str(row['reason']) as PatternHistoryRow['reason'],
+        frequency: num(row['freq_score']),
+        effectiveness: num(row['eff_score']),
+        human: num(row['human_score']),
+        composite: num(row['composite']),
+      }));
+    });
+  }
+
+  putSnapshot(snapshot: GraphSnapshotRecord): Promise<void> {
+    return this.run('putSnapshot', async () => {
+      if (!Number.isSafeInteger(snapshot.traceSeq) || snapshot.traceSeq < 0) {
+        throw new ToolgraphError('INVALID_INPUT', `putSnapshot: traceSeq must be a non-negative integer, got ${String(snapshot.traceSeq)}`);
+      }
+      if (!Number.isSafeInteger(snapshot.format) || snapshot.format < 1) {
+        throw new ToolgraphError('INVALID_INPUT', `putSnapshot: format must be a positive integer, got ${String(snapshot.format)}`);
+      }
+      if (!(snapshot.data instanceof Uint8Array)) throw new ToolgraphError('INVALID_INPUT', 'putSnapshot: data must be a Uint8Array');
+      // Level 1: most of the gain (count columns are small integers in float64) at ~1 GB/s.
+      const packed = deflateSync(snapshot.data, { level: 1 });
+      const blobs = this.driver.blobs;
+      // The file is durable before the row naming it commits; a crash in between leaves an
+      // unnamed file, removed by the next putSnapshot.
+      const file = blobs === undefined ? null : await blobs.write(packed);
+      const kept = await this.driver.transaction(async (tx) => {
+        await tx.query(
+          `INSERT INTO graph_snapshots (trace_seq, format, byte_length, compression, body, file)
+           VALUES ($1::bigint, $2::int, $3::bigint, 'deflate', $4::bytea, $5)`,
+          [String(snapshot.traceSeq), snapshot.format, String(snapshot.data.byteLength), file === null ? packed : null, file],
+        );
+        await tx.query(
+          `DELETE FROM graph_snapshots WHERE seq NOT IN (
+             SELECT seq FROM graph_snapshots ORDER BY trace_seq DESC, seq DESC LIMIT ${SNAPSHOTS_KEPT})`,
+        );
+        return tx.query('SELECT file FROM graph_snapshots WHERE file IS NOT NULL');
+      });
+      await blobs?.retain(kept.map((row) => str(row['file'])));
+    });
+  }
+
+  getSnapshot(): Promise<GraphSnapshotRecord | null> {
+    return this.run('getSnapshot', async () => {
+      const rows = await this.driver.query(
+        `SELECT trace_seq::text AS trace_seq, format, byte_length::text AS byte_length, compression, body, file
+         FROM graph_snapshots ORDER BY trace_seq DESC, seq DESC LIMIT 1`,
+      );
+      if (rows.length === 0) return null;
+      const row = rows[0]!;
+      let stored: Uint8Array;
+      if (row['file'] !== null && row['file'] !== undefined) {
+        if (this.driver.blobs === undefined) throw new ToolgraphError('INTERNAL', 'getSnapshot: the snapshot is in a file, and this store keeps no files');
+        stored = await this.driver.blobs.read(str(row['file']));
+      } else if (row['body'] instanceof Uint8Array) {
+        stored = row['body'];
+      } else {
+        throw new ToolgraphError('INTERNAL', 'getSnapshot: the driver returned the snapshot body in an unexpected form');
+      }
+      const raw = row['compression'] === 'deflate' ? inflateSync(stored) : stored;
+      if (raw.byteLength !== num(row['byte_length'])) {
+        throw new ToolgraphError('INTERNAL', `getSnapshot: the snapshot has ${raw.byteLength} bytes, ${num(row['byte_length'])} were stored`);
+      }
+      // A plain array at offset 0: the codec reads its columns as aligned views without copying.
+      const data = new Uint8Array(raw.byteLength);
+      data.set(raw);
+      return { traceSeq: num(row['trace_seq']), format: num(row['format']), data };
+    });
+  }
+
+  subscribe(listener: (lastSeq: number) => void): Promise<Unsubscribe> {
+    return this.run('subscribe', () => this.driver.listen((payload) => {
+      const seq = Number(payload);
+      if (Number.isSafeInteger(seq)) listener(seq);
+    }));
+  }
+
   stats(): Promise<StoreStats> {
     return this.run('stats', async () => {
       const rows = await this.driver.query(
@@ -384,7 +578,9 @@ export class SqlStore implements Store {
                 (SELECT count(*) FROM capabilities)::text AS capabilities,
                 (SELECT count(*) FROM traces)::text AS traces,
                 (SELECT count(*) FROM transitions)::text AS transitions,
-                (SELECT coalesce(max(seq), 0) FROM traces)::text AS last_seq`,
+                (SELECT coalesce(max(seq), 0) FROM traces)::text AS last_seq,
+                (SELECT count(*) FROM patterns)::text AS patterns,
+                (SELECT max(trace_seq) FROM graph_snapshots)::text AS snapshot_seq`,
       );
       const row = rows[0] ?? {};
       return {
@@ -395,6 +591,8 @@ export class SqlStore implements Store {
         traces: num(row['traces']),
         transitions: num(row['transitions']),
         lastSeq: num(row['last_seq']),
+        patterns: num(row['patterns']),
+        snapshotSeq: row['snapshot_seq'] === null || row['snapshot_seq'] === undefined ? null : num(row['snapshot_seq']),
       };
     });
   }

@@ -15,6 +15,8 @@
  * other instance's writes too, so all instances converge on the same graph.
  */
 import type { FittedWeights } from '../recommend/model.js';
+import type { ConfidenceHistoryEntry, PatternConfidence, PatternKind } from '../scoring/confidence-state.js';
+import type { PatternStatus } from '../scoring/lifecycle.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
 
 /** A named set of tools that together do one job (the columns of the tools x capabilities matrix). */
@@ -34,6 +36,14 @@ export interface AppendResult {
    * replayed up to here has seen its own writes.
    */
   readonly lastSeq: number;
+  /**
+   * The highest seq committed before this call's rows (read under the append lock): when it is
+   * the seq a caller has replayed up to, `stored` is exactly what comes next and the caller can
+   * apply it without reading it back.
+   */
+  readonly previousSeq: number;
+  /** What this call stored, in seq order, under the ids it was stored with (`id#2` for repeats). */
+  readonly stored: readonly StoredTrace[];
 }
 
 /** A stored trace with its position in the store's total order. */
@@ -68,7 +78,36 @@ export interface StoreStats {
   readonly transitions: number;
   /** Highest trace seq; 0 when empty. */
   readonly lastSeq: number;
+  readonly patterns: number;
+  /** Trace seq of the newest graph snapshot; null when there is none. */
+  readonly snapshotSeq: number | null;
 }
+
+export interface PatternFilter {
+  readonly kind?: PatternKind;
+  readonly status?: PatternStatus;
+  /** Only patterns whose composite confidence is at least this. */
+  readonly minComposite?: number;
+  /** At most this many, highest composite first (default: all, ordered by id). */
+  readonly limit?: number;
+}
+
+/** A stored confidence history entry of one pattern, with its position in the store's log. */
+export interface PatternHistoryRow extends ConfidenceHistoryEntry {
+  readonly seq: number;
+}
+
+/** The learned graph encoded by src/graph/graph-codec.ts, as of a trace seq. */
+export interface GraphSnapshotRecord {
+  /** Every trace with seq <= traceSeq is in the snapshot, none after it. */
+  readonly traceSeq: number;
+  /** The codec's format version, so a newer encoding is never misread. */
+  readonly format: number;
+  readonly data: Uint8Array;
+}
+
+/** Stops a subscription; idempotent. */
+export type Unsubscribe = () => Promise<void>;
 
 export interface Store {
   readonly kind: 'pglite' | 'postgres';
@@ -95,6 +134,25 @@ export interface Store {
   putWeights(weights: FittedWeights): Promise<void>;
   /** The latest stored weights, or null before any fit was stored. */
   getWeights(): Promise<FittedWeights | null>;
+  /**
+   * Adds or replaces learned patterns (spec 004 confidence states) by id, in one transaction.
+   * Each state's history entries not stored before are appended to the pattern's history log.
+   */
+  putPatterns(patterns: readonly PatternConfidence[]): Promise<void>;
+  /** Stored patterns, as they were put (with their bounded history). */
+  listPatterns(filter?: PatternFilter): Promise<PatternConfidence[]>;
+  /** Every history entry ever stored for a pattern, oldest first; [] for an unknown id. */
+  patternHistory(id: string): Promise<PatternHistoryRow[]>;
+  /** Stores a graph snapshot; older ones beyond the newest two are deleted in the same transaction. */
+  putSnapshot(snapshot: GraphSnapshotRecord): Promise<void>;
+  /** The snapshot with the highest trace seq, or null. */
+  getSnapshot(): Promise<GraphSnapshotRecord | null>;
+  /**
+   * Calls `listener(lastSeq)` when another connection commits traces, for an instance to catch
+   * up at once instead of polling. PostgreSQL: LISTEN/NOTIFY on a dedicated connection. PGlite:
+   * one process owns the folder, so nobody else can write; the listener is never called.
+   */
+  subscribe(listener: (lastSeq: number) => void): Promise<Unsubscribe>;
   stats(): Promise<StoreStats>;
   /** Releases the database; further calls fail with INTERNAL. Idempotent. */
   close(): Promise<void>;

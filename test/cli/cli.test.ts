@@ -2,8 +2,10 @@
  * The `toolgraph` command as a user runs it: the built binary in a child process. `npm test`
  * builds first, so this exercises the current code.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -16,15 +18,31 @@ function run(args: string[]): { status: number; stdout: string; stderr: string }
   return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
+/**
+ * run() without blocking this worker: a long child (a demo, a store command) under spawnSync
+ * would starve vitest's own messages and fail the run with an RPC timeout.
+ */
+function runAsync(args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ status: code ?? -1, stdout, stderr }));
+  });
+}
+
 describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
   it('lists every command in --help', () => {
     const { status, stdout } = run(['--help']);
     expect(status).toBe(0);
-    for (const name of ['demo', 'predict', 'search', 'fit', 'score', 'eval', 'bench']) expect(stdout).toContain(`  ${name}`);
+    for (const name of ['demo', 'predict', 'search', 'fit', 'score', 'eval', 'bench', 'ingest', 'tools', 'stats', 'export']) expect(stdout).toContain(`  ${name}`);
   });
 
   it('gives each command a help with an example', () => {
-    for (const name of ['demo', 'predict', 'search', 'fit', 'score', 'eval', 'bench']) {
+    for (const name of ['demo', 'predict', 'search', 'fit', 'score', 'eval', 'bench', 'ingest', 'tools', 'stats', 'export']) {
       const { status, stdout } = run([name, '--help']);
       expect(status).toBe(0);
       expect(stdout).toContain('Example:');
@@ -32,15 +50,24 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
     }
   });
 
-  it('runs the main job on the bundled sample', () => {
-    const { status, stdout } = run(['demo', '--json']);
+  it('runs the main job on the bundled sample, into a store', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'toolgraph-cli-demo-'));
+    const { status, stdout } = await runAsync(['demo', '--json', '--data-dir', dataDir]);
     expect(status).toBe(0);
     const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
     expect(lines[0]!['stats'].traces).toBeGreaterThan(200);
     expect(lines[1]!['prediction'].kind).toBe('prediction');
     expect(lines[1]!['prediction'].items[0].tool).toBe('TripadvisorSearchHotels');
     expect(lines[2]!['search'].items.map((i: { tool: string }) => i.tool)).toContain('SkyScrapperFlightSearch');
-  });
+    expect(lines[0]!['store']).toMatchObject({ stored: 300, alreadyStored: 0, fitted: true });
+    // The second run finds everything stored and fitted, and answers the same from the store.
+    const again = await runAsync(['demo', '--json', '--data-dir', dataDir]);
+    expect(again.status).toBe(0);
+    const second = again.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    expect(second[0]!['store']).toMatchObject({ stored: 0, alreadyStored: 300, fitted: false });
+    expect(second[1]!['prediction'].items).toEqual(lines[1]!['prediction'].items);
+    rmSync(dataDir, { recursive: true, force: true });
+  }, 300_000);
 
   it('predicts from a dataset folder, as a table and as JSON', () => {
     const table = run(['predict', '--data', FIXTURE, '--context', 'search_airport', '--intent', 'book a flight to Rome']);
@@ -118,6 +145,72 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
     const badK = run(['predict', '--data', FIXTURE, '--context', 'a', '--k', 'zero']);
     expect(badK.status).toBe(2);
   });
+
+  it('ingests trace files durably, reporting every rejected line, and answers from the store', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolgraph-cli-store-'));
+    const dataDir = join(dir, 'store');
+    const traces = join(dir, 'traces.jsonl');
+    writeFileSync(
+      traces,
+      [
+        JSON.stringify({ id: 'c1', intent: 'book a flight to Rome', tools: ['search_airport', 'search_flights', 'book_flight'] }),
+        '{not json',
+        JSON.stringify({ id: 'c2', tools: 'search_airport' }),
+        '',
+        JSON.stringify({ id: 'w1', domain: 'travel', intent: 'find flights', tools: ['search_airport', 'search_flights'], edges: [[0, 1]], structure: 'chain', ordered: true, split: 'train', source: 'test' }),
+        readFileSync(`${ROOT}samples/reasoning-traces.jsonl`, 'utf8').split('\n')[0]!,
+      ].join('\n'),
+    );
+    try {
+      const strict = await runAsync(['ingest', traces, '--data-dir', dataDir, '--strict']);
+      expect(strict.status).toBe(2);
+      expect(strict.stderr).toMatch(/2 rejected line\(s\), nothing written/);
+
+      const ingest = await runAsync(['ingest', traces, `${FIXTURE}`, '--data-dir', dataDir, '--json']);
+      expect(ingest.status, ingest.stderr).toBe(0);
+      const summary = JSON.parse(ingest.stdout) as { accepted: number; ingested: number; rejected: { line: number; reason: string }[] };
+      expect(summary.rejected.map((r) => r.line)).toEqual([2, 3]);
+      expect(summary.rejected[0]!.reason).toMatch(/invalid JSON/);
+      expect(summary.rejected[1]!.reason).toMatch(/^INVALID_INPUT: parseTrace: tools/);
+      const fixtureLines = readFileSync(`${FIXTURE}/workflows.jsonl`, 'utf8').split('\n').filter((l) => l.trim() !== '').length;
+      expect(summary.accepted).toBe(3 + fixtureLines);
+      expect(summary.ingested).toBe(3 + fixtureLines);
+      // Again: every trace carries an id, so nothing is stored twice.
+      const again = JSON.parse((await runAsync(['ingest', traces, '--data-dir', dataDir, '--json'])).stdout) as { ingested: number };
+      expect(again.ingested).toBe(0);
+
+      const imported = await runAsync(['tools', 'import', `${FIXTURE}/tools.jsonl`, '--data-dir', dataDir, '--json']);
+      expect(imported.status, imported.stderr).toBe(0);
+      expect(JSON.parse(imported.stdout).imported).toBeGreaterThan(0);
+
+      const stats = await runAsync(['stats', '--data-dir', dataDir, '--json', '--top', '3']);
+      expect(stats.status, stats.stderr).toBe(0);
+      const s = JSON.parse(stats.stdout) as { traces: number; tools: number; transitions: number; communities: number; topTools: { tool: string }[]; store: { kind: string } };
+      expect(s.traces).toBe(3 + fixtureLines);
+      expect(s.store.kind).toBe('pglite');
+      expect(s.topTools).toHaveLength(3);
+      expect(s.communities).toBeGreaterThan(0);
+
+      const predict = await runAsync(['predict', '--data-dir', dataDir, '--context', 'search_airport', '--intent', 'book a flight to Rome', '--json']);
+      expect(predict.status, predict.stderr).toBe(0);
+      expect((JSON.parse(predict.stdout) as { items: { tool: string }[] }).items[0]!.tool).toBe('search_flights');
+
+      const out = join(dir, 'graph.graphml');
+      const graphml = await runAsync(['export', '--format', 'graphml', '--out', out, '--data-dir', dataDir]);
+      expect(graphml.status, graphml.stderr).toBe(0);
+      const xml = readFileSync(out, 'utf8');
+      expect(xml).toMatch(/^<\?xml/);
+      expect(xml.match(/<edge /g)?.length).toBe(s.transitions);
+      const json = JSON.parse((await runAsync(['export', '--data-dir', dataDir])).stdout) as { tools: unknown[]; transitions: { from: string; to: string; count: number }[] };
+      expect(json.tools).toHaveLength(s.tools);
+      expect(json.transitions.find((t) => t.from === 'search_airport' && t.to === 'search_flights')!.count).toBeGreaterThanOrEqual(2);
+
+      expect((await runAsync(['export', '--format', 'csv', '--data-dir', dataDir])).status).toBe(2);
+      expect((await runAsync(['ingest', join(dir, 'missing.jsonl'), '--data-dir', dataDir])).status).toBe(3);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 
   it('is runnable through npx after install', () => {
     const out = execFileSync('npx', ['--no-install', 'toolgraph', '--version'], { cwd: ROOT, encoding: 'utf8' });

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PRIOR_WEIGHTS, type FittedWeights } from '../../src/recommend/model.js';
 import type { ToolInfo, Trace } from '../../src/schema/types.js';
 import { LATEST_SCHEMA_VERSION } from '../../src/store/migrations.js';
+import { applyConfidenceEvent, createPatternConfidence } from '../../src/scoring/pattern-confidence.js';
 import { iterateTraces, type Store } from '../../src/store/store.js';
 import { rejectionOf } from '../helpers/expect-code.js';
 
@@ -66,18 +67,25 @@ export function storeContract(name: string, harness: StoreHarness): void {
         traces: 0,
         transitions: 0,
         lastSeq: 0,
+        patterns: 0,
+        snapshotSeq: null,
       });
       expect(await store.listTools()).toEqual([]);
       expect(await store.getWeights()).toBeNull();
       expect(await store.tracesSince(0)).toEqual({ traces: [], lastSeq: 0 });
-      expect(await store.appendTraces([])).toEqual({ inserted: 0, duplicates: 0, lastSeq: 0 });
+      expect(await store.appendTraces([])).toEqual({ inserted: 0, duplicates: 0, lastSeq: 0, previousSeq: 0, stored: [] });
+      expect(await store.listPatterns()).toEqual([]);
+      expect(await store.getSnapshot()).toBeNull();
     });
 
     it('appends traces in order and pages them back by seq', async () => {
       const store = await fresh();
       const batch = [trace('a', ['x', 'y']), trace('b', ['y', 'z'], { intent: 'find', domain: 'd', success: false, timestamp: 5.5 }), trace('c', ['z'])];
       const result = await store.appendTraces(batch);
-      expect(result).toEqual({ inserted: 3, duplicates: 0, lastSeq: expect.any(Number) });
+      expect(result).toMatchObject({ inserted: 3, duplicates: 0, previousSeq: 0 });
+      // What was stored comes back in seq order, as tracesSince would read it.
+      expect(result.stored.map((s) => s.trace)).toEqual(batch);
+      expect(result.stored[2]!.seq).toBe(result.lastSeq);
       const page1 = await store.tracesSince(0, 2);
       expect(page1.traces.map((t) => t.trace)).toEqual(batch.slice(0, 2));
       const page2 = await store.tracesSince(page1.lastSeq, 2);
@@ -112,7 +120,13 @@ export function storeContract(name: string, harness: StoreHarness): void {
       expect((await allTraces(store)).map((t) => t.id)).toEqual(['r1', 'r2', 'r3']);
       expect(await store.listTransitions()).toEqual(transitions);
       // Nothing new: the same lastSeq comes back.
-      expect(await store.appendTraces([trace('r3', ['c'])])).toEqual({ inserted: 0, duplicates: 1, lastSeq: retry.lastSeq });
+      expect(await store.appendTraces([trace('r3', ['c'])])).toEqual({
+        inserted: 0,
+        duplicates: 1,
+        lastSeq: retry.lastSeq,
+        previousSeq: retry.lastSeq,
+        stored: [],
+      });
     });
 
     it('a repeated content-hash id is a second observation, stored as id#2, id#3 like the facade', async () => {
@@ -122,7 +136,10 @@ export function storeContract(name: string, harness: StoreHarness): void {
       expect(await store.appendTraces([t])).toMatchObject({ inserted: 1, duplicates: 0 });
       const ids = (await allTraces(store)).map((x) => x.id);
       expect(ids).toEqual(['trace:abc', 'trace:abc#2', 'trace:abc#3']);
-      expect(await store.listTransitions()).toEqual([{ from: 'a', to: 'b', count: 3, successes: 3, failures: 0, lastSeen: 1_000 }]);
+      const again = await store.appendTraces([t]);
+      expect(again.stored.map((s) => [s.seq, s.trace.id])).toEqual([[again.lastSeq, 'trace:abc#4']]);
+      expect(again.previousSeq).toBeLessThan(again.lastSeq);
+      expect(await store.listTransitions()).toEqual([{ from: 'a', to: 'b', count: 4, successes: 4, failures: 0, lastSeen: 1_000 }]);
     });
 
     it('keeps transition statistics consistent with the traces (hand-computed)', async () => {
@@ -235,10 +252,10 @@ export function storeContract(name: string, harness: StoreHarness): void {
       expect(await again.stats()).toEqual(before);
       expect((await allTraces(again)).map((t) => t.id)).toEqual(['k1', 'k2']);
       expect(await again.getWeights()).toEqual(PRIOR_WEIGHTS);
-      expect(await again.appendTraces([trace('k1', ['t', 'u']), trace('k3', ['t'])])).toEqual({
+      expect(await again.appendTraces([trace('k1', ['t', 'u']), trace('k3', ['t'])])).toMatchObject({
         inserted: 1,
         duplicates: 1,
-        lastSeq: expect.any(Number),
+        previousSeq: appended.lastSeq,
       });
       expect((await again.stats()).lastSeq).toBeGreaterThan(appended.lastSeq);
       await again.close(); // idempotent with the afterEach close
@@ -253,6 +270,60 @@ export function storeContract(name: string, harness: StoreHarness): void {
       expect(results.reduce((s, r) => s + r.duplicates, 0)).toBe(50);
       expect((await store.stats()).traces).toBe(150);
       expect(await store.listTransitions()).toEqual([{ from: 'a', to: 'b', count: 150, successes: 150, failures: 0, lastSeen: 1_000 }]);
+    });
+    it('stores learned patterns by id and keeps every history entry ever put', async () => {
+      const store = await fresh();
+      const a0 = createPatternConfidence({ id: 'a->b', kind: 'transition', now: 1_000 });
+      const c0 = createPatternConfidence({ id: '__proto__', kind: 'capability', now: 2_000, evidence: { observations: 9 } });
+      await store.putPatterns([a0, c0]);
+      expect(await store.listPatterns()).toEqual([c0, a0]);
+      // Two identical events at the same time add two identical history entries: both are kept.
+      const a1 = applyConfidenceEvent(a0, 'pattern_observed_again', 5_000);
+      const a2 = applyConfidenceEvent(a1, 'applied_successfully', 6_000);
+      await store.putPatterns([a1]);
+      await store.putPatterns([a2]);
+      await store.putPatterns([a2]); // unchanged: nothing new to log
+      const history = await store.patternHistory('a->b');
+      expect(history.map(({ seq: _seq, ...h }) => h)).toEqual(a2.history);
+      expect(history.map((h) => h.reason)).toEqual(['created', 'pattern_observed_again', 'applied_successfully']);
+      expect(await store.patternHistory('nope')).toEqual([]);
+      expect((await store.listPatterns({ kind: 'transition' })).map((p) => p.id)).toEqual(['a->b']);
+      expect((await store.listPatterns({ limit: 1 }))[0]!.composite).toBe(Math.max(a2.composite, c0.composite));
+      expect(await store.listPatterns({ minComposite: 2 })).toEqual([]);
+      expect((await store.stats()).patterns).toBe(2);
+
+      // Past the in-memory history bound, the store still has every entry.
+      let s = a2;
+      for (let i = 0; i < 5; i++) {
+        s = applyConfidenceEvent(s, 'pattern_observed_again', 7_000 + i, { historyLimit: 3 });
+        await store.putPatterns([s]);
+      }
+      expect(s.history).toHaveLength(3);
+      expect((await store.patternHistory('a->b')).length).toBe(3 + 5);
+      expect((await store.listPatterns({ kind: 'transition' }))[0]).toEqual(s);
+      const again = await reopen(store);
+      expect((await again.patternHistory('a->b')).length).toBe(8);
+
+      const bad = await rejectionOf(again.putPatterns([{ ...s, kind: 'edge' as never }]));
+      expect(bad.code).toBe('INVALID_INPUT');
+      expect(bad.message).toMatch(/^putPatterns: patterns\[0\]: kind/);
+    });
+
+    it('keeps graph snapshots as bytes, the newest by trace seq first, two at most', async () => {
+      const store = await fresh();
+      const bytes = (n: number, fill: number): Uint8Array => new Uint8Array(n).fill(fill);
+      await store.putSnapshot({ traceSeq: 10, format: 1, data: bytes(3, 1) });
+      await store.putSnapshot({ traceSeq: 30, format: 1, data: bytes(100_000, 3) });
+      await store.putSnapshot({ traceSeq: 20, format: 1, data: bytes(5, 2) });
+      const latest = await store.getSnapshot();
+      expect(latest).toMatchObject({ traceSeq: 30, format: 1 });
+      expect(latest!.data).toEqual(bytes(100_000, 3));
+      expect((await store.stats()).snapshotSeq).toBe(30);
+      // Every byte value survives (bytea, not text).
+      const all = Uint8Array.from({ length: 256 }, (_, i) => i);
+      await store.putSnapshot({ traceSeq: 40, format: 2, data: all });
+      expect((await store.getSnapshot())!.data).toEqual(all);
+      expect((await rejectionOf(store.putSnapshot({ traceSeq: -1, format: 1, data: all }))).code).toBe('INVALID_INPUT');
     });
   });
 }

@@ -20,6 +20,7 @@ export interface CrashArgs {
   readonly schema?: string;
   readonly first: number;
   readonly second: number;
+  readonly durable?: boolean;
   /** Delay between the child starting the large batch and the kill, in ms. */
   readonly killAfterMs: number;
 }
@@ -31,7 +32,12 @@ export interface CrashReport {
   readonly stderr: string;
 }
 
-export function crashChild({ killAfterMs, ...args }: CrashArgs): Promise<CrashReport> {
+/**
+ * Spawns the child and SIGKILLs it `killAfterMs` after it began the large batch, or, with
+ * `killWhen`, as soon as that probe (polled every 10 ms from then on) says the batch is under
+ * way: a fixed delay misses the window on a loaded machine.
+ */
+export function crashChild({ killAfterMs, killWhen, ...args }: CrashArgs & { killWhen?: () => Promise<boolean> }): Promise<CrashReport> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [VITE_NODE, join(HERE, 'crash-child.ts'), JSON.stringify(args)], {
       cwd: ROOT,
@@ -43,7 +49,16 @@ export function crashChild({ killAfterMs, ...args }: CrashArgs): Promise<CrashRe
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
       if (timer === undefined && stdout.includes('begin second')) {
-        timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+        if (killWhen === undefined) {
+          timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+        } else {
+          const probe = async (): Promise<void> => {
+            if (child.exitCode !== null || child.signalCode !== null) return;
+            if (await killWhen().catch(() => false)) child.kill('SIGKILL');
+            else timer = setTimeout(() => void probe(), 10);
+          };
+          timer = setTimeout(() => void probe(), 0);
+        }
       }
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));

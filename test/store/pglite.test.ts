@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +48,25 @@ describe('openStore: which store', () => {
     expect(storeOptionsFromEnv({ TOOLGRAPH_DATABASE_URL: 'postgres://h/db' }, 'dir')).toEqual({ databaseUrl: 'postgres://h/db' });
     expect(storeOptionsFromEnv({ TOOLGRAPH_DATABASE_URL: '  ' }, 'dir')).toEqual({ dataDir: 'dir' });
     expect(storeOptionsFromEnv({})).toEqual({});
+  });
+});
+
+describe('PGlite store: graph snapshots as files', () => {
+  it('keeps the bytes in files beside the database, the newest two, and reads them back', async () => {
+    const store = await openIn(`snap${++counter}`);
+    try {
+      const folder = join(dataDir, 'toolgraph-blobs', schemaOf.get(store)!);
+      for (let i = 1; i <= 3; i++) await store.putSnapshot({ traceSeq: i, format: 1, data: new Uint8Array(1_000 * i).fill(i) });
+      expect(readdirSync(folder).sort()).toHaveLength(2);
+      expect((await store.getSnapshot())!.data).toEqual(new Uint8Array(3_000).fill(3));
+      // A file that went missing is reported, not decoded as garbage.
+      for (const name of readdirSync(folder)) rmSync(join(folder, name));
+      const error = await rejectionOf(store.getSnapshot());
+      expect(error.code).toBe('INTERNAL');
+      expect(error.message).toMatch(/snapshot file .* is missing/);
+    } finally {
+      await store.close();
+    }
   });
 });
 

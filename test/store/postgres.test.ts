@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { LATEST_SCHEMA_VERSION } from '../../src/store/migrations.js';
 import { openStore } from '../../src/store/open-store.js';
 import { iterateTraces, type Store } from '../../src/store/store.js';
 import { storeContract, trace } from './contract.js';
@@ -68,7 +69,7 @@ describe.runIf(URL_ENV)('PostgreSQL store', () => {
       open.push(a!, b!);
       const storeA = a!;
       const storeB = b!;
-      expect(await storeA.stats()).toMatchObject({ traces: 0, schemaVersion: 1 });
+      expect(await storeA.stats()).toMatchObject({ traces: 0, schemaVersion: LATEST_SCHEMA_VERSION });
 
       const ackA = await storeA.appendTraces([trace('a1', ['x', 'y'])]);
       const seenByB = await storeB.tracesSince(0);
@@ -116,11 +117,48 @@ describe.runIf(URL_ENV)('PostgreSQL store', () => {
     });
   });
 
+  describe('notifications', () => {
+    it("an instance hears another's commit through LISTEN/NOTIFY within a second, and only its own schema's", async () => {
+      const schema = newSchema();
+      const a = await openIn(schema);
+      const b = await openIn(schema);
+      const other = await openIn(newSchema());
+      const heard: number[] = [];
+      const unsubscribe = await b.subscribe((seq) => heard.push(seq));
+      try {
+        const started = Date.now();
+        const ack = await a.appendTraces([trace('n1', ['x', 'y'])]);
+        await other.appendTraces([trace('elsewhere', ['x', 'y'])]);
+        while (heard.length === 0 && Date.now() - started < 1_000) await new Promise((r) => setTimeout(r, 5));
+        expect(heard).toEqual([ack.lastSeq]);
+        // Nothing stored, nothing sent.
+        await a.appendTraces([trace('n1', ['x', 'y'])]);
+        await unsubscribe();
+        await a.appendTraces([trace('n2', ['x', 'y'])]);
+        await new Promise((r) => setTimeout(r, 200));
+        expect(heard).toEqual([ack.lastSeq]);
+      } finally {
+        await unsubscribe();
+        for (const s of [a, b, other]) await s.close();
+      }
+    });
+  });
+
   describe('crash', () => {
     it('a process killed mid-batch: the server rolls its transaction back, the acknowledged batch stays', async () => {
       const schema = newSchema();
       const args = { databaseUrl: URL_ENV!, schema, first: 200, second: 40_000, killAfterMs: 400 };
-      const report = await crashChild(args);
+      // Kill once the identity sequence shows the killed batch's first statement inserted rows
+      // (sequences are not transactional, so another session sees them at once).
+      const probe = new pg.Client({ connectionString: URL_ENV });
+      await probe.connect();
+      const report = await crashChild({
+        ...args,
+        killWhen: async () => {
+          const rows = await probe.query<{ v: string }>(`SELECT last_value::text AS v FROM ${schema}.traces_seq_seq`);
+          return Number(rows.rows[0]?.v ?? 0) > args.first + 1_000;
+        },
+      }).finally(() => probe.end());
       expect(report.signal).toBe('SIGKILL');
       expect(report.secondAcked).toBe(false);
       const store = await openIn(schema);
@@ -152,7 +190,7 @@ describe.runIf(URL_ENV)('PostgreSQL store', () => {
       try {
         const error = await rejectionOf(store.migrate());
         expect(error.code).toBe('CONFLICT');
-        expect(error.message).toMatch(/schema version 999, newer than this toolgraph knows \(1\); upgrade toolgraph/);
+        expect(error.message).toMatch(new RegExp(`schema version 999, newer than this toolgraph knows \\(${LATEST_SCHEMA_VERSION}\\); upgrade toolgraph`));
       } finally {
         await store.close();
       }

@@ -1,0 +1,242 @@
+/**
+ * Benchmarks of the durable service on PGlite (a temporary folder, removed afterwards):
+ *
+ *  - ingest-durable: many concurrent callers ingesting small batches through the group-commit
+ *    writer, each acknowledged only once committed; traces/s beside the raw store append of the
+ *    same traces in large batches (the reference), in the same run.
+ *  - cold-start: a graph of 1,000,000 transitions stored as a snapshot plus a tail of traces
+ *    after it; time from openToolgraph() to the first answered prediction, with the breakdown,
+ *    beside a full model rebuild of the same graph (what a start without stored signals pays on
+ *    top of replaying every trace).
+ *
+ * PGlite runs in this thread: one core does the SQL, the JSON and the graph.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { encodeGraph, GRAPH_CODEC_FORMAT } from '../../src/graph/graph-codec.js';
+import { ToolGraph } from '../../src/graph/tool-graph.js';
+import { buildModel } from '../../src/recommend/model.js';
+import type { Trace } from '../../src/schema/types.js';
+import { openToolgraph } from '../../src/service/durable-toolgraph.js';
+import { openStore } from '../../src/store/open-store.js';
+import { plantedGraph, syntheticTraces } from '../synthetic.js';
+
+export interface DurableBenchOptions {
+  readonly tools: number;
+  readonly edges: number;
+  readonly seed: number;
+}
+
+function round(x: number, digits = 1): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+}
+
+function walks(options: DurableBenchOptions, count: number, prefix: string, seedOffset: number): Trace[] {
+  const planted = plantedGraph({ tools: options.tools, edges: options.edges, seed: options.seed });
+  return syntheticTraces(planted, count, options.seed + seedOffset).map((tools, i) => ({
+    id: `${prefix}${i}`,
+    intent: `task ${i % 97}`,
+    domain: '',
+    steps: tools.map((tool) => ({ tool, ok: true })),
+    success: i % 10 !== 0,
+    timestamp: 1_700_000_000_000 + i,
+  }));
+}
+
+/** The compact input format, as a caller sends it. */
+function compact(t: Trace): unknown {
+  return { id: t.id, intent: t.intent, tools: t.steps.map((s) => s.tool), success: t.success, timestamp: t.timestamp };
+}
+
+/** CPU seconds of this process (all threads) since `since`. */
+function cpuSeconds(since: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1e6;
+}
+
+interface IngestRun {
+  readonly ms: number;
+  readonly cpuS: number;
+  readonly commits: number;
+  readonly committed: number;
+  readonly latency: Float64Array;
+  readonly graphTraces: number;
+}
+
+/** `clients` concurrent callers, each sending `perCall` traces and waiting for the ack. */
+async function ingestRun(dir: string, schema: string, traces: readonly unknown[], rebuildDelayMs: number, seed: number): Promise<IngestRun> {
+  const clients = 200;
+  const perCall = 10;
+  const tg = await openToolgraph({ dataDir: dir, schema, seed, rebuildDelayMs });
+  await tg.ingest(traces.slice(0, 1_000)); // warm-up: JIT, first model
+  const warm = tg.commitStats;
+  const latency = new Float64Array(Math.ceil((traces.length - 1_000) / perCall));
+  let next = 1_000;
+  let call = 0;
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      for (;;) {
+        const from = next;
+        if (from >= traces.length) return;
+        next += perCall;
+        const i = call++;
+        const started = performance.now();
+        await tg.ingest(traces.slice(from, from + perCall));
+        latency[i] = performance.now() - started;
+      }
+    }),
+  );
+  const ms = performance.now() - t0;
+  const cpuS = cpuSeconds(cpu0);
+  const { commits, traces: committed } = tg.commitStats;
+  const graphTraces = (await tg.stats()).traces;
+  await tg.close();
+  latency.sort();
+  return { ms, cpuS, commits: commits - warm.commits, committed: committed - warm.traces, latency, graphTraces };
+}
+
+export async function ingestDurableBench(options: DurableBenchOptions): Promise<Record<string, unknown>> {
+  const dir = mkdtempSync(join(tmpdir(), 'toolgraph-bench-ingest-'));
+  try {
+    const count = 50_000;
+    const measured = count - 1_000;
+    const traces = walks(options, count, 't', 3).map(compact);
+    // As deployed: the model rebuilds 50 ms after ingestion (visible to predictions), on the
+    // same thread as PGlite. And with rebuilds held off, to show the write path alone.
+    const live = await ingestRun(dir, 'service', traces, 50, options.seed);
+    const quiet = await ingestRun(dir, 'norebuild', traces, 3_600_000, options.seed);
+
+    // Reference: the raw store, the same traces in 5,000-trace appends, no service.
+    const store = await openStore({ dataDir: dir, schema: 'reference' });
+    const parsed = walks(options, count, 'r', 3);
+    await store.appendTraces(parsed.slice(0, 1_000));
+    const cpu0 = process.cpuUsage();
+    const r0 = performance.now();
+    for (let i = 1_000; i < count; i += 5_000) await store.appendTraces(parsed.slice(i, i + 5_000));
+    const refMs = performance.now() - r0;
+    const refCpu = cpuSeconds(cpu0);
+    await store.close();
+    return {
+      case: 'ingest-durable',
+      store: 'pglite',
+      traces: measured,
+      clients: 200,
+      tracesPerCall: 10,
+      ms: round(live.ms),
+      tracesPerSec: Math.round((measured / live.ms) * 1000),
+      tracesPerCpuSec: Math.round(measured / live.cpuS),
+      commits: live.commits,
+      meanCommitTraces: round(live.committed / Math.max(1, live.commits)),
+      ackP50Ms: round(percentile(live.latency, 0.5), 2),
+      ackP99Ms: round(percentile(live.latency, 0.99), 2),
+      graphTraces: live.graphTraces,
+      noRebuildTracesPerSec: Math.round((measured / quiet.ms) * 1000),
+      noRebuildTracesPerCpuSec: Math.round(measured / quiet.cpuS),
+      noRebuildMeanCommitTraces: round(quiet.committed / Math.max(1, quiet.commits)),
+      referenceAppendTracesPerSec: Math.round((measured / refMs) * 1000),
+      referenceAppendTracesPerCpuSec: Math.round(measured / refCpu),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A graph of exactly `edges` planted transitions (counts up to 3) plus walks for second order. */
+function bigGraph(options: DurableBenchOptions, edges: number): ToolGraph {
+  const planted = plantedGraph({ tools: options.tools, edges, seed: options.seed });
+  const graph = new ToolGraph();
+  for (let i = 0; i < planted.n; i++) graph.addTool(`tool_${i}`);
+  const trace: { id: string; intent: string; domain: string; steps: { tool: string; ok: boolean }[]; success: boolean; timestamp: number } = {
+    id: '',
+    intent: '',
+    domain: '',
+    steps: [
+      { tool: '', ok: true },
+      { tool: '', ok: true },
+    ],
+    success: true,
+    timestamp: 1_700_000_000_000,
+  };
+  for (let e = 0; e < planted.sources.length; e++) {
+    trace.steps[0]!.tool = `tool_${planted.sources[e]}`;
+    trace.steps[1]!.tool = `tool_${planted.targets[e]}`;
+    const times = Math.min(planted.weights[e]!, 3);
+    for (let k = 0; k < times; k++) graph.ingest(trace);
+  }
+  for (const [i, tools] of syntheticTraces(planted, 100_000, options.seed + 1).entries()) {
+    graph.ingest({ id: `w${i}`, intent: i % 3 === 0 ? `task number ${i % 500} with tool_${i % options.tools}` : '', domain: '', steps: tools.map((tool) => ({ tool, ok: true })), success: true, timestamp: 1_700_000_000_000 + i });
+  }
+  return graph;
+}
+
+export async function coldStartBench(options: DurableBenchOptions): Promise<Record<string, unknown>> {
+  const edges = 1_000_000;
+  const tail = 1_000;
+  const dir = mkdtempSync(join(tmpdir(), 'toolgraph-bench-cold-'));
+  try {
+    const graph = bigGraph(options, edges);
+    // The signals as the service stores them: from a full model build (timed: the reference).
+    const f0 = performance.now();
+    const model = buildModel(graph, new Map(), undefined, { seed: options.seed });
+    const fullRebuildMs = performance.now() - f0;
+    const e0 = performance.now();
+    const data = encodeGraph(graph.exportState(), {
+      version: graph.version,
+      communities: model.graph.communities,
+      communityCount: model.graph.communityCount,
+      pagerank: model.graph.pagerank,
+    });
+    const encodeMs = performance.now() - e0;
+    const store = await openStore({ dataDir: dir });
+    const p0 = performance.now();
+    await store.putSnapshot({ traceSeq: 0, format: GRAPH_CODEC_FORMAT, data });
+    const putMs = performance.now() - p0;
+    // A tail written after the snapshot, as by an instance that died before its next one.
+    await store.appendTraces(walks(options, tail, 'tail', 9));
+    await store.close();
+
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    const tg = await openToolgraph({ dataDir: dir, seed: options.seed });
+    const openMs = performance.now() - t0;
+    const q0 = performance.now();
+    const answer = await tg.predictNext({ context: ['tool_0'], k: 5 });
+    const firstQueryMs = performance.now() - q0;
+    const readyMs = performance.now() - t0;
+    const readyCpuMs = cpuSeconds(cpu0) * 1000;
+    const report = tg.openReport;
+    const stats = await tg.stats();
+    // Do not pay for the deferred rebuild and the closing snapshot inside the measurement.
+    const c0 = performance.now();
+    await tg.close();
+    const closeMs = performance.now() - c0;
+    return {
+      case: 'cold-start',
+      store: 'pglite',
+      tools: stats.tools,
+      edges: stats.transitions,
+      tail: report.replayed,
+      snapshotMB: round(data.byteLength / 1e6),
+      readyMs: round(readyMs),
+      readyCpuMs: round(readyCpuMs),
+      openToolgraphMs: round(openMs),
+      firstQueryMs: round(firstQueryMs, 2),
+      breakdownMs: report.ms,
+      answered: answer.items.length,
+      encodeMs: round(encodeMs),
+      putSnapshotMs: round(putMs),
+      referenceFullRebuildMs: round(fullRebuildMs),
+      closeWithRebuildAndSnapshotMs: round(closeMs),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

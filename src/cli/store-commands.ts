@@ -1,0 +1,398 @@
+/**
+ * The CLI commands over the durable store: `ingest`, `tools`, `stats`, `export`, and the store
+ * mode of `predict`, `search`, `fit` and `demo`. The store is PGlite in `--data-dir` (default
+ * `.toolgraph/` in the working directory), or PostgreSQL when TOOLGRAPH_DATABASE_URL is set.
+ */
+import { existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { toGraphml } from '../graph/graph-export.js';
+import { loadDataset, WORKFLOWS_FILE } from '../schema/dataset.js';
+import { isToolgraphError, ToolgraphError } from '../schema/errors.js';
+import { canonicalJson } from '../schema/json.js';
+import { parseJsonlLines, readTextFile } from '../schema/jsonl.js';
+import { parseTool } from '../schema/tool.js';
+import { parseTrace, parseWorkflowRecord, workflowToTrace } from '../schema/trace.js';
+import type { ToolInfo, Trace } from '../schema/types.js';
+import { openToolgraph, type DurableToolgraph } from '../service/durable-toolgraph.js';
+import { DATABASE_URL_ENV, DEFAULT_DATA_DIR, storeOptionsFromEnv } from '../store/open-store.js';
+import { progressBar } from './progress.js';
+import { formatTable } from './table.js';
+
+type Values = Record<string, string | boolean | undefined>;
+
+interface OptionSpec {
+  readonly type: 'string' | 'boolean';
+  readonly help: string;
+}
+
+export const DATA_DIR_OPTION: Record<string, OptionSpec> = {
+  'data-dir': {
+    type: 'string',
+    help: `the store's folder (PGlite; default ${DEFAULT_DATA_DIR}/ here); ${DATABASE_URL_ENV} selects PostgreSQL instead`,
+  },
+};
+
+/** Where the store is, for messages: the PostgreSQL host/db or the PGlite folder. */
+export function storeLabel(values: Values): string {
+  const url = process.env[DATABASE_URL_ENV];
+  if (url !== undefined && url.trim() !== '') return `PostgreSQL (${DATABASE_URL_ENV})`;
+  return resolve(typeof values['data-dir'] === 'string' ? values['data-dir'] : DEFAULT_DATA_DIR);
+}
+
+function seedOf(values: Values): number {
+  const raw = values['seed'];
+  if (raw === undefined) return 42;
+  const seed = Number(raw);
+  if (!Number.isInteger(seed) || seed < 0) throw new ToolgraphError('INVALID_INPUT', `--seed: expected an integer >= 0, got '${String(raw)}'`);
+  return seed;
+}
+
+/** Opens the durable toolgraph the options and environment name, runs `fn`, and closes it. */
+export async function withStore<T>(values: Values, fn: (tg: DurableToolgraph) => Promise<T>): Promise<T> {
+  const dataDir = typeof values['data-dir'] === 'string' ? values['data-dir'] : undefined;
+  const tg = await openToolgraph({ ...storeOptionsFromEnv(process.env, dataDir), seed: seedOf(values) });
+  try {
+    return await fn(tg);
+  } finally {
+    await tg.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading trace files
+
+export interface Rejection {
+  readonly file: string;
+  /** 1-based line, or 0 for the whole file. */
+  readonly line: number;
+  readonly reason: string;
+}
+
+export interface ReadTraces {
+  readonly traces: Trace[];
+  readonly tools: ToolInfo[];
+  readonly rejected: Rejection[];
+  readonly lines: number;
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+// Keys only a dataset workflow record has: such a line is read as one, and its errors reported
+// as a workflow's.
+const WORKFLOW_KEYS = ['edges', 'structure', 'ordered', 'split', 'source'];
+
+/** One JSON value as a trace: any accepted trace format, or a dataset workflow record. */
+function toTrace(value: unknown): Trace {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value) && WORKFLOW_KEYS.some((k) => Object.hasOwn(value, k))) {
+    return workflowToTrace(parseWorkflowRecord(value));
+  }
+  return parseTrace(value);
+}
+
+/**
+ * The traces of FILE (JSONL/NDJSON, one trace per line; or `.json` holding one trace or an
+ * array), or of a dataset folder (workflows.jsonl, and tools.jsonl as a catalogue). A bad line
+ * is rejected with its reason; the good ones are kept.
+ */
+export async function readTraceSource(path: string, onLine: (done: number, total: number) => void = () => {}): Promise<ReadTraces> {
+  if (existsSync(path) && statSync(path).isDirectory()) {
+    if (!existsSync(join(path, WORKFLOWS_FILE))) {
+      throw new ToolgraphError('INVALID_INPUT', `ingest: ${path} is a folder without ${WORKFLOWS_FILE}; give trace files or a dataset folder`);
+    }
+    const dataset = await loadDataset(path);
+    onLine(dataset.workflows.length, dataset.workflows.length);
+    return { traces: dataset.workflows.map(workflowToTrace), tools: dataset.tools, rejected: [], lines: dataset.workflows.length };
+  }
+  const text = await readTextFile(path);
+  const traces: Trace[] = [];
+  const rejected: Rejection[] = [];
+  if (path.endsWith('.json')) {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      return { traces, tools: [], rejected: [{ file: path, line: 0, reason: `invalid JSON: ${message(error)}` }], lines: 1 };
+    }
+    const items = Array.isArray(value) ? value : [value];
+    items.forEach((item, i) => {
+      try {
+        traces.push(toTrace(item));
+      } catch (error) {
+        rejected.push({ file: path, line: 0, reason: `[${i}]: ${message(error)}` });
+      }
+    });
+    onLine(items.length, items.length);
+    return { traces, tools: [], rejected, lines: items.length };
+  }
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const lines = body.split(/\r?\n/);
+  let counted = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (i % 1_000 === 0) onLine(i, lines.length);
+    if (line.trim() === '') continue;
+    counted++;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      rejected.push({ file: path, line: i + 1, reason: `invalid JSON: ${message(error)}` });
+      continue;
+    }
+    try {
+      traces.push(toTrace(value));
+    } catch (error) {
+      if (!isToolgraphError(error)) throw error;
+      rejected.push({ file: path, line: i + 1, reason: `${error.code}: ${error.message}` });
+    }
+  }
+  onLine(lines.length, lines.length);
+  return { traces, tools: [], rejected, lines: counted };
+}
+
+/**
+ * A catalogue file. JSONL lines are tools; third-party catalogues repeat a tool byte for byte
+ * (NESTFUL does), so an identical repeat is dropped, as loadDataset does, and a repeat that
+ * differs is INVALID_INPUT naming both lines.
+ */
+async function readCatalog(path: string): Promise<unknown> {
+  if (path.endsWith('.jsonl') || path.endsWith('.ndjson')) {
+    const lines = parseJsonlLines(await readTextFile(path), (value, line) => ({ tool: parseTool(value), line }), path);
+    const first = new Map<string, { line: number; json: string }>();
+    const tools: ToolInfo[] = [];
+    for (const { tool, line } of lines) {
+      const json = canonicalJson(tool);
+      const seen = first.get(tool.name);
+      if (seen === undefined) {
+        first.set(tool.name, { line, json });
+        tools.push(tool);
+      } else if (seen.json !== json) {
+        throw new ToolgraphError('INVALID_INPUT', `${path}:${line}: tool ${JSON.stringify(tool.name.slice(0, 80))} repeats line ${seen.line} with a different definition`);
+      }
+    }
+    return tools;
+  }
+  const text = await readTextFile(path);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new ToolgraphError('INVALID_INPUT', `'${path}' is not valid JSON: ${message(error)}`);
+  }
+}
+
+/** Writes `text` to `path` through a temporary file, so a reader never sees half of it. */
+function writeWhole(path: string, text: string): void {
+  const temp = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temp, text);
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw new ToolgraphError('INVALID_INPUT', `--out: cannot write ${path} (${message(error)})`);
+  }
+}
+
+function print(values: Values, json: unknown, table: () => string): void {
+  process.stdout.write(values['json'] === true ? `${JSON.stringify(json)}\n` : `${table()}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands
+
+interface StoreCommand {
+  readonly name: string;
+  readonly summary: string;
+  readonly usage: string;
+  readonly example: string;
+  readonly options: Readonly<Record<string, OptionSpec>>;
+  run(values: Values, positionals: readonly string[]): Promise<void>;
+}
+
+export interface IngestSummary {
+  readonly files: number;
+  readonly lines: number;
+  readonly accepted: number;
+  readonly ingested: number;
+  readonly duplicates: number;
+  readonly tools: number;
+  readonly rejected: readonly Rejection[];
+  readonly store: string;
+}
+
+/** Reads every source, then writes the accepted traces in one transaction (all or nothing). */
+export async function ingestSources(values: Values, paths: readonly string[], tg: DurableToolgraph): Promise<IngestSummary> {
+  const traces: Trace[] = [];
+  const tools: ToolInfo[] = [];
+  const rejected: Rejection[] = [];
+  let lines = 0;
+  for (const path of paths) {
+    const bar = progressBar(`ingest ${path}`);
+    const read = await readTraceSource(path, (d, t) => bar.update(d, t));
+    bar.stop();
+    traces.push(...read.traces);
+    tools.push(...read.tools);
+    rejected.push(...read.rejected);
+    lines += read.lines;
+  }
+  if (values['strict'] === true && rejected.length > 0) {
+    const first = rejected[0]!;
+    throw new ToolgraphError(
+      'INVALID_INPUT',
+      `ingest --strict: ${rejected.length} rejected line(s), nothing written; first: ${first.file}:${first.line}: ${first.reason}`,
+    );
+  }
+  if (tools.length > 0) {
+    // Catalogues of several dataset folders may repeat a tool: the last definition wins.
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    await tg.setTools([...byName.values()]);
+  }
+  const result = await tg.ingestTraces(traces);
+  return {
+    files: paths.length,
+    lines,
+    accepted: traces.length,
+    ingested: result.ingested,
+    duplicates: traces.length - result.ingested,
+    tools: tools.length,
+    rejected,
+    store: storeLabel(values),
+  };
+}
+
+const ingestCommand: StoreCommand = {
+  name: 'ingest',
+  summary: 'Store traces (JSONL of any trace format, or dataset folders) durably and learn from them.',
+  usage: 'ingest FILE... [--data-dir DIR] [--strict] [--json]',
+  example: 'toolgraph ingest traces.jsonl ../shared/data/ultratool',
+  options: {
+    ...DATA_DIR_OPTION,
+    strict: { type: 'boolean', help: 'write nothing if any line is rejected (exit 2)' },
+    seed: { type: 'string', help: 'seed of every random step (default 42)' },
+    json: { type: 'boolean', help: 'print the summary as JSON' },
+  },
+  async run(values, positionals) {
+    if (positionals.length === 0) throw new ToolgraphError('INVALID_INPUT', 'ingest: expected FILE... (JSONL trace files or dataset folders)');
+    const summary = await withStore(values, (tg) => ingestSources(values, positionals, tg));
+    if (values['json'] === true) {
+      process.stdout.write(`${JSON.stringify(summary)}\n`);
+      return;
+    }
+    for (const r of summary.rejected) process.stderr.write(`rejected ${r.file}${r.line > 0 ? `:${r.line}` : ''}: ${r.reason}\n`);
+    process.stdout.write(
+      `${formatTable(
+        ['lines', 'accepted', 'stored', 'already stored', 'rejected', 'catalogue tools'],
+        [[summary.lines, summary.accepted, summary.ingested, summary.duplicates, summary.rejected.length, summary.tools]],
+      )}\nstore: ${summary.store}\n`,
+    );
+  },
+};
+
+const toolsCommand: StoreCommand = {
+  name: 'tools',
+  summary: 'Import a tool catalogue into the store, or list the stored one.',
+  usage: 'tools import FILE | tools list [--data-dir DIR] [--json]',
+  example: 'toolgraph tools import mcp-tools-list.json',
+  options: { ...DATA_DIR_OPTION, json: { type: 'boolean', help: 'print JSON' } },
+  async run(values, positionals) {
+    const [action, file] = positionals;
+    if (action === 'import') {
+      if (file === undefined) throw new ToolgraphError('INVALID_INPUT', 'tools import: expected FILE (JSONL, a JSON array, or an MCP tools/list result)');
+      const catalog = await readCatalog(file);
+      const result = await withStore(values, async (tg) => {
+        const before = (await tg.tools()).length;
+        const done = await tg.setTools(catalog);
+        return { imported: Array.isArray(catalog) ? catalog.length : (catalog as { tools?: unknown[] }).tools?.length ?? 0, tools: done.tools, added: done.tools - before };
+      });
+      print(values, { ...result, store: storeLabel(values) }, () =>
+        `${formatTable(['imported', 'new', 'catalogue now'], [[result.imported, result.added, result.tools]])}\nstore: ${storeLabel(values)}`,
+      );
+      return;
+    }
+    if (action === 'list') {
+      const tools = await withStore(values, async (tg) => [...(await tg.tools())]);
+      if (values['json'] === true) {
+        for (const t of tools) process.stdout.write(`${JSON.stringify(t)}\n`);
+        return;
+      }
+      process.stdout.write(`${formatTable(['tool', 'params', 'description'], tools.map((t) => [t.name, t.params.length, t.description.slice(0, 80)]))}\n`);
+      return;
+    }
+    throw new ToolgraphError('INVALID_INPUT', `tools: expected 'import FILE' or 'list', got '${action ?? ''}'`);
+  },
+};
+
+const statsCommand: StoreCommand = {
+  name: 'stats',
+  summary: 'What the store has learned: tools, transitions, communities, top tools by PageRank.',
+  usage: 'stats [--data-dir DIR] [--top N] [--json]',
+  example: 'toolgraph stats --top 5',
+  options: {
+    ...DATA_DIR_OPTION,
+    top: { type: 'string', help: 'how many top tools to list (default 10)' },
+    json: { type: 'boolean', help: 'print JSON' },
+  },
+  async run(values) {
+    const topRaw = values['top'] ?? '10';
+    const top = Number(topRaw);
+    if (!Number.isInteger(top) || top < 0) throw new ToolgraphError('INVALID_INPUT', `--top: expected an integer >= 0, got '${String(topRaw)}'`);
+    const out = await withStore(values, async (tg) => {
+      const model = tg.engine.rebuild();
+      const g = model.graph;
+      const order = Array.from({ length: g.n }, (_, i) => i).sort((a, b) => g.pagerank[b]! - g.pagerank[a]! || a - b);
+      const store = await tg.storeStats();
+      return {
+        store: { kind: store.kind, where: storeLabel(values), traces: store.traces, lastSeq: store.lastSeq, snapshotSeq: store.snapshotSeq, schemaVersion: store.schemaVersion },
+        tools: g.n,
+        catalogued: (await tg.tools()).filter((t) => t.description !== '' || t.params.length > 0).length,
+        transitions: g.edgeCount,
+        communities: g.communityCount,
+        traces: g.traces,
+        weights: model.weights.source,
+        topTools: order.slice(0, top).map((i) => ({ tool: g.names[i]!, pagerank: g.pagerank[i]!, calls: g.calls[i]!, community: g.communities[i]! })),
+      };
+    });
+    print(values, out, () =>
+      [
+        formatTable(
+          ['store', 'traces', 'tools', 'transitions', 'communities', 'weights', 'snapshot at'],
+          [[`${out.store.kind} ${out.store.where}`, out.traces, out.tools, out.transitions, out.communities, out.weights, out.store.snapshotSeq ?? '-']],
+        ),
+        '',
+        formatTable(['#', 'tool', 'pagerank', 'calls', 'community'], out.topTools.map((t, i) => [i + 1, t.tool, t.pagerank, t.calls, t.community])),
+      ].join('\n'),
+    );
+  },
+};
+
+const exportCommand: StoreCommand = {
+  name: 'export',
+  summary: 'Export the learned graph as JSON or GraphML.',
+  usage: 'export [--format json|graphml] [--out FILE] [--data-dir DIR]',
+  example: 'toolgraph export --format graphml --out toolgraph.graphml',
+  options: {
+    ...DATA_DIR_OPTION,
+    format: { type: 'string', help: "'json' (default) or 'graphml'" },
+    out: { type: 'string', help: 'write to FILE (whole, through a temporary file) instead of stdout' },
+  },
+  async run(values) {
+    const format = values['format'] ?? 'json';
+    if (format !== 'json' && format !== 'graphml') throw new ToolgraphError('INVALID_INPUT', `--format: expected 'json' or 'graphml', got '${String(format)}'`);
+    const graph = await withStore(values, async (tg) => tg.engine.exportGraph());
+    const text = format === 'json' ? `${JSON.stringify(graph)}\n` : toGraphml(graph);
+    if (typeof values['out'] === 'string') {
+      writeWhole(values['out'], text);
+      process.stderr.write(`wrote ${graph.tools.length} tools and ${graph.transitions.length} transitions to ${values['out']}\n`);
+    } else {
+      process.stdout.write(text);
+    }
+  },
+};
+
+export const STORE_COMMANDS: readonly StoreCommand[] = [ingestCommand, toolsCommand, statsCommand, exportCommand];
+
+/** True when a command should answer from the store: no --data / --traces source given. */
+export function usesStore(values: Values): boolean {
+  return values['data'] === undefined && values['traces'] === undefined;
+}

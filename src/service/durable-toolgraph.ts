@@ -1,0 +1,458 @@
+/**
+ * The durable ToolgraphService: the in-memory Toolgraph engine over a Store (PGlite in a folder,
+ * or PostgreSQL shared by several instances).
+ *
+ * - Open: migrate, load the catalogue and the fitted weights, restore the newest graph snapshot
+ *   (graph-codec.ts: the learned graph plus its Louvain communities) and replay only the traces
+ *   stored after it; without a snapshot, replay every trace.
+ * - Ingest: validate the whole input first (nothing of a bad batch is written), then hand it to
+ *   the group-commit writer (group-commit.ts): submissions arriving together are committed in
+ *   one transaction. A caller's promise resolves only after that commit, so an acknowledged
+ *   trace is durable.
+ * - Apply: the graph takes traces in the store's seq order only, from one serial queue: this
+ *   instance's own commits (applied straight from the append result when nothing else was
+ *   committed in between, else read back) and other instances' (a LISTEN/NOTIFY wake-up on
+ *   PostgreSQL, and a slow poll as a safety net). So every instance converges on the same graph.
+ * - Snapshots: every `snapshotEvery` traces, after a fit, and on close when traces were applied
+ *   since the last one.
+ *
+ * Not shared live between instances (read at open): the catalogue and the fitted weights.
+ */
+import { decodeGraph, encodeGraph, GRAPH_CODEC_FORMAT } from '../graph/graph-codec.js';
+import type { DagSuggestion } from '../recommend/dag/suggest-dag.js';
+import type { FitOptions, FitReport } from '../recommend/fit-weights.js';
+import type { Prediction } from '../recommend/predict-next.js';
+import type { SearchResult } from '../recommend/search-tools.js';
+import type { ContributionResult } from '../scoring/contribute-trace.js';
+import { ToolgraphError } from '../schema/errors.js';
+import { parseCatalog } from '../schema/tool.js';
+import { parseTrace } from '../schema/trace.js';
+import type { ToolInfo, Trace } from '../schema/types.js';
+import { openStore, type OpenStoreOptions } from '../store/open-store.js';
+import { iterateTraces, type AppendResult, type Store, type StoreStats, type Unsubscribe } from '../store/store.js';
+import type { Embedder } from '../text/embedder.js';
+import { GroupCommit } from './group-commit.js';
+import { textOf, type ToolgraphService } from './service.js';
+import { Toolgraph, type IngestResult, type ScoreOptions, type ToolgraphStats } from './toolgraph.js';
+
+export interface OpenToolgraphOptions extends OpenStoreOptions {
+  /** An already open, migrated store to use instead of opening one; close() closes it too. */
+  readonly store?: Store;
+  /** Seed of every random step (Louvain, fitting). */
+  readonly seed?: number;
+  /** Debounce before a model rebuild after ingestion, in ms (default 50). */
+  readonly rebuildDelayMs?: number;
+  /** Embedder for trace novelty (see ToolgraphOptions). */
+  readonly embedder?: Embedder | null;
+  /** Group commit window in ms, 0 .. 100 (default 2). */
+  readonly batchWindowMs?: number;
+  /** Traces that trigger a commit without waiting for the window (default 5,000). */
+  readonly maxBatch?: number;
+  /** Write a graph snapshot after this many traces were applied since the last (default 100,000). */
+  readonly snapshotEvery?: number;
+  /** Safety-net poll for other instances' traces, in ms (PostgreSQL; default 1,000; 0 for none). */
+  readonly pollMs?: number;
+  /** Called with a message when something went wrong in the background (a failed poll or snapshot). */
+  readonly onWarning?: (message: string) => void;
+}
+
+/** How the instance came up: what the cold start restored and replayed, and how long it took. */
+export interface OpenReport {
+  readonly kind: 'pglite' | 'postgres';
+  /** Trace seq of the restored snapshot; null when there was none (or it could not be read). */
+  readonly snapshotSeq: number | null;
+  readonly snapshotBytes: number;
+  /** Traces replayed after the snapshot. */
+  readonly replayed: number;
+  readonly ms: {
+    readonly open: number;
+    readonly load: number;
+    readonly decode: number;
+    readonly restore: number;
+    readonly replay: number;
+    readonly model: number;
+    readonly total: number;
+  };
+}
+
+export interface SnapshotReport {
+  readonly traceSeq: number;
+  readonly bytes: number;
+  readonly ms: number;
+}
+
+export interface DurableToolgraph extends ToolgraphService {
+  readonly store: Store;
+  readonly openReport: OpenReport;
+  /** The highest trace seq applied to this instance's graph. */
+  readonly appliedSeq: number;
+  /** ingest() for traces already validated (parseTrace output): one all-or-nothing submission. */
+  ingestTraces(traces: readonly Trace[]): Promise<IngestResult>;
+  /** Commits whatever is queued; resolves when it is durable and applied. */
+  flush(): Promise<void>;
+  /** Applies traces other instances committed since appliedSeq; resolves with the new appliedSeq. */
+  catchUp(): Promise<number>;
+  /** Writes a graph snapshot now (rebuilding the model first if it is stale). */
+  snapshot(): Promise<SnapshotReport>;
+  /** fit() with options (folds, ...) on every stored trace; stores the weights and a snapshot. */
+  fitWith(options: FitOptions): Promise<FitReport>;
+  storeStats(): Promise<StoreStats>;
+  /** The in-memory engine, for read-only use (export, graph statistics). */
+  readonly engine: Toolgraph;
+  /** Group commits so far and the traces submitted through them. */
+  readonly commitStats: { readonly commits: number; readonly traces: number };
+}
+
+/** Trace validation as Toolgraph.ingest does it: all first, errors naming the failing index. */
+function parseAll(input: unknown): Trace[] {
+  const items = Array.isArray(input) ? input : [input];
+  return items.map((item, i) => {
+    try {
+      return parseTrace(item);
+    } catch (error) {
+      if (error instanceof ToolgraphError && items.length > 1) {
+        throw new ToolgraphError(error.code, `traces[${i}]: ${error.message}`, error.details);
+      }
+      throw error;
+    }
+  });
+}
+
+/**
+ * How many of each submission's traces the store kept, by the store's own rule: a content-hash
+ * trace is always stored (as `id#n` when repeated), a caller id only the first time it is seen.
+ */
+function storedPerGroup(groups: readonly (readonly Trace[])[], result: AppendResult): number[] {
+  const unclaimed = new Set<string>();
+  for (const s of result.stored) unclaimed.add(s.trace.id);
+  return groups.map((group) => {
+    let n = 0;
+    for (const t of group) {
+      if (t.idSource === 'content') n++;
+      else if (unclaimed.delete(t.id)) n++;
+    }
+    return n;
+  });
+}
+
+class DurableToolgraphImpl implements DurableToolgraph {
+  readonly engine: Toolgraph;
+  openReport!: OpenReport;
+  private cursor = 0;
+  private snapshotSeq = 0;
+  private sinceSnapshot = 0;
+  private readonly writer: GroupCommit<Trace, number>;
+  /** Serialises every change to the graph (own commits, catch-ups, restore). */
+  private applying: Promise<unknown> = Promise.resolve();
+  private snapshotting: Promise<unknown> = Promise.resolve();
+  private unsubscribe: Unsubscribe | null = null;
+  private poll: ReturnType<typeof setInterval> | null = null;
+  private catchUpQueued = false;
+  private closed: Promise<void> | null = null;
+  private readonly snapshotEvery: number;
+  private readonly warn: (message: string) => void;
+
+  constructor(
+    readonly store: Store,
+    private readonly options: OpenToolgraphOptions,
+  ) {
+    this.engine = new Toolgraph({
+      ...(options.seed === undefined ? {} : { seed: options.seed }),
+      ...(options.rebuildDelayMs === undefined ? {} : { rebuildDelayMs: options.rebuildDelayMs }),
+      ...(options.embedder === undefined ? {} : { embedder: options.embedder }),
+    });
+    this.writer = new GroupCommit((groups) => this.commit(groups), {
+      ...(options.batchWindowMs === undefined ? {} : { windowMs: options.batchWindowMs }),
+      ...(options.maxBatch === undefined ? {} : { maxItems: options.maxBatch }),
+    });
+    this.snapshotEvery = options.snapshotEvery ?? 100_000;
+    this.warn = options.onWarning ?? (() => {});
+  }
+
+  get appliedSeq(): number {
+    return this.cursor;
+  }
+
+  get commitStats(): { commits: number; traces: number } {
+    return { commits: this.writer.commits, traces: this.writer.committedItems };
+  }
+
+  async start(openMs: number): Promise<void> {
+    const t0 = performance.now();
+    const [tools, weights, snapshot] = await Promise.all([this.store.listTools(), this.store.getWeights(), this.store.getSnapshot()]);
+    if (tools.length > 0) this.engine.setTools(tools);
+    if (weights !== null) this.engine.setWeights(weights);
+    const t1 = performance.now();
+    let decodeMs = 0;
+    let restoreMs = 0;
+    let snapshotSeq: number | null = null;
+    if (snapshot !== null) {
+      if (snapshot.format !== GRAPH_CODEC_FORMAT) {
+        this.warn(`graph snapshot at trace ${snapshot.traceSeq} has format ${snapshot.format}, this toolgraph reads ${GRAPH_CODEC_FORMAT}: replaying every trace instead`);
+      } else {
+        try {
+          const d0 = performance.now();
+          const decoded = decodeGraph(snapshot.data);
+          const d1 = performance.now();
+          this.engine.restoreGraph(decoded.state, decoded.signals);
+          restoreMs = performance.now() - d1;
+          decodeMs = d1 - d0;
+          snapshotSeq = snapshot.traceSeq;
+          this.cursor = snapshot.traceSeq;
+          this.snapshotSeq = snapshot.traceSeq;
+        } catch (error) {
+          this.warn(`graph snapshot at trace ${snapshot.traceSeq} could not be restored (${(error as Error).message}): replaying every trace instead`);
+        }
+      }
+    }
+    const r0 = performance.now();
+    const replayed = await this.replay();
+    const r1 = performance.now();
+    // Ready to answer: the first model, built now rather than on the first query.
+    this.engine.rebuild();
+    const r2 = performance.now();
+    this.sinceSnapshot = replayed;
+    this.openReport = {
+      kind: this.store.kind,
+      snapshotSeq,
+      snapshotBytes: snapshotSeq === null ? 0 : snapshot!.data.byteLength,
+      replayed,
+      ms: {
+        open: round(openMs),
+        load: round(t1 - t0),
+        decode: round(decodeMs),
+        restore: round(restoreMs),
+        replay: round(r1 - r0),
+        model: round(r2 - r1),
+        total: round(openMs + r2 - t0),
+      },
+    };
+    if (this.store.kind === 'postgres') {
+      try {
+        this.unsubscribe = await this.store.subscribe((seq) => {
+          if (seq > this.cursor) this.scheduleCatchUp();
+        });
+      } catch (error) {
+        this.warn(`cannot LISTEN for other instances' traces (${(error as Error).message}); polling only`);
+      }
+      const pollMs = this.options.pollMs ?? 1_000;
+      if (pollMs > 0) {
+        this.poll = setInterval(() => this.scheduleCatchUp(), pollMs);
+        this.poll.unref?.();
+      }
+    }
+  }
+
+  /** Applies every stored trace after the cursor, page by page; returns how many. */
+  private async replay(): Promise<number> {
+    let n = 0;
+    let page: Trace[] = [];
+    for await (const item of iterateTraces(this.store, this.cursor, 5_000)) {
+      page.push(item.trace);
+      this.cursor = item.seq;
+      if (page.length === 5_000) {
+        this.engine.applyStoredTraces(page);
+        n += page.length;
+        page = [];
+      }
+    }
+    this.engine.applyStoredTraces(page);
+    return n + page.length;
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.applying.then(fn, fn);
+    this.applying = next.catch(() => {});
+    return next;
+  }
+
+  private scheduleCatchUp(): void {
+    if (this.catchUpQueued || this.closed !== null) return;
+    this.catchUpQueued = true;
+    void this.serial(async () => {
+      this.catchUpQueued = false;
+      await this.replayCounted();
+    }).catch((error: unknown) => this.warn(`catching up with the store failed: ${(error as Error).message}`));
+  }
+
+  private async replayCounted(): Promise<void> {
+    const n = await this.replay();
+    this.noteApplied(n);
+  }
+
+  catchUp(): Promise<number> {
+    return this.serial(async () => {
+      await this.replayCounted();
+      return this.cursor;
+    });
+  }
+
+  /** The group-commit step: one transaction for every queued submission, then apply in seq order. */
+  private async commit(groups: readonly (readonly Trace[])[]): Promise<number[]> {
+    const all = groups.length === 1 ? groups[0]! : groups.flat();
+    const result = await this.store.appendTraces(all);
+    // Durable from here on: whatever happens while applying, the callers are acknowledged, and a
+    // graph that could not take the traces now catches up on the next wake-up.
+    try {
+      await this.serial(async () => {
+        if (result.lastSeq <= this.cursor) return;
+        if (result.previousSeq === this.cursor) {
+          this.engine.applyStoredTraces(result.stored.map((s) => s.trace));
+          this.cursor = result.lastSeq;
+          this.noteApplied(result.stored.length);
+        } else {
+          await this.replayCounted();
+        }
+      });
+    } catch (error) {
+      this.warn(`applying committed traces failed (${(error as Error).message}); catching up later`);
+      this.scheduleCatchUp();
+    }
+    return storedPerGroup(groups, result);
+  }
+
+  private noteApplied(n: number): void {
+    this.sinceSnapshot += n;
+    if (this.sinceSnapshot >= this.snapshotEvery && this.closed === null) {
+      this.sinceSnapshot = 0;
+      void this.snapshot().catch((error: unknown) => this.warn(`writing a graph snapshot failed: ${(error as Error).message}`));
+    }
+  }
+
+  snapshot(): Promise<SnapshotReport> {
+    const next = this.snapshotting.then(() =>
+      // Inside the apply queue, so the graph and the cursor describe the same traces.
+      this.serial(async () => {
+        const t0 = performance.now();
+        this.engine.rebuild();
+        const { state, signals } = this.engine.snapshotState();
+        const data = encodeGraph(state, signals);
+        const traceSeq = this.cursor;
+        await this.store.putSnapshot({ traceSeq, format: GRAPH_CODEC_FORMAT, data });
+        this.snapshotSeq = traceSeq;
+        this.sinceSnapshot = 0;
+        return { traceSeq, bytes: data.byteLength, ms: round(performance.now() - t0) };
+      }),
+    );
+    this.snapshotting = next.catch(() => {});
+    return next;
+  }
+
+  private assertOpen(action: string): void {
+    if (this.closed !== null) throw new ToolgraphError('INTERNAL', `${action}: the toolgraph is closed`);
+  }
+
+  async setTools(input: unknown): Promise<{ tools: number; version: number }> {
+    this.assertOpen('setTools');
+    const tools = parseCatalog(input);
+    await this.store.putTools(tools);
+    return this.serial(async () => this.engine.setTools(tools));
+  }
+
+  async tools(): Promise<readonly ToolInfo[]> {
+    return this.engine.tools();
+  }
+
+  async ingest(input: unknown): Promise<IngestResult> {
+    this.assertOpen('ingest');
+    return this.ingestTraces(parseAll(input));
+  }
+
+  async ingestTraces(traces: readonly Trace[]): Promise<IngestResult> {
+    this.assertOpen('ingestTraces');
+    if (traces.length === 0) return { ingested: 0, version: this.engine.stats().version };
+    const ingested = await this.writer.submit(traces);
+    return { ingested, version: this.engine.stats().version };
+  }
+
+  async predictNext(request: unknown): Promise<Prediction> {
+    await this.engine.prepareEmbeddings(textOf(request, 'intent'));
+    return this.engine.predictNext(request);
+  }
+
+  async searchTools(request: unknown): Promise<SearchResult> {
+    await this.engine.prepareEmbeddings(textOf(request, 'query'));
+    return this.engine.searchTools(request);
+  }
+
+  async suggestDag(request: unknown): Promise<DagSuggestion> {
+    await this.engine.prepareEmbeddings(textOf(request, 'intent'));
+    return this.engine.suggestDag(request);
+  }
+
+  score(trace: unknown, options?: ScoreOptions): Promise<ContributionResult> {
+    return this.engine.score(trace, options);
+  }
+
+  fit(): Promise<FitReport> {
+    return this.fitWith({});
+  }
+
+  async fitWith(options: FitOptions): Promise<FitReport> {
+    this.assertOpen('fit');
+    await this.writer.flush();
+    const report = await this.serial(async () => {
+      const traces: Trace[] = [];
+      for await (const item of iterateTraces(this.store, 0, 5_000)) {
+        if (item.seq > this.cursor) break;
+        traces.push(item.trace);
+      }
+      return this.engine.fitOn(traces, options);
+    });
+    await this.store.putWeights(report.weights);
+    await this.snapshot();
+    return report;
+  }
+
+  async stats(): Promise<ToolgraphStats> {
+    return this.engine.stats();
+  }
+
+  storeStats(): Promise<StoreStats> {
+    return this.store.stats();
+  }
+
+  async flush(): Promise<void> {
+    await this.writer.flush();
+    await this.applying;
+  }
+
+  close(): Promise<void> {
+    this.closed ??= (async () => {
+      if (this.poll !== null) clearInterval(this.poll);
+      try {
+        await this.writer.flush();
+        await this.unsubscribe?.();
+        await this.applying;
+        await this.snapshotting;
+        if (this.cursor > this.snapshotSeq) await this.snapshot();
+      } finally {
+        this.engine.close();
+        await this.store.close();
+      }
+    })();
+    return this.closed;
+  }
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}
+
+/**
+ * Opens the durable toolgraph: PostgreSQL when `databaseUrl` is given, else PGlite in `dataDir`
+ * (default `.toolgraph/` in the working directory). Ready to answer when it resolves.
+ */
+export async function openToolgraph(options: OpenToolgraphOptions = {}): Promise<DurableToolgraph> {
+  const t0 = performance.now();
+  const store = options.store ?? (await openStore(options));
+  const openMs = performance.now() - t0;
+  const service = new DurableToolgraphImpl(store, options);
+  try {
+    await service.start(openMs);
+  } catch (error) {
+    await store.close().catch(() => {});
+    throw error;
+  }
+  return service;
+}

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { decodeGraph, encodeGraph, GRAPH_CODEC_FORMAT, GraphCodecError } from '../../src/graph/graph-codec.js';
+import { createRng } from '../../src/graph/rng.js';
+import { buildSnapshot } from '../../src/graph/snapshot.js';
+import { ToolGraph } from '../../src/graph/tool-graph.js';
+import { buildModel } from '../../src/recommend/model.js';
+import { predictNext } from '../../src/recommend/predict-next.js';
+import type { Trace } from '../../src/schema/types.js';
+import { trace } from '../helpers/traces.js';
+
+/** Seeded traces over `tools` names, with failures, failed steps, intents and odd names. */
+function randomTraces(seed: number, count: number, tools: readonly string[]): Trace[] {
+  const rng = createRng(seed);
+  const out: Trace[] = [];
+  for (let i = 0; i < count; i++) {
+    const len = 1 + Math.floor(rng() * 6);
+    const steps = Array.from({ length: len }, () => ({ name: tools[Math.floor(rng() * tools.length)]!, ok: rng() > 0.1 }));
+    out.push(trace(steps, { success: rng() > 0.2, intent: rng() > 0.3 ? `intent ${Math.floor(rng() * 50)} \ud800 ✓` : '', timestamp: Math.floor(rng() * 1e12), id: `r${i}` }));
+  }
+  return out;
+}
+
+const NAMES = ['__proto__', 'constructor', 'a\u0000b', 'lone \udc00', '🛠️', 'search', 'book', 'pay', 'x'.repeat(1_024), ...Array.from({ length: 40 }, (_, i) => `t${i}`)];
+
+function graphOf(traces: readonly Trace[]): ToolGraph {
+  const g = new ToolGraph();
+  for (const t of traces) g.ingest(t, { value: 0.25 + (t.steps.length % 3) / 4 });
+  return g;
+}
+
+describe('graph codec', () => {
+  it('round-trips a graph exactly: state, iteration order, version, and the snapshot built from it', () => {
+    const g = graphOf(randomTraces(7, 2_000, NAMES));
+    g.addTool('catalogue only');
+    const state = g.exportState();
+    const bytes = encodeGraph(state);
+    const decoded = decodeGraph(bytes);
+    expect(decoded.format).toBe(GRAPH_CODEC_FORMAT);
+    expect(decoded.signals).toBeNull();
+    expect(decoded.state).toEqual(state);
+    const back = ToolGraph.fromState(decoded.state);
+    expect(back.exportState()).toEqual(state);
+    expect(back.version).toBe(g.version);
+    expect(back.traces).toBe(g.traces);
+    expect(back.successfulTraces).toBe(g.successfulTraces);
+    expect(back.intents()).toEqual(g.intents());
+    for (const name of NAMES) expect(back.indexOf(name)).toBe(g.indexOf(name));
+    // The lazily built graphology view holds the same edges with the same statistics.
+    expect(back.graph.size).toBe(g.graph.size);
+    expect(back.graph.getEdgeAttributes('0', back.graph.outNeighbors('0')[0]!)).toEqual(g.graph.getEdgeAttributes('0', back.graph.outNeighbors('0')[0]!));
+    const a = buildSnapshot(g, { seed: 3 });
+    const b = buildSnapshot(back, { seed: 3 });
+    expect(b.communities).toEqual(a.communities);
+    expect(b.pagerank).toEqual(a.pagerank);
+    expect(b.out).toEqual(a.out);
+    expect([...b.second.entries()]).toEqual([...a.second.entries()]);
+    // Ingestion goes on from the restored graph as from the original.
+    const more = randomTraces(8, 50, [...NAMES, 'new tool']);
+    for (const t of more) {
+      g.ingest(t);
+      back.ingest(t);
+    }
+    expect(back.exportState()).toEqual(g.exportState());
+  });
+
+  it('keeps signals, and restored communities give the same predictions as computed ones', () => {
+    const g = graphOf(randomTraces(11, 3_000, NAMES));
+    const model = buildModel(g, new Map(), undefined, { seed: 5 });
+    const snap = model.graph;
+    const bytes = encodeGraph(g.exportState(), { version: g.version, communities: snap.communities, communityCount: snap.communityCount, pagerank: snap.pagerank });
+    const { state, signals } = decodeGraph(bytes);
+    expect(signals).not.toBeNull();
+    expect(signals!.version).toBe(g.version);
+    expect(signals!.communities).toEqual(snap.communities);
+    expect(signals!.pagerank).toEqual(snap.pagerank);
+    const back = ToolGraph.fromState(state);
+    const restored = buildModel(back, new Map(), undefined, { seed: 5, communities: { communities: signals!.communities, count: signals!.communityCount } });
+    expect(restored.graph.communities).toEqual(snap.communities);
+    for (const context of [['search'], ['__proto__', 'book'], ['t3', 't7'], ['lone \udc00']]) {
+      expect(predictNext(restored, { context, k: 5 })).toEqual(predictNext(model, { context, k: 5 }));
+    }
+  });
+
+  it('round-trips an empty graph, and reads an unaligned copy', () => {
+    const empty = new ToolGraph().exportState();
+    expect(decodeGraph(encodeGraph(empty)).state).toEqual(empty);
+    const state = graphOf(randomTraces(3, 100, NAMES)).exportState();
+    const bytes = encodeGraph(state);
+    const shifted = new Uint8Array(bytes.byteLength + 3);
+    shifted.set(bytes, 3);
+    expect(decodeGraph(shifted.subarray(3)).state).toEqual(state);
+  });
+
+  it('refuses bytes that are not a snapshot, of another format, truncated, or with trailing data', () => {
+    const bytes = encodeGraph(graphOf(randomTraces(5, 200, NAMES)).exportState());
+    const cases: [Uint8Array, RegExp][] = [
+      [new Uint8Array(0), /bad magic/],
+      [new TextEncoder().encode('{"not": "a snapshot"}'.padEnd(200)), /bad magic/],
+      [bytes.subarray(0, bytes.byteLength - 9), /truncated/],
+      [Uint8Array.from([...bytes, 0, 0, 0, 0, 0, 0, 0, 0]), /unexpected bytes/],
+    ];
+    const future = bytes.slice();
+    new DataView(future.buffer).setUint32(4, GRAPH_CODEC_FORMAT + 1, true);
+    cases.push([future, /format 2, this toolgraph reads format 1/]);
+    for (const [input, message] of cases) {
+      let thrown: unknown;
+      try {
+        decodeGraph(input);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(GraphCodecError);
+      expect((thrown as Error).message).toMatch(message);
+    }
+  });
+
+  it('fromState refuses an inconsistent state', () => {
+    const state = graphOf([trace(['a', 'b', 'c'])]).exportState();
+    expect(() => ToolGraph.fromState({ ...state, to: Int32Array.from([0, 9]) })).toThrow(RangeError);
+    expect(() => ToolGraph.fromState({ ...state, names: ['a', 'a', 'c'] })).toThrow(/appears twice/);
+    expect(() => ToolGraph.fromState({ ...state, calls: new Float64Array(1) })).toThrow(RangeError);
+  });
+});
