@@ -15,6 +15,8 @@ import { createHashedEmbedder } from '../text/hashed-embedder.js';
 import { parseTrace, workflowToTrace } from '../schema/trace.js';
 import { SIGNALS } from '../recommend/features.js';
 import { Toolgraph } from '../service/toolgraph.js';
+import { inMemoryService, type ToolgraphService } from '../service/service.js';
+import { serveCommands } from './serve-commands.js';
 import { progressBar } from './progress.js';
 import { formatTable } from './table.js';
 
@@ -359,4 +361,25 @@ const benchCommand: Command = {
   },
 };
 
-export const COMMANDS: readonly Command[] = [demoCommand, predictCommand, searchCommand, fitCommand, scoreCommand, evalCommand, benchCommand];
+/**
+ * The service behind `serve` and `mcp`: learned in memory from --data / --traces like the other
+ * commands, or empty (with --tools, if given) when neither is given: traces then arrive over the
+ * API.
+ */
+async function loadService(values: Values): Promise<ToolgraphService> {
+  if (values['data'] !== undefined || values['traces'] !== undefined) return inMemoryService(await loadToolgraph(values));
+  const tg = new Toolgraph({ seed: intOption(values, 'seed', 42, 0) });
+  if (typeof values['tools'] === 'string') tg.setTools(await readCatalogFile(values['tools']));
+  return inMemoryService(tg);
+}
+
+export const COMMANDS: readonly Command[] = [
+  demoCommand,
+  predictCommand,
+  searchCommand,
+  fitCommand,
+  scoreCommand,
+  evalCommand,
+  benchCommand,
+  ...serveCommands(SOURCE_OPTIONS, loadService),
+];
