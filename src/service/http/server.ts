@@ -31,6 +31,8 @@ export interface HttpServerOptions {
   readonly logger?: FastifyServerOptions['logger'];
   /** Mount the MCP server at `/mcp` (default true). */
   readonly mcp?: boolean;
+  /** On close, connections still busy after this many ms are cut (default 10,000). */
+  readonly shutdownTimeoutMs?: number;
 }
 
 interface RouteConfig {
@@ -61,6 +63,16 @@ export function buildHttpApp(service: ToolgraphService, options: HttpServerOptio
   const authorized = bearerAuthorizer(options.token);
   const context: RouteContext = { service, metrics };
   let openApi: Record<string, unknown> | undefined;
+  // Once closing, every response asks the client to close its connection: a kept-alive idle
+  // socket would otherwise hold the server open until the client's keep-alive timeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(JSON_TYPE, { parseAs: 'buffer' }, (_request, body, done) => {
@@ -132,6 +144,7 @@ export function buildHttpApp(service: ToolgraphService, options: HttpServerOptio
   if (options.mcp !== false) {
     mountMcpHttp(app, service, {
       authorized,
+      closing: () => closing,
       bodyLimit: WRITE_BODY_LIMIT,
       onFinished: (method, status, seconds) => finished(method, '/mcp', '/mcp', status, seconds, app.log),
     });
@@ -157,15 +170,20 @@ export async function startHttpServer(
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : listen.port;
   const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
+  const timeout = options.shutdownTimeoutMs ?? 10_000;
   let closing: Promise<void> | undefined;
   return {
     app,
     url: `http://${host}:${port}`,
     close: () =>
       (closing ??= (async () => {
+        // A client that never finishes its request must not hold the shutdown forever.
+        const cut = setTimeout(() => app.server.closeAllConnections(), timeout);
+        cut.unref();
         try {
           await app.close();
         } finally {
+          clearTimeout(cut);
           await service.close();
         }
       })()),

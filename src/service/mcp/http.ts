@@ -21,6 +21,8 @@ export interface McpHttpOptions {
   /** Whether the request's `Authorization` header carries the write token. */
   readonly authorized: (header: string | undefined) => boolean;
   readonly bodyLimit: number;
+  /** True once the server is shutting down: responses then close their connection. */
+  readonly closing: () => boolean;
   /** Called with each finished request, for metrics and the request log (hijacked replies skip Fastify's hooks). */
   readonly onFinished: (method: string, status: number, seconds: number) => void;
 }
@@ -44,6 +46,7 @@ export function mountMcpHttp(app: FastifyInstance, service: ToolgraphService, op
     });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
+    if (options.closing()) reply.raw.setHeader('connection', 'close');
     reply.raw.on('close', () => {
       void transport.close();
       void server.close();

@@ -130,7 +130,7 @@ describe('HTTP auth', () => {
 
   it('refuses writes without the bearer token (401), before reading the body', async () => {
     const before = (await call(server.url, '/v1/stats')).json;
-    for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: 's3cret' }, { authorization: 'Basic czNjcmV0' }]) {
+    for (const headers of [{} as Record<string, string>, { authorization: 'Bearer wrong' }, { authorization: 's3cret' }, { authorization: 'Basic czNjcmV0' }]) {
       const r = await call(server.url, '/v1/traces', { body: { tools: ['a', 'b'] }, headers });
       expect(r.status).toBe(401);
       expect(r.json.error.code).toBe('UNAUTHORIZED');
