@@ -1,9 +1,17 @@
 /**
- * An MCP server (official SDK, `McpServer`) exposing the tool table over any transport: stdio
- * (stdio.ts) or Streamable HTTP (http.ts, mounted at `/mcp` by `toolgraph serve`).
+ * An MCP server (the official SDK's `Server`) exposing the tool table (tools.ts) over any
+ * transport: stdio (stdio.ts) or Streamable HTTP (http.ts, mounted at `/mcp` by `serve`).
+ *
+ * We answer `tools/list` and `tools/call` ourselves rather than through `McpServer.registerTool`
+ * so that argument validation goes through our zod boundary (`parseWith`): a bad argument then
+ * comes back as the same `{error: {code, message}}` as on HTTP, with a stable code and a path,
+ * instead of the SDK's own zod message. Schemas are listed as JSON Schema draft-07, which is
+ * what the SDK's client validates structured results with.
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { parseWith } from '../../schema/issues.js';
 import { renderError } from '../http/errors.js';
 import type { ToolgraphService } from '../service.js';
 import { MCP_TOOLS, type McpToolSpec } from './tools.js';
@@ -13,7 +21,7 @@ export const SERVER_VERSION = '0.1.0';
 
 export interface McpServerOptions {
   /**
-   * Whether a call may change state. Gets the call's auth info (set by the HTTP mount when the
+   * Whether a call may change state, given the call's auth info (set by the HTTP mount when the
    * bearer token matched). Default: always (stdio is a local, trusted pipe).
    */
   readonly canWrite?: (authInfo: unknown) => boolean;
@@ -21,16 +29,38 @@ export interface McpServerOptions {
   readonly onInternalError?: (error: unknown, tool: string) => void;
 }
 
+function objectJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchema'] {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { target: 'draft-7', io, unrepresentable: 'any' }) as Record<string, unknown>;
+  return rest as Tool['inputSchema'];
+}
+
+/** The `tools/list` entries, computed once: the table does not change at run time. */
+function listing(specs: readonly McpToolSpec[]): Tool[] {
+  return specs.map((spec) => ({
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    inputSchema: objectJsonSchema(spec.input, 'input'),
+    outputSchema: objectJsonSchema(spec.output, 'output') as Tool['outputSchema'],
+    annotations: { title: spec.title, readOnlyHint: !spec.write, idempotentHint: !spec.write, openWorldHint: false },
+  }));
+}
+
+let cachedListing: Tool[] | undefined;
+
 function errorResult(code: string, message: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code, message } }) }] };
 }
 
-async function runTool(spec: McpToolSpec, service: ToolgraphService, args: Record<string, unknown>, options: McpServerOptions, authInfo: unknown): Promise<CallToolResult> {
+async function callTool(service: ToolgraphService, name: string, args: unknown, authInfo: unknown, options: McpServerOptions): Promise<CallToolResult> {
+  const spec = MCP_TOOLS.find((s) => s.name === name);
+  if (spec === undefined) return errorResult('NOT_FOUND', `no tool named ${JSON.stringify(name.slice(0, 100))}; tools: ${MCP_TOOLS.map((s) => s.name).join(', ')}`);
   if (spec.write && options.canWrite !== undefined && !options.canWrite(authInfo)) {
     return errorResult('UNAUTHORIZED', `${spec.name} records data: send 'Authorization: Bearer <token>' with the server's TOOLGRAPH_TOKEN`);
   }
   try {
-    const result = (await spec.call(service, args)) as Record<string, unknown>;
+    const valid = parseWith(spec.input, args ?? {}, spec.name) as Record<string, unknown>;
+    const result = (await spec.call(service, valid)) as Record<string, unknown>;
     return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
   } catch (error) {
     const rendered = renderError(error);
@@ -39,20 +69,12 @@ async function runTool(spec: McpToolSpec, service: ToolgraphService, args: Recor
   }
 }
 
-export function createMcpServer(service: ToolgraphService, options: McpServerOptions = {}): McpServer {
-  const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {} } });
-  for (const spec of MCP_TOOLS) {
-    server.registerTool(
-      spec.name,
-      {
-        title: spec.title,
-        description: spec.description,
-        inputSchema: spec.input,
-        outputSchema: spec.output,
-        annotations: { readOnlyHint: !spec.write, idempotentHint: !spec.write, openWorldHint: false },
-      },
-      (args: Record<string, unknown>, extra: { authInfo?: unknown }) => runTool(spec, service, args, options, extra.authInfo),
-    );
-  }
+export function createMcpServer(service: ToolgraphService, options: McpServerOptions = {}): Server {
+  const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (cachedListing ??= listing(MCP_TOOLS)) }));
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    callTool(service, request.params.name, request.params.arguments, extra.authInfo, options),
+  );
   return server;
 }
+
