@@ -7,7 +7,9 @@
  *              + graphology-communities-louvain on the graphology graph; PageRank alone timed too;
  *  - predict:  predictNext (default profile, no intent) vs. a graphology out-neighbour sort;
  *  - spectral: co-clustering of a planted tools x capabilities matrix (spectral-bench.ts);
- *  - score:    trace value latency with and without an embedder (score-bench.ts).
+ *  - score:    trace value latency with and without an embedder (score-bench.ts);
+ *  - http:     POST /v1/predict under autocannon against the real server, alone and while traces
+ *              are posted; counts that no acknowledged trace is lost (http-bench.ts).
  * Single-threaded: Node runs the JavaScript on one core.
  */
 import louvainModule from 'graphology-communities-louvain';
@@ -21,6 +23,7 @@ import { buildModel } from '../../src/recommend/model.js';
 import { predictNext } from '../../src/recommend/predict-next.js';
 import type { Trace } from '../../src/schema/types.js';
 import { plantedGraph, syntheticTraces } from '../synthetic.js';
+import { httpBench } from './http-bench.js';
 import { scoreBench } from './score-bench.js';
 import { spectralBench } from './spectral-bench.js';
 
@@ -29,7 +32,7 @@ import { spectralBench } from './spectral-bench.js';
 const pagerankReference = ('default' in pagerankModule ? pagerankModule.default : pagerankModule) as typeof pagerankModule.default;
 const louvain = ('default' in louvainModule ? louvainModule.default : louvainModule) as typeof louvainModule.default;
 
-export const BENCH_CASES = ['ingest', 'rebuild', 'predict', 'spectral', 'score'] as const;
+export const BENCH_CASES = ['ingest', 'rebuild', 'predict', 'spectral', 'score', 'http'] as const;
 export type BenchCase = (typeof BENCH_CASES)[number];
 
 export interface BenchOptions {
@@ -256,6 +259,8 @@ export async function runBench(options: BenchOptions): Promise<void> {
             ? predictCase(options)
             : name === 'score'
               ? await scoreBench({ seed: options.seed })
+              : name === 'http'
+                ? await httpBench({ tools: options.tools, edges: options.edges, seed: options.seed })
               : // The co-clustering case has its own size: spec'd as 10,000 tools x 1,000 capabilities.
                 spectralBench({ seed: options.seed });
     if (options.json) {
