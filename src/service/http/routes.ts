@@ -92,8 +92,9 @@ export const ROUTES: readonly Route[] = [
     body: { schema: scoreRequestSchema, limit: WRITE_BODY_LIMIT },
     response: contributionSchema,
     handle({ service }, { body }) {
-      const { trace, contribute, threshold } = parseScoreRequest(body);
-      return service.score(trace, {
+      const { contribute, threshold } = parseScoreRequest(body);
+      // The trace as sent: zod's record drops an own `__proto__` key the trace schema must see.
+      return service.score((body as { trace: unknown }).trace, {
         ...(contribute !== undefined ? { contribute } : {}),
         ...(threshold !== undefined ? { threshold } : {}),
       });

@@ -59,8 +59,11 @@ async function callTool(service: ToolgraphService, name: string, args: unknown, 
     return errorResult('UNAUTHORIZED', `${spec.name} records data: send 'Authorization: Bearer <token>' with the server's TOOLGRAPH_TOKEN`);
   }
   try {
-    const valid = parseWith(spec.input, args ?? {}, spec.name) as Record<string, unknown>;
-    const result = (await spec.call(service, valid)) as Record<string, unknown>;
+    // Validated here for the error, but the raw arguments go on: zod's record drops an own
+    // `__proto__` key, which the service's strict trace schema must see to reject.
+    const raw = (args ?? {}) as Record<string, unknown>;
+    parseWith(spec.input, raw, spec.name);
+    const result = (await spec.call(service, raw)) as Record<string, unknown>;
     return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
   } catch (error) {
     const rendered = renderError(error);

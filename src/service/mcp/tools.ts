@@ -29,6 +29,7 @@ export interface McpToolSpec {
   readonly write: boolean;
   readonly input: z.ZodObject;
   readonly output: z.ZodObject;
+  /** Gets the arguments as sent, already checked against `input`. */
   call(service: ToolgraphService, args: Record<string, unknown>): Promise<unknown>;
 }
 
@@ -71,8 +72,8 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
     input: scoreRequestSchema,
     output: contributionSchema,
     call(service, args) {
-      const { trace, contribute, threshold } = parseScoreRequest(args);
-      return service.score(trace, {
+      const { contribute, threshold } = parseScoreRequest(args);
+      return service.score(args['trace'], {
         ...(contribute !== undefined ? { contribute } : {}),
         ...(threshold !== undefined ? { threshold } : {}),
       });

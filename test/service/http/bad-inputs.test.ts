@@ -79,6 +79,7 @@ const CORPUS: readonly BadInput[] = [
   { name: 'traces: unknown key in a compact trace', path: T, body: { tools: ['a'], agent: 'x' }, ...INVALID },
   { name: 'traces: __proto__ key in a compact trace', path: T, body: '{"tools":["a"],"__proto__":{"polluted":true}}', ...INVALID },
   { name: 'tools: unknown key next to tools', path: TOOLS, method: 'PUT', body: { tools: [], extra: 1 }, ...INVALID },
+  { name: 'score: __proto__ key in the trace', path: SCORE, body: `{"trace":{"__proto__":{"x":1},${JSON.stringify(goodReasoning).slice(1)}}`, ...INVALID },
   { name: 'score: unknown key', path: SCORE, body: { trace: goodReasoning, weight: 1 }, ...INVALID },
   // Empty and huge strings, bad names.
   { name: 'search: empty query', path: S, body: { query: '' }, ...INVALID },

@@ -86,6 +86,8 @@ async function exercise(client: Client, data: { context: string; next: string; q
   expect(badTrace.message).toContain('tools');
   expect(errorOf(await client.callTool({ name: 'record_trace', arguments: { trace: { tools: ['x'.repeat(2_000)] } } })).code).toBe('PAYLOAD_TOO_LARGE');
   expect(errorOf(await client.callTool({ name: 'score_trace', arguments: { trace: { tools: ['a'] } } })).code).toBe('INVALID_INPUT');
+  const proto = JSON.parse('{"__proto__": {"polluted": true}, "tools": ["a", "b"]}') as Record<string, unknown>;
+  expect(errorOf(await client.callTool({ name: 'record_trace', arguments: { trace: proto } })).message).toContain('__proto__: unknown key');
   expect(errorOf(await client.callTool({ name: 'no_such_tool', arguments: {} })).code).toBe('NOT_FOUND');
 
   // The session survived all of it, and the bad calls wrote nothing.
