@@ -104,12 +104,12 @@ export function buildHttpApp(service: ToolgraphService, options: HttpServerOptio
     }
   });
 
-  const finished = (method: string, route: string, url: string, status: number, seconds: number, log: FastifyInstance['log']) => {
-    metrics.observe(method, route, status, seconds);
-    log.info({ method, url: shortUrl(url), route, status, ms: Math.round(seconds * 1e6) / 1e3 }, 'request');
-  };
+  // One log line and one observation per request, hijacked ones (/mcp) included.
   app.addHook('onResponse', async (request, reply) => {
-    finished(request.method, request.routeOptions.url ?? 'unmatched', request.url, reply.statusCode, reply.elapsedTime / 1000, request.log);
+    const route = request.routeOptions.url ?? 'unmatched';
+    const seconds = reply.elapsedTime / 1000;
+    metrics.observe(request.method, route, reply.statusCode, seconds);
+    request.log.info({ method: request.method, url: shortUrl(request.url), route, status: reply.statusCode, ms: Math.round(seconds * 1e6) / 1e3 }, 'request');
   });
 
   app.setErrorHandler((error, request, reply) => {
@@ -146,7 +146,6 @@ export function buildHttpApp(service: ToolgraphService, options: HttpServerOptio
       authorized,
       closing: () => closing,
       bodyLimit: WRITE_BODY_LIMIT,
-      onFinished: (method, status, seconds) => finished(method, '/mcp', '/mcp', status, seconds, app.log),
     });
   }
   return app;

@@ -23,8 +23,6 @@ export interface McpHttpOptions {
   readonly bodyLimit: number;
   /** True once the server is shutting down: responses then close their connection. */
   readonly closing: () => boolean;
-  /** Called with each finished request, for metrics and the request log (hijacked replies skip Fastify's hooks). */
-  readonly onFinished: (method: string, status: number, seconds: number) => void;
 }
 
 const METHOD_NOT_ALLOWED = JSON.stringify({
@@ -36,7 +34,6 @@ const METHOD_NOT_ALLOWED = JSON.stringify({
 export function mountMcpHttp(app: FastifyInstance, service: ToolgraphService, options: McpHttpOptions): void {
   const path = options.path ?? '/mcp';
   app.post(path, { bodyLimit: options.bodyLimit }, async (request, reply) => {
-    const started = process.hrtime.bigint();
     const raw = request.raw as typeof request.raw & { auth?: { token: string; clientId: string; scopes: string[] } };
     const header = request.headers.authorization;
     if (options.authorized(header)) raw.auth = { token: 'bearer', clientId: 'bearer', scopes: ['write'] };
@@ -50,7 +47,6 @@ export function mountMcpHttp(app: FastifyInstance, service: ToolgraphService, op
     reply.raw.on('close', () => {
       void transport.close();
       void server.close();
-      options.onFinished('POST', reply.raw.statusCode, Number(process.hrtime.bigint() - started) / 1e9);
     });
     try {
       await server.connect(transport);

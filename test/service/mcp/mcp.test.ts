@@ -112,6 +112,19 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     await client.close();
   });
 
+  it('counts each MCP request once in the metrics', async () => {
+    const fresh = await startTestServer();
+    const client = await connect(new StreamableHTTPClientTransport(new URL(`${fresh.url}/mcp`)));
+    await client.listTools();
+    await client.callTool({ name: 'search_tools', arguments: { query: 'hotel' } });
+    await client.close();
+    const text = (await call(fresh.url, '/metrics')).text;
+    // initialize, tools/list, tools/call: 200; notifications/initialized: 202.
+    expect(text).toContain('toolgraph_http_requests_total{method="POST",route="/mcp",status="200"} 3\n');
+    expect(text).toContain('toolgraph_http_requests_total{method="POST",route="/mcp",status="202"} 1\n');
+    await fresh.close();
+  });
+
   it('answers GET (no SSE stream in stateless mode) with 405', async () => {
     const r = await call(server.url, '/mcp', { headers: { accept: 'text/event-stream' } });
     expect(r.status).toBe(405);
