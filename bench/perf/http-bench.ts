@@ -22,6 +22,7 @@ import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { ToolgraphError } from '../../src/schema/errors.js';
 import { benchData } from './http-bench-server.js';
 
 interface AutocannonRequest {
@@ -51,8 +52,14 @@ type Autocannon = (options: {
   requests: readonly AutocannonRequest[];
 }) => AutocannonInstance;
 
-// autocannon is CommonJS without type declarations.
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+// autocannon is CommonJS without type declarations, and a dev dependency: loaded on use only.
+function loadAutocannon(): Autocannon {
+  try {
+    return createRequire(import.meta.url)('autocannon') as Autocannon;
+  } catch {
+    throw new ToolgraphError('NOT_FOUND', "bench http: needs the dev dependency 'autocannon' (run from a clone after npm ci)");
+  }
+}
 
 export interface HttpBenchOptions {
   readonly tools: number;
@@ -76,7 +83,7 @@ function percentile(sorted: Float64Array, p: number): number {
 async function load(url: string, connections: number, duration: number, requests: readonly AutocannonRequest[]) {
   const times: number[] = [];
   let other = 0;
-  const instance = autocannon({ url, connections, duration, requests });
+  const instance = loadAutocannon()({ url, connections, duration, requests });
   instance.on('response', (_client, status, _bytes, ms) => {
     if (status >= 200 && status < 300) times.push(ms);
     else other++;

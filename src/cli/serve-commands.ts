@@ -7,8 +7,6 @@
  * `ToolgraphService`.
  */
 import { ToolgraphError } from '../schema/errors.js';
-import { startHttpServer } from '../service/http/server.js';
-import { serveMcpStdio } from '../service/mcp/stdio.js';
 import type { ToolgraphService } from '../service/service.js';
 import type { Command, OptionSpec } from './commands.js';
 
@@ -69,6 +67,8 @@ export function serveCommands(sourceOptions: Readonly<Record<string, OptionSpec>
       const stop = untilSignal('serve');
       const service = await load(values);
       const token = process.env['TOOLGRAPH_TOKEN'];
+      // Loaded here so that other commands do not pay for Fastify and the MCP SDK at start-up.
+      const { startHttpServer } = await import('../service/http/server.js');
       const server = await startHttpServer(service, { port, host }, { logger: { level }, ...(token !== undefined && token !== '' ? { token } : {}) });
       const stats = await service.stats();
       process.stderr.write(
@@ -89,6 +89,7 @@ export function serveCommands(sourceOptions: Readonly<Record<string, OptionSpec>
     async run(values) {
       const stop = untilSignal('mcp');
       const service = await load(values);
+      const { serveMcpStdio } = await import('../service/mcp/stdio.js');
       await serveMcpStdio(service, stop.signal);
     },
   };
