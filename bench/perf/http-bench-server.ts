@@ -45,10 +45,10 @@ export function benchData(tools: number, edges: number, seed: number): HttpBench
 }
 
 async function main(): Promise<void> {
-  const [tools, edges, seed] = process.argv.slice(2).map(Number) as [number, number, number];
+  const [tools, edges, seed, rebuildDelayMs] = process.argv.slice(2).map(Number) as [number, number, number, number];
   const started = performance.now();
   const data = benchData(tools, edges, seed);
-  const tg = new Toolgraph({ seed });
+  const tg = new Toolgraph({ seed, rebuildDelayMs });
   tg.setTools(data.tools.map((name) => ({ name })));
   tg.ingestTraces(data.learned);
   tg.rebuild();

@@ -7,12 +7,16 @@
  *     Latency percentiles are computed from every response's own time (float ms, from
  *     autocannon's per-response event) rather than autocannon's histogram, which has 1 ms
  *     resolution: too coarse for a 2 ms target.
+ *     The server uses `toolgraph serve`'s rebuild debounce (server-defaults.ts).
  *  2. predict under ingestion: the same predict load plus `ingestConnections` connections
  *     posting traces (held-out walks, no id: every post is a new observation) for the same
  *     duration. Then the server's trace count must have grown by at least the number of 2xx
  *     ingestion answers: `lost` counts acknowledged traces that are not there. It may grow by a
  *     few more (`committedUnacknowledged`): requests in flight when autocannon stops at the
  *     deadline are committed, but their answers are no longer read.
+ *
+ * autocannon is a closed loop: while the server is blocked (a rebuild), only the requests in
+ * flight wait, so percentiles understate a stall; `maxMs` shows it.
  *
  * Node runs each side's JavaScript on one core; the machine's other load shows up in the
  * figures, so the case reports the load average at its start.
@@ -23,6 +27,7 @@ import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { ToolgraphError } from '../../src/schema/errors.js';
+import { SERVER_REBUILD_DELAY_MS } from '../../src/service/server-defaults.js';
 import { benchData } from './http-bench-server.js';
 
 interface AutocannonRequest {
@@ -68,6 +73,8 @@ export interface HttpBenchOptions {
   readonly connections?: number;
   readonly ingestConnections?: number;
   readonly durationS?: number;
+  /** The server's rebuild debounce (Toolgraph's rebuildDelayMs); default `toolgraph serve`'s. */
+  readonly rebuildDelayMs?: number;
 }
 
 function round(x: number, digits = 3): number {
@@ -101,9 +108,9 @@ async function load(url: string, connections: number, duration: number, requests
   };
 }
 
-async function startServer(options: HttpBenchOptions): Promise<{ url: string; info: Record<string, number>; stop: () => Promise<void> }> {
+async function startServer(options: HttpBenchOptions, rebuildDelayMs: number): Promise<{ url: string; info: Record<string, number>; stop: () => Promise<void> }> {
   const script = fileURLToPath(new URL('./http-bench-server.js', import.meta.url));
-  const child = spawn(process.execPath, [script, String(options.tools), String(options.edges), String(options.seed)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [script, String(options.tools), String(options.edges), String(options.seed), String(rebuildDelayMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', resolve);
@@ -129,6 +136,7 @@ export async function httpBench(options: HttpBenchOptions): Promise<Record<strin
   const connections = options.connections ?? 4;
   const ingestConnections = options.ingestConnections ?? 2;
   const duration = options.durationS ?? 10;
+  const rebuildDelayMs = options.rebuildDelayMs ?? SERVER_REBUILD_DELAY_MS;
   const load1 = loadavg()[0]!;
   const data = benchData(options.tools, options.edges, options.seed);
   const json = { 'content-type': 'application/json' };
@@ -140,7 +148,7 @@ export async function httpBench(options: HttpBenchOptions): Promise<Record<strin
   }
   const ingests = data.held.slice(0, 2_000).map((tools) => ({ method: 'POST', path: '/v1/traces', headers: json, body: JSON.stringify({ tools }) }));
 
-  const server = await startServer(options);
+  const server = await startServer(options, rebuildDelayMs);
   try {
     await load(server.url, connections, 2, predicts); // warm-up: JIT, connection set-up
     const alone = await load(server.url, connections, duration, predicts);
@@ -158,6 +166,7 @@ export async function httpBench(options: HttpBenchOptions): Promise<Record<strin
       serverBuildMs: server.info['buildMs'],
       connections,
       durationS: duration,
+      rebuildDelayMs,
       loadAverage: round(load1, 2),
       predictRequests: alone.ok,
       predictPerSec: Math.round(alone.ok / duration),

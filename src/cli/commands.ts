@@ -14,8 +14,9 @@ import { VectorCache } from '../scoring/vector-cache.js';
 import { createHashedEmbedder } from '../text/hashed-embedder.js';
 import { parseTrace, workflowToTrace } from '../schema/trace.js';
 import { SIGNALS } from '../recommend/features.js';
-import { Toolgraph } from '../service/toolgraph.js';
+import { Toolgraph, type ToolgraphOptions } from '../service/toolgraph.js';
 import { inMemoryService, type ToolgraphService } from '../service/service.js';
+import { SERVER_REBUILD_DELAY_MS } from '../service/server-defaults.js';
 import { serveCommands } from './serve-commands.js';
 import { progressBar } from './progress.js';
 import { formatTable } from './table.js';
@@ -75,9 +76,9 @@ function print(values: Values, json: unknown, table: () => string): void {
 }
 
 /** Builds an in-memory Toolgraph from --data / --traces / --tools, fitted on what it learned. */
-async function loadToolgraph(values: Values): Promise<Toolgraph> {
+async function loadToolgraph(values: Values, options: ToolgraphOptions = {}): Promise<Toolgraph> {
   const seed = intOption(values, 'seed', 42, 0);
-  const tg = new Toolgraph({ seed });
+  const tg = new Toolgraph({ seed, ...options });
   const data = values['data'];
   const traces = values['traces'];
   const tools = values['tools'];
@@ -367,8 +368,9 @@ const benchCommand: Command = {
  * API.
  */
 async function loadService(values: Values): Promise<ToolgraphService> {
-  if (values['data'] !== undefined || values['traces'] !== undefined) return inMemoryService(await loadToolgraph(values));
-  const tg = new Toolgraph({ seed: intOption(values, 'seed', 42, 0) });
+  const options = { rebuildDelayMs: intOption(values, 'rebuild-delay', SERVER_REBUILD_DELAY_MS, 0) };
+  if (values['data'] !== undefined || values['traces'] !== undefined) return inMemoryService(await loadToolgraph(values, options));
+  const tg = new Toolgraph({ seed: intOption(values, 'seed', 42, 0), ...options });
   if (typeof values['tools'] === 'string') tg.setTools(await readCatalogFile(values['tools']));
   return inMemoryService(tg);
 }

@@ -45,11 +45,15 @@ function untilSignal(name: string): { signal: AbortSignal; done: Promise<string>
 }
 
 export function serveCommands(sourceOptions: Readonly<Record<string, OptionSpec>>, load: ServiceLoader): Command[] {
-  const { json: _json, ...sources } = sourceOptions;
+  const { json: _json, ...rest } = sourceOptions;
+  const sources: Record<string, OptionSpec> = {
+    ...rest,
+    'rebuild-delay': { type: 'string', help: 'ms from an ingestion to the model rebuild that includes it (default 2000)' },
+  };
   const serve: Command = {
     name: 'serve',
     summary: 'HTTP service: JSON API under /v1, /healthz, /metrics, and the MCP server at /mcp.',
-    usage: 'serve [--data DIR | --traces FILE] [--tools FILE] [--port N] [--host H] [--log-level L]',
+    usage: 'serve [--data DIR | --traces FILE] [--tools FILE] [--port N] [--host H] [--log-level L] [--rebuild-delay MS]',
     example: 'TOOLGRAPH_TOKEN=secret toolgraph serve --data samples/nestful --port 8080',
     options: {
       ...sources,
@@ -83,7 +87,7 @@ export function serveCommands(sourceOptions: Readonly<Record<string, OptionSpec>
   const mcp: Command = {
     name: 'mcp',
     summary: 'MCP server over stdio: predict_next_tool, search_tools, record_trace, score_trace.',
-    usage: 'mcp [--data DIR | --traces FILE] [--tools FILE]',
+    usage: 'mcp [--data DIR | --traces FILE] [--tools FILE] [--rebuild-delay MS]',
     example: 'toolgraph mcp --data samples/nestful',
     options: sources,
     async run(values) {

@@ -165,7 +165,7 @@ describe('MCP over Streamable HTTP with a token', () => {
 
 describe.runIf(existsSync(BIN))('MCP over stdio (toolgraph mcp)', () => {
   it('lists and calls every tool; bad arguments are tool errors', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--data', FIXTURE], cwd: ROOT, stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--data', FIXTURE, '--rebuild-delay', '10'], cwd: ROOT, stderr: 'pipe' });
     const client = await connect(transport);
     await exercise(client, { context: 'search_airport', next: 'search_flights', query: 'find an airport by city', found: 'search_airport' });
     await client.close();
