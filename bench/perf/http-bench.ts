@@ -127,6 +127,21 @@ async function startServer(options: HttpBenchOptions, rebuildDelayMs: number): P
   };
 }
 
+/** The server's own histogram of /v1/predict (cumulative counts by upper bound `le`, seconds). */
+async function serverHistogram(url: string): Promise<Map<string, number>> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const out = new Map<string, number>();
+  const pattern = /^toolgraph_http_request_duration_seconds_bucket\{method="POST",route="\/v1\/predict",le="([^"]+)"\} (\d+)$/gm;
+  for (const m of text.matchAll(pattern)) out.set(m[1]!, Number(m[2]));
+  return out;
+}
+
+/** Share of the requests between two scrapes that the server answered within `le` seconds. */
+function shareWithin(before: Map<string, number>, after: Map<string, number>, le: string): number {
+  const total = (after.get('+Inf') ?? 0) - (before.get('+Inf') ?? 0);
+  return total === 0 ? 0 : round(((after.get(le) ?? 0) - (before.get(le) ?? 0)) / total, 4);
+}
+
 async function traceCount(url: string): Promise<number> {
   const response = await fetch(`${url}/v1/stats`);
   return ((await response.json()) as { traces: number }).traces;
@@ -151,7 +166,9 @@ export async function httpBench(options: HttpBenchOptions): Promise<Record<strin
   const server = await startServer(options, rebuildDelayMs);
   try {
     await load(server.url, connections, 2, predicts); // warm-up: JIT, connection set-up
+    const histBefore = await serverHistogram(server.url);
     const alone = await load(server.url, connections, duration, predicts);
+    const histAfter = await serverHistogram(server.url);
 
     const before = await traceCount(server.url);
     const [mixed, ingest] = await Promise.all([
@@ -175,6 +192,9 @@ export async function httpBench(options: HttpBenchOptions): Promise<Record<strin
       predictP99Ms: alone.p99Ms,
       predictMaxMs: alone.maxMs,
       predictNon2xx: alone.other + alone.result.errors + alone.result.timeouts,
+      // Measured by the server itself (arrival to last byte), from its /metrics histogram.
+      serverPredictWithin1Ms: shareWithin(histBefore, histAfter, '0.001'),
+      serverPredictWithin2Ms: shareWithin(histBefore, histAfter, '0.002'),
       underIngestPredictPerSec: Math.round(mixed.ok / duration),
       underIngestPredictP50Ms: mixed.p50Ms,
       underIngestPredictP99Ms: mixed.p99Ms,
