@@ -20,11 +20,11 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
   it('lists every command in --help', () => {
     const { status, stdout } = run(['--help']);
     expect(status).toBe(0);
-    for (const name of ['demo', 'predict', 'search', 'fit', 'score', 'eval', 'bench', 'serve', 'mcp']) expect(stdout).toContain(`  ${name}`);
+    for (const name of ['demo', 'predict', 'search', 'fit', 'score', 'eval', 'bench']) expect(stdout).toContain(`  ${name}`);
   });
 
   it('gives each command a help with an example', () => {
-    for (const name of ['demo', 'predict', 'search', 'fit', 'score', 'eval', 'bench', 'serve', 'mcp']) {
+    for (const name of ['demo', 'predict', 'search', 'fit', 'score', 'eval', 'bench']) {
       const { status, stdout } = run([name, '--help']);
       expect(status).toBe(0);
       expect(stdout).toContain('Example:');
