@@ -8,8 +8,10 @@
  *  - predict:  predictNext (default profile, no intent) vs. a graphology out-neighbour sort;
  *  - spectral: co-clustering of a planted tools x capabilities matrix (spectral-bench.ts);
  *  - search, dag: searchTools and suggestDag with the built-in embedder (query-bench.ts);
- *  - score:    trace value latency with and without an embedder (score-bench.ts).
+ *  - score:    trace value latency with and without an embedder (score-bench.ts);
  *  - ingest-durable, cold-start: the durable service on PGlite (durable-bench.ts).
+ *  - http:     POST /v1/predict under autocannon against the real server, alone and while traces
+ *              are posted; counts that no acknowledged trace is lost (http-bench.ts).
  * Single-threaded: Node runs the JavaScript on one core.
  */
 import louvainModule from 'graphology-communities-louvain';
@@ -25,6 +27,7 @@ import type { Trace } from '../../src/schema/types.js';
 import { plantedGraph, syntheticTraces } from '../synthetic.js';
 import { queryBench } from './query-bench.js';
 import { coldStartBench, ingestDurableBench } from './durable-bench.js';
+import { httpBench } from './http-bench.js';
 import { scoreBench } from './score-bench.js';
 import { spectralBench } from './spectral-bench.js';
 
@@ -33,7 +36,7 @@ import { spectralBench } from './spectral-bench.js';
 const pagerankReference = ('default' in pagerankModule ? pagerankModule.default : pagerankModule) as typeof pagerankModule.default;
 const louvain = ('default' in louvainModule ? louvainModule.default : louvainModule) as typeof louvainModule.default;
 
-export const BENCH_CASES = ['ingest', 'rebuild', 'predict', 'search', 'dag', 'spectral', 'score', 'ingest-durable', 'cold-start'] as const;
+export const BENCH_CASES = ['ingest', 'rebuild', 'predict', 'search', 'dag', 'spectral', 'score', 'ingest-durable', 'cold-start', 'http'] as const;
 export type BenchCase = (typeof BENCH_CASES)[number];
 
 export interface BenchOptions {
@@ -249,26 +252,35 @@ function predictCase(options: BenchOptions): Record<string, unknown> {
   };
 }
 
+async function runCase(name: BenchCase, options: BenchOptions): Promise<Record<string, unknown>> {
+  switch (name) {
+    case 'ingest':
+      return ingestCase(options);
+    case 'rebuild':
+      return rebuildCase(options);
+    case 'predict':
+      return predictCase(options);
+    case 'search':
+    case 'dag':
+      return queryBench(name, options);
+    case 'score':
+      return scoreBench({ seed: options.seed });
+    case 'ingest-durable':
+      return ingestDurableBench(options);
+    case 'cold-start':
+      // Sized by the issue: 1,000,000 transitions over --tools tools.
+      return coldStartBench(options);
+    case 'http':
+      return httpBench({ tools: options.tools, edges: options.edges, seed: options.seed });
+    case 'spectral':
+      // The co-clustering case has its own size: spec'd as 10,000 tools x 1,000 capabilities.
+      return spectralBench({ seed: options.seed });
+  }
+}
+
 export async function runBench(options: BenchOptions): Promise<void> {
   for (const name of options.cases) {
-    const result =
-      name === 'ingest'
-        ? ingestCase(options)
-        : name === 'rebuild'
-          ? rebuildCase(options)
-          : name === 'predict'
-            ? predictCase(options)
-            : name === 'search' || name === 'dag'
-              ? queryBench(name, options)
-              : name === 'score'
-              ? await scoreBench({ seed: options.seed })
-              : name === 'ingest-durable'
-                ? await ingestDurableBench(options)
-                : name === 'cold-start'
-                  ? // Sized by the issue: 1,000,000 transitions over --tools tools.
-                    await coldStartBench(options)
-              : // The co-clustering case has its own size: spec'd as 10,000 tools x 1,000 capabilities.
-                spectralBench({ seed: options.seed });
+    const result = await runCase(name, options);
     if (options.json) {
       process.stdout.write(`${JSON.stringify(result)}\n`);
     } else {

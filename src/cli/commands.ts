@@ -18,8 +18,11 @@ import { createEmbedder } from '../text/embedder-config.js';
 import { parseTrace, workflowToTrace } from '../schema/trace.js';
 import type { DagSuggestion } from '../recommend/dag/suggest-dag.js';
 import { SIGNALS } from '../recommend/features.js';
-import { Toolgraph } from '../service/toolgraph.js';
+import { Toolgraph, type ToolgraphOptions } from '../service/toolgraph.js';
+import { inMemoryService, type ToolgraphService } from '../service/service.js';
+import { SERVER_REBUILD_DELAY_MS } from '../service/server-defaults.js';
 import { runCapabilityEval } from './eval-capability.js';
+import { serveCommands } from './serve-commands.js';
 import { progressBar } from './progress.js';
 import { DATA_DIR_OPTION, ingestSources, STORE_COMMANDS, storeLabel, usesStore, withStore } from './store-commands.js';
 import { formatTable } from './table.js';
@@ -83,9 +86,9 @@ function print(values: Values, json: unknown, table: () => string): void {
 }
 
 /** Builds an in-memory Toolgraph from --data / --traces / --tools, fitted on what it learned. */
-async function loadToolgraph(values: Values): Promise<Toolgraph> {
+async function loadToolgraph(values: Values, options: ToolgraphOptions = {}): Promise<Toolgraph> {
   const seed = intOption(values, 'seed', 42, 0);
-  const tg = new Toolgraph({ seed });
+  const tg = new Toolgraph({ seed, ...options });
   const data = values['data'];
   const traces = values['traces'];
   const tools = values['tools'];
@@ -499,4 +502,28 @@ const benchCommand: Command = {
   },
 };
 
-export const COMMANDS: readonly Command[] = [demoCommand, predictCommand, searchCommand, dagCommand, fitCommand, scoreCommand, evalCommand, benchCommand, ...STORE_COMMANDS];
+/**
+ * The service behind `serve` and `mcp`: learned in memory from --data / --traces like the other
+ * commands, or empty (with --tools, if given) when neither is given: traces then arrive over the
+ * API.
+ */
+async function loadService(values: Values): Promise<ToolgraphService> {
+  const options = { rebuildDelayMs: intOption(values, 'rebuild-delay', SERVER_REBUILD_DELAY_MS, 0) };
+  if (values['data'] !== undefined || values['traces'] !== undefined) return inMemoryService(await loadToolgraph(values, options));
+  const tg = new Toolgraph({ seed: intOption(values, 'seed', 42, 0), ...options });
+  if (typeof values['tools'] === 'string') tg.setTools(await readCatalogFile(values['tools']));
+  return inMemoryService(tg);
+}
+
+export const COMMANDS: readonly Command[] = [
+  demoCommand,
+  predictCommand,
+  searchCommand,
+  dagCommand,
+  fitCommand,
+  scoreCommand,
+  evalCommand,
+  benchCommand,
+  ...STORE_COMMANDS,
+  ...serveCommands(SOURCE_OPTIONS, loadService),
+];

@@ -1,0 +1,128 @@
+/**
+ * Request and response shapes of the network faces (HTTP and MCP) that are not already library
+ * requests (predict and search live in requests.ts). One source for three uses: validation of
+ * the score request, the MCP tools' input and output schemas, and the OpenAPI document.
+ *
+ * Response schemas describe what the service returns; they are documentation (OpenAPI, MCP
+ * `outputSchema`), never applied to the hot path. Signal and breakdown maps stay open records so
+ * adding a signal is not a breaking change for a client that validates against them.
+ */
+import { z } from 'zod';
+import { ERROR_CODES } from './errors.js';
+import { parseWith } from './issues.js';
+import { compactTraceSchema, reasoningTraceSchema } from './trace.js';
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+/**
+ * Any JSON object, as a JSON Schema can say it. Traces are validated by the service (format
+ * detection, limits, depth); this only keeps non-objects out at the door.
+ */
+export const traceObjectSchema = z
+  .record(z.string(), z.unknown())
+  .describe('A trace: a ReasoningTrace (spec 000) or a compact trace {id?, intent?, domain?, tools: [name | {name, ok}], success?, timestamp?}');
+
+/** POST /v1/score, MCP score_trace. */
+export const scoreRequestSchema = z.strictObject({
+  trace: traceObjectSchema.describe('A ReasoningTrace (spec 000)'),
+  contribute: z
+    .boolean()
+    .optional()
+    .describe('Add the trace to the novelty memory whatever its value (default: only at or above the threshold)'),
+  threshold: z.number().min(0).max(1).optional().describe('Value at or above which the trace is contributed (default 0.75)'),
+});
+
+export type ScoreRequest = z.output<typeof scoreRequestSchema>;
+
+export function parseScoreRequest(input: unknown): ScoreRequest {
+  return parseWith(scoreRequestSchema, input, 'score');
+}
+
+/** MCP record_trace: one trace per call. */
+export const recordTraceRequestSchema = z.strictObject({ trace: traceObjectSchema });
+
+/** What POST /v1/traces accepts as JSON (NDJSON: one of these per line), for the OpenAPI document. */
+export const traceInputSchema = z.union([reasoningTraceSchema, compactTraceSchema]);
+export const tracesBodySchema = z.union([traceInputSchema, z.array(traceInputSchema)]);
+
+/** PUT /v1/tools, for the OpenAPI document: an array of tools or a tools/list result. */
+export const catalogBodySchema = z.union([
+  z.array(z.record(z.string(), z.unknown())),
+  z.looseObject({ tools: z.array(z.record(z.string(), z.unknown())) }),
+]);
+
+// ---------------------------------------------------------------------------------------------
+// Responses
+
+const rankedItemSchema = z.object({
+  tool: z.string(),
+  kind: z.literal('tool'),
+  score: z.number(),
+  signals: z.record(z.string(), z.number()).describe('Per-signal breakdown of the score'),
+});
+
+export const predictionSchema = z.object({
+  kind: z.enum(['prediction', 'cold-start']),
+  profile: z.enum(['default', 'seed']),
+  version: z.number().describe('Graph version of the model that answered'),
+  items: z.array(rankedItemSchema),
+  unknownContext: z.array(z.string()).describe('Context tools the graph has never seen, ignored'),
+});
+
+export const searchResultSchema = z.object({
+  kind: z.literal('results'),
+  version: z.number(),
+  items: z.array(rankedItemSchema),
+});
+
+export const ingestResultSchema = z.object({
+  ingested: z.number().describe('Traces newly recorded (a caller id seen before is a retry and is skipped)'),
+  version: z.number(),
+});
+
+export const contributionSchema = z.object({
+  breakdown: z
+    .looseObject({
+      score: z.number(),
+      composite: z.number(),
+      dimensions: z.record(z.string(), z.number()),
+      profile: z.string(),
+      domain: z.string(),
+    })
+    .describe('The value and every dimension, weights, overrides and novelty source'),
+  contributed: z.boolean(),
+  cached: z.boolean(),
+  reason: z.enum(['explicit', 'threshold', 'below-threshold']),
+});
+
+export const statsSchema = z.object({
+  tools: z.number(),
+  transitions: z.number(),
+  traces: z.number(),
+  version: z.number(),
+  modelVersion: z.number(),
+  rebuildMs: z.number(),
+});
+
+export const toolInfoSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  params: z.array(z.object({ name: z.string(), type: z.string(), description: z.string(), required: z.boolean() })),
+});
+
+export const toolsResponseSchema = z.object({ tools: z.array(toolInfoSchema) });
+
+export const setToolsResponseSchema = z.object({ tools: z.number(), version: z.number() });
+
+/** Codes the HTTP face adds to the library's: a missing or wrong token, a body in another format. */
+export const HTTP_ERROR_CODES = [...ERROR_CODES, 'UNAUTHORIZED', 'UNSUPPORTED_MEDIA_TYPE'] as const;
+export type HttpErrorCode = (typeof HTTP_ERROR_CODES)[number];
+
+export const errorResponseSchema = z.object({
+  error: z.object({
+    code: z.enum(HTTP_ERROR_CODES),
+    message: z.string(),
+    issues: z.array(z.object({ path: z.string(), code: z.string(), message: z.string() })).optional(),
+  }),
+});

@@ -1,0 +1,93 @@
+/**
+ * Every failure the HTTP face reports, as `{error: {code, message, issues?}}` with a status code.
+ *
+ * Library errors keep their code (INVALID_INPUT, PAYLOAD_TOO_LARGE, ...); Fastify's own errors
+ * (body too large, unsupported content type, malformed Content-Length) are translated into the
+ * same codes so a client matches on one vocabulary. Anything unexpected is a 500 INTERNAL whose
+ * message says nothing about the internals: the stack goes to the log, not to the caller.
+ */
+import type { ErrorCode } from '../../schema/errors.js';
+import { isToolgraphError } from '../../schema/errors.js';
+import type { HttpErrorCode } from '../../schema/service-requests.js';
+
+/** An error raised by the HTTP layer itself (auth, content type, routing). */
+export class HttpError extends Error {
+  readonly status: number;
+  readonly code: HttpErrorCode;
+
+  constructor(status: number, code: HttpErrorCode, message: string) {
+    super(message);
+    this.name = 'HttpError';
+    this.status = status;
+    this.code = code;
+  }
+}
+
+const STATUS: Readonly<Record<ErrorCode, number>> = {
+  INVALID_INPUT: 400,
+  UNKNOWN_TOOL: 404,
+  NOT_FOUND: 404,
+  PAYLOAD_TOO_LARGE: 413,
+  CONFLICT: 409,
+  INTERNAL: 500,
+  // The configured embeddings endpoint failed: an upstream's fault, not the caller's.
+  EMBEDDER_FAILED: 502,
+};
+
+export interface ErrorBody {
+  readonly error: {
+    readonly code: HttpErrorCode;
+    readonly message: string;
+    readonly issues?: readonly unknown[];
+  };
+}
+
+export interface RenderedError {
+  readonly status: number;
+  readonly body: ErrorBody;
+  /** True when the error is ours to fix (log it at error level with its stack). */
+  readonly internal: boolean;
+}
+
+function issuesOf(details: unknown): readonly unknown[] | undefined {
+  if (typeof details !== 'object' || details === null) return undefined;
+  const issues = (details as { issues?: unknown }).issues;
+  return Array.isArray(issues) ? issues : undefined;
+}
+
+/** Fastify's client errors carry a 4xx `statusCode` and an `FST_...` code. */
+function fastifyClientError(error: unknown): { status: number; code: string; message: string } | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { statusCode, code, message } = error as { statusCode?: unknown; code?: unknown; message?: unknown };
+  if (typeof statusCode !== 'number' || statusCode < 400 || statusCode >= 500) return undefined;
+  return { status: statusCode, code: typeof code === 'string' ? code : '', message: typeof message === 'string' ? message : '' };
+}
+
+export function renderError(error: unknown): RenderedError {
+  if (isToolgraphError(error)) {
+    const issues = issuesOf(error.details);
+    const status = STATUS[error.code];
+    const message = error.code === 'INTERNAL' ? 'internal error' : error.message;
+    return {
+      status,
+      body: { error: { code: error.code, message, ...(issues !== undefined && status < 500 ? { issues } : {}) } },
+      internal: status >= 500,
+    };
+  }
+  if (error instanceof HttpError) {
+    return { status: error.status, body: { error: { code: error.code, message: error.message } }, internal: false };
+  }
+  const client = fastifyClientError(error);
+  if (client !== undefined) {
+    if (client.status === 413) {
+      return { status: 413, body: { error: { code: 'PAYLOAD_TOO_LARGE', message: 'request body is larger than this endpoint accepts' } }, internal: false };
+    }
+    if (client.status === 415) {
+      return { status: 415, body: { error: { code: 'UNSUPPORTED_MEDIA_TYPE', message: client.message } }, internal: false };
+    }
+    if (client.status === 404) return { status: 404, body: { error: { code: 'NOT_FOUND', message: client.message } }, internal: false };
+    // Malformed requests Fastify catches before a handler (bad Content-Length, aborted body...).
+    return { status: 400, body: { error: { code: 'INVALID_INPUT', message: `${client.code}: ${client.message}` } }, internal: false };
+  }
+  return { status: 500, body: { error: { code: 'INTERNAL', message: 'internal error' } }, internal: true };
+}

@@ -1,0 +1,128 @@
+/**
+ * The `/v1` API as a table: each row is one endpoint over one `ToolgraphService` method. The
+ * server (server.ts) mounts the rows, checks auth and content type from them, and the OpenAPI
+ * document (openapi.ts) is generated from the same rows, so the two cannot drift.
+ *
+ * Adding an endpoint is one row. Inputs are validated with zod by the service (predict, search,
+ * traces, catalogue) or here (score); a row never trusts its body.
+ */
+import type { z } from 'zod';
+import { parseScoreRequest } from '../../schema/service-requests.js';
+import {
+  catalogBodySchema,
+  contributionSchema,
+  ingestResultSchema,
+  predictionSchema,
+  scoreRequestSchema,
+  searchResultSchema,
+  setToolsResponseSchema,
+  statsSchema,
+  toolsResponseSchema,
+  tracesBodySchema,
+} from '../../schema/service-requests.js';
+import { predictRequestSchema, searchRequestSchema } from '../../schema/requests.js';
+import type { ToolgraphService } from '../service.js';
+import type { HttpMetrics } from './metrics.js';
+
+/** Body limits. Queries are small; traces and catalogues may be large, up to a point. */
+export const QUERY_BODY_LIMIT = 1024 * 1024;
+export const WRITE_BODY_LIMIT = 8 * 1024 * 1024;
+
+export interface RouteContext {
+  readonly service: ToolgraphService;
+  readonly metrics: HttpMetrics;
+}
+
+export interface RouteInput {
+  readonly body: unknown;
+  readonly params: Readonly<Record<string, string>>;
+}
+
+export interface Route {
+  readonly method: 'GET' | 'POST' | 'PUT';
+  /** Fastify path syntax: `/v1/patterns/:id/feedback`. */
+  readonly url: string;
+  readonly summary: string;
+  /** Changes state: needs the bearer token when one is configured. */
+  readonly write: boolean;
+  /** The request body: its schema for the OpenAPI document, whether NDJSON is accepted, its size limit. */
+  readonly body?: { readonly schema: z.ZodType; readonly ndjson?: boolean; readonly limit: number };
+  readonly response: z.ZodType;
+  handle(context: RouteContext, input: RouteInput): Promise<unknown>;
+}
+
+export const ROUTES: readonly Route[] = [
+  {
+    method: 'POST',
+    url: '/v1/traces',
+    summary: 'Record one trace, an array of traces (JSON), or a batch (NDJSON, one trace per line). All or nothing: a bad trace rejects the batch.',
+    write: true,
+    body: { schema: tracesBodySchema, ndjson: true, limit: WRITE_BODY_LIMIT },
+    response: ingestResultSchema,
+    async handle({ service, metrics }, { body }) {
+      const result = await service.ingest(body);
+      metrics.ingestion(result.ingested, result.version);
+      return result;
+    },
+  },
+  {
+    method: 'POST',
+    url: '/v1/predict',
+    summary: 'Rank the next tool after the tools called so far (and the task intent).',
+    write: false,
+    body: { schema: predictRequestSchema, limit: QUERY_BODY_LIMIT },
+    response: predictionSchema,
+    handle: ({ service }, { body }) => service.predictNext(body),
+  },
+  {
+    method: 'POST',
+    url: '/v1/search',
+    summary: 'Rank the tools that fit a request in words.',
+    write: false,
+    body: { schema: searchRequestSchema, limit: QUERY_BODY_LIMIT },
+    response: searchResultSchema,
+    handle: ({ service }, { body }) => service.searchTools(body),
+  },
+  {
+    method: 'POST',
+    url: '/v1/score',
+    summary: 'The value of a ReasoningTrace (specs 000/001) with its breakdown; contributes it to the novelty memory at or above the threshold.',
+    // It may add the trace to the novelty memory, which changes later scores.
+    write: true,
+    body: { schema: scoreRequestSchema, limit: WRITE_BODY_LIMIT },
+    response: contributionSchema,
+    handle({ service }, { body }) {
+      const { contribute, threshold } = parseScoreRequest(body);
+      // The trace as sent: zod's record drops an own `__proto__` key the trace schema must see.
+      return service.score((body as { trace: unknown }).trace, {
+        ...(contribute !== undefined ? { contribute } : {}),
+        ...(threshold !== undefined ? { threshold } : {}),
+      });
+    },
+  },
+  {
+    method: 'GET',
+    url: '/v1/tools',
+    summary: 'The tool catalogue: every tool the graph knows, with its description and parameters.',
+    write: false,
+    response: toolsResponseSchema,
+    handle: async ({ service }) => ({ tools: await service.tools() }),
+  },
+  {
+    method: 'PUT',
+    url: '/v1/tools',
+    summary: 'Add or replace catalogue entries (an array of tools, or an MCP tools/list result). Tools not named are kept.',
+    write: true,
+    body: { schema: catalogBodySchema, limit: WRITE_BODY_LIMIT },
+    response: setToolsResponseSchema,
+    handle: ({ service }, { body }) => service.setTools(body),
+  },
+  {
+    method: 'GET',
+    url: '/v1/stats',
+    summary: 'Graph size, versions and the last rebuild time.',
+    write: false,
+    response: statsSchema,
+    handle: ({ service }) => service.stats(),
+  },
+];

@@ -1,0 +1,190 @@
+/**
+ * The HTTP face (`toolgraph serve`): Fastify, JSON under `/v1` (routes.ts), `/healthz`,
+ * Prometheus `/metrics`, the OpenAPI document, and the MCP server at `/mcp`. A thin layer over
+ * `ToolgraphService`: it parses bodies, checks auth and content type, maps errors to statuses,
+ * and logs one line per request.
+ *
+ * Order of checks for a request: route (404), auth for writes (401), content type (415), body
+ * size (413), body syntax (400), then the service's own validation (400/413). Auth and content
+ * type are checked on the headers, before any body byte is read.
+ *
+ * Graceful shutdown (`close()`): Fastify stops accepting connections and answers new requests
+ * on kept-alive sockets with 503, in-flight requests run to completion, then the service is
+ * closed, which commits whatever it still holds.
+ */
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { mountMcpHttp } from '../mcp/http.js';
+import type { ToolgraphService } from '../service.js';
+import { bearerAuthorizer } from './auth.js';
+import { JSON_TYPE, NDJSON_TYPES, parseJsonBody, parseNdjsonBody } from './body.js';
+import { HttpError, renderError } from './errors.js';
+import { HttpMetrics } from './metrics.js';
+import { openApiDocument } from './openapi.js';
+import { ROUTES, WRITE_BODY_LIMIT, type RouteContext } from './routes.js';
+
+export const API_VERSION = '0.1.0';
+
+export interface HttpServerOptions {
+  /** Bearer token required for writes (TOOLGRAPH_TOKEN); none: writes are open. */
+  readonly token?: string;
+  /** Fastify's logger (pino): false (default) for none, true or pino options for JSON lines. */
+  readonly logger?: FastifyServerOptions['logger'];
+  /** Mount the MCP server at `/mcp` (default true). */
+  readonly mcp?: boolean;
+  /** On close, connections still busy after this many ms are cut (default 10,000). */
+  readonly shutdownTimeoutMs?: number;
+}
+
+interface RouteConfig {
+  readonly write?: boolean;
+  /** Media types the body may have; undefined: the route takes no body. */
+  readonly accepts?: readonly string[];
+}
+
+function mediaType(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  return header.split(';', 1)[0]!.trim().toLowerCase();
+}
+
+function shortUrl(url: string): string {
+  return url.length <= 200 ? url : `${url.slice(0, 200)}…`;
+}
+
+export function buildHttpApp(service: ToolgraphService, options: HttpServerOptions = {}): FastifyInstance {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    // Fastify's own two lines per request are replaced by one of ours (onResponse, below).
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: WRITE_BODY_LIMIT,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+  const metrics = new HttpMetrics();
+  const authorized = bearerAuthorizer(options.token);
+  const context: RouteContext = { service, metrics };
+  let openApi: Record<string, unknown> | undefined;
+  // Once closing, every response asks the client to close its connection: a kept-alive idle
+  // socket would otherwise hold the server open until the client's keep-alive timeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(JSON_TYPE, { parseAs: 'buffer' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as Buffer));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+  app.addContentTypeParser([...NDJSON_TYPES], { parseAs: 'buffer' }, (_request, body, done) => {
+    try {
+      done(null, parseNdjsonBody(body as Buffer));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    const config = request.routeOptions.config as RouteConfig;
+    if (config.write === true && !authorized(request.headers.authorization)) {
+      reply.header('www-authenticate', 'Bearer realm="toolgraph"');
+      throw new HttpError(401, 'UNAUTHORIZED', `${request.method} ${request.routeOptions.url ?? ''} writes: send 'Authorization: Bearer <token>'`);
+    }
+    if (config.accepts !== undefined) {
+      const type = mediaType(request.headers['content-type']);
+      if (type === undefined || !config.accepts.includes(type)) {
+        throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', `expected Content-Type ${config.accepts.join(' or ')}, got ${type === undefined ? 'none' : JSON.stringify(type.slice(0, 100))}`);
+      }
+    }
+  });
+
+  // One log line and one observation per request, hijacked ones (/mcp) included.
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const seconds = reply.elapsedTime / 1000;
+    metrics.observe(request.method, route, reply.statusCode, seconds);
+    request.log.info({ method: request.method, url: shortUrl(request.url), route, status: reply.statusCode, ms: Math.round(seconds * 1e6) / 1e3 }, 'request');
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const rendered = renderError(error);
+    if (rendered.internal) request.log.error({ err: error }, 'request failed');
+    return reply.code(rendered.status).type(JSON_TYPE).send(rendered.body);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const body = { error: { code: 'NOT_FOUND', message: `no route for ${request.method} ${shortUrl(request.url.split('?', 1)[0]!)}` } };
+    return reply.code(404).type(JSON_TYPE).send(body);
+  });
+
+  for (const route of ROUTES) {
+    const accepts = route.body === undefined ? undefined : route.body.ndjson === true ? [JSON_TYPE, ...NDJSON_TYPES] : [JSON_TYPE];
+    const config: RouteConfig = { write: route.write, ...(accepts !== undefined ? { accepts } : {}) };
+    app.route({
+      method: route.method,
+      url: route.url,
+      bodyLimit: route.body?.limit ?? WRITE_BODY_LIMIT,
+      config,
+      handler: async (request) => route.handle(context, { body: request.body, params: (request.params ?? {}) as Record<string, string> }),
+    });
+  }
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/metrics', async (_request, reply) => {
+    const text = await metrics.render(service);
+    return reply.type('text/plain; version=0.0.4; charset=utf-8').send(text);
+  });
+  app.get('/v1/openapi.json', async () => (openApi ??= openApiDocument(ROUTES, API_VERSION)));
+
+  if (options.mcp !== false) {
+    mountMcpHttp(app, service, {
+      authorized,
+      closing: () => closing,
+      bodyLimit: WRITE_BODY_LIMIT,
+    });
+  }
+  return app;
+}
+
+export interface RunningHttpServer {
+  readonly app: FastifyInstance;
+  /** `http://host:port` as bound (port 0 resolved). */
+  readonly url: string;
+  /** Graceful: in-flight requests finish, then the service is closed. Idempotent. */
+  close(): Promise<void>;
+}
+
+export async function startHttpServer(
+  service: ToolgraphService,
+  listen: { readonly port: number; readonly host: string },
+  options: HttpServerOptions = {},
+): Promise<RunningHttpServer> {
+  const app = buildHttpApp(service, options);
+  await app.listen({ port: listen.port, host: listen.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : listen.port;
+  const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
+  const timeout = options.shutdownTimeoutMs ?? 10_000;
+  let closing: Promise<void> | undefined;
+  return {
+    app,
+    url: `http://${host}:${port}`,
+    close: () =>
+      (closing ??= (async () => {
+        // A client that never finishes its request must not hold the shutdown forever.
+        const cut = setTimeout(() => app.server.closeAllConnections(), timeout);
+        cut.unref();
+        try {
+          await app.close();
+        } finally {
+          clearTimeout(cut);
+          await service.close();
+        }
+      })()),
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * The MCP tools as a table, each one a thin call into `ToolgraphService`. server.ts registers
+ * the rows with the SDK; adding a tool is one row.
+ *
+ * Inputs are zod schemas (listed to clients as JSON Schema and checked by the SDK before a call),
+ * and the service validates again with its own schemas. Results are structured (`structuredContent`
+ * matching `outputSchema`) with the same JSON as text for clients that only read text. Errors are
+ * tool errors (`isError: true`) whose text is the HTTP error body `{error: {code, message}}`, so
+ * an agent sees what was wrong and the session goes on.
+ */
+import type { z } from 'zod';
+import { predictRequestSchema, searchRequestSchema } from '../../schema/requests.js';
+import {
+  contributionSchema,
+  ingestResultSchema,
+  parseScoreRequest,
+  predictionSchema,
+  recordTraceRequestSchema,
+  scoreRequestSchema,
+  searchResultSchema,
+} from '../../schema/service-requests.js';
+import type { ToolgraphService } from '../service.js';
+
+export interface McpToolSpec {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  /** Changes state: over HTTP it needs the bearer token when the server has one. */
+  readonly write: boolean;
+  readonly input: z.ZodObject;
+  readonly output: z.ZodObject;
+  /** Gets the arguments as sent, already checked against `input`. */
+  call(service: ToolgraphService, args: Record<string, unknown>): Promise<unknown>;
+}
+
+export const MCP_TOOLS: readonly McpToolSpec[] = [
+  {
+    name: 'predict_next_tool',
+    title: 'Predict the next tool',
+    description:
+      'Rank the tools most likely to be called next, given the tools called so far in this task (in order) and, optionally, the task intent in words. Learned from recorded traces; each item has a per-signal breakdown.',
+    write: false,
+    input: predictRequestSchema,
+    output: predictionSchema,
+    call: (service, args) => service.predictNext(args),
+  },
+  {
+    name: 'search_tools',
+    title: 'Search tools',
+    description: 'Rank the tools that fit a request in words, optionally given the tools called so far.',
+    write: false,
+    input: searchRequestSchema,
+    output: searchResultSchema,
+    call: (service, args) => service.searchTools(args),
+  },
+  {
+    name: 'record_trace',
+    title: 'Record a trace',
+    description:
+      'Record one tool-use trace so later predictions learn from it: a compact trace {intent?, tools: [name | {name, ok}], success?} or a ReasoningTrace (spec 000). A trace id sent again is a retry and is skipped.',
+    write: true,
+    input: recordTraceRequestSchema,
+    output: ingestResultSchema,
+    call: (service, args) => service.ingest(args['trace']),
+  },
+  {
+    name: 'score_trace',
+    title: 'Score a trace',
+    description:
+      "The value of a ReasoningTrace (specs 000/001) in [0, 1] with its breakdown (complexity, novelty, tool diversity, outcome confidence, overrides). At or above the threshold (or with contribute: true) it enters the novelty memory.",
+    write: true,
+    input: scoreRequestSchema,
+    output: contributionSchema,
+    call(service, args) {
+      const { contribute, threshold } = parseScoreRequest(args);
+      return service.score(args['trace'], {
+        ...(contribute !== undefined ? { contribute } : {}),
+        ...(threshold !== undefined ? { threshold } : {}),
+      });
+    },
+  },
+];

@@ -1,0 +1,65 @@
+/**
+ * `toolgraph serve` as a user runs it: the built binary in a child process on a free port,
+ * requests over loopback, then SIGTERM: in-flight requests finish and the process exits 0.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = `${ROOT}dist/src/cli/main.js`;
+const FIXTURE = `${ROOT}test/fixtures/schema/tiny`;
+
+function start(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcessWithoutNullStreams; url: string; stderr: () => string; stdout: () => string }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+  let err = '';
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  return new Promise((resolve, reject) => {
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+      const match = /listening on (http:\/\/[^ ]+)/.exec(err);
+      if (match !== null) resolve({ child, url: match[1]!, stderr: () => err, stdout: () => out });
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
+  });
+}
+
+function exited(child: ChildProcessWithoutNullStreams): Promise<number | null> {
+  return new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+}
+
+describe.runIf(existsSync(BIN))('toolgraph serve', () => {
+  it('serves the API, logs one JSON line per request, and stops cleanly on SIGTERM', async () => {
+    const { child, url, stderr, stdout } = await start(['--data', FIXTURE], { TOOLGRAPH_TOKEN: 'cli-token' });
+    const predict = await fetch(`${url}/v1/predict`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ context: ['search_airport'], k: 1 }) });
+    expect(predict.status).toBe(200);
+    expect(((await predict.json()) as { items: { tool: string }[] }).items[0]!.tool).toBe('search_flights');
+    const denied = await fetch(`${url}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"tools":["a","b"]}' });
+    expect(denied.status).toBe(401);
+    const writes = Array.from({ length: 10 }, (_, i) =>
+      fetch(`${url}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer cli-token' }, body: JSON.stringify({ id: `cli-${i}`, tools: ['a', 'b'] }) }),
+    );
+    const replies = await Promise.all(writes);
+    expect(replies.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const code = exited(child);
+    child.kill('SIGTERM');
+    expect(await code).toBe(0);
+    expect(stderr()).toContain('SIGTERM: finishing in-flight requests');
+    expect(stderr()).toContain('stopped');
+    const lines = stdout().trim().split('\n').map((l) => JSON.parse(l) as { msg: string; status?: number; route?: string });
+    const requests = lines.filter((l) => l.msg === 'request');
+    expect(requests).toHaveLength(12);
+    expect(requests[0]).toMatchObject({ route: '/v1/predict', status: 200 });
+    expect(requests.filter((l) => l.status === 401)).toHaveLength(1);
+  });
+
+  it('rejects a bad port with exit code 2', async () => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '70000'], { cwd: ROOT });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    expect(await exited(child as ChildProcessWithoutNullStreams)).toBe(2);
+    expect(err).toContain('INVALID_INPUT: --port');
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * Test helpers for the HTTP face: a real server on loopback (port 0) over a real in-memory
+ * service, and a small fetch wrapper that returns status, headers and parsed body.
+ */
+import { inMemoryService, type ToolgraphService } from '../../../src/service/service.js';
+import { startHttpServer, type HttpServerOptions, type RunningHttpServer } from '../../../src/service/http/server.js';
+import { Toolgraph } from '../../../src/service/toolgraph.js';
+
+export const CATALOG = [
+  { name: 'search_flights', description: 'Search flights between two airports' },
+  { name: 'book_flight', description: 'Book a flight' },
+  { name: 'search_hotels', description: 'Find hotels in a city' },
+  { name: 'book_hotel', description: 'Book a hotel room' },
+  { name: 'send_email', description: 'Send an email' },
+];
+
+export const TRACES = [
+  { id: 's1', intent: 'fly to Rome', tools: ['search_flights', 'book_flight', 'send_email'] },
+  { id: 's2', intent: 'fly to Paris', tools: ['search_flights', 'book_flight'] },
+  { id: 's3', intent: 'hotel in Rome', tools: ['search_hotels', 'book_hotel', 'send_email'] },
+  { id: 's4', intent: 'trip to Madrid', tools: ['search_flights', 'book_flight', 'search_hotels', 'book_hotel'] },
+];
+
+/** A seeded in-memory service: the catalogue above and four traces. */
+export async function seededService(): Promise<ToolgraphService> {
+  const service = inMemoryService(new Toolgraph({ seed: 1, rebuildDelayMs: 5 }));
+  await service.setTools(CATALOG);
+  await service.ingest(TRACES);
+  return service;
+}
+
+export async function startTestServer(
+  options: HttpServerOptions = {},
+  service?: ToolgraphService,
+): Promise<RunningHttpServer & { service: ToolgraphService }> {
+  const s = service ?? (await seededService());
+  const server = await startHttpServer(s, { port: 0, host: '127.0.0.1' }, options);
+  return Object.assign(server, { service: s });
+}
+
+export interface Reply {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+  readonly json: any;
+}
+
+export interface Send {
+  readonly method?: string;
+  /** An object is sent as JSON; a string or Buffer as is. */
+  readonly body?: unknown;
+  readonly type?: string | null;
+  readonly headers?: Record<string, string>;
+}
+
+export async function call(base: string, path: string, send: Send = {}): Promise<Reply> {
+  const headers: Record<string, string> = { ...(send.headers ?? {}) };
+  let body: string | Buffer | undefined;
+  if (send.body !== undefined) {
+    body = typeof send.body === 'string' || Buffer.isBuffer(send.body) ? send.body : JSON.stringify(send.body);
+    const type = send.type === undefined ? 'application/json' : send.type;
+    if (type !== null) headers['content-type'] = type;
+  }
+  const response = await fetch(`${base}${path}`, { method: send.method ?? (body === undefined ? 'GET' : 'POST'), headers, ...(body !== undefined ? { body } : {}) });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}

@@ -1,0 +1,154 @@
+/**
+ * The HTTP API end to end: a real Fastify server on loopback over a real in-memory service.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reasoningTrace } from '../../scoring/_helpers.js';
+import { call, CATALOG, startTestServer } from './_server.js';
+
+describe('HTTP API', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('predicts the next tool from the recorded traces', async () => {
+    const r = await call(server.url, '/v1/predict', { body: { context: ['search_hotels'], k: 2 } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toContain('application/json');
+    expect(r.json.kind).toBe('prediction');
+    expect(r.json.items[0].tool).toBe('book_hotel');
+    expect(r.json.items).toHaveLength(2);
+    expect(typeof r.json.items[0].signals.transition).toBe('number');
+  });
+
+  it('searches tools by words', async () => {
+    const r = await call(server.url, '/v1/search', { body: { query: 'book a hotel room', k: 3 } });
+    expect(r.status).toBe(200);
+    expect(r.json.kind).toBe('results');
+    expect(r.json.items[0].tool).toBe('book_hotel');
+  });
+
+  it('lists and extends the catalogue; tools not named are kept', async () => {
+    const before = await call(server.url, '/v1/tools');
+    expect(before.status).toBe(200);
+    expect(before.json.tools.map((t: { name: string }) => t.name).sort()).toEqual(CATALOG.map((t) => t.name).sort());
+    const put = await call(server.url, '/v1/tools', {
+      method: 'PUT',
+      body: { tools: [{ name: 'get_weather', description: 'Weather forecast', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }] },
+    });
+    expect(put.status).toBe(200);
+    expect(put.json.tools).toBe(CATALOG.length + 1);
+    const after = await call(server.url, '/v1/tools');
+    const weather = after.json.tools.find((t: { name: string }) => t.name === 'get_weather');
+    expect(weather).toEqual({ name: 'get_weather', description: 'Weather forecast', params: [{ name: 'city', type: 'string', description: '', required: true }] });
+  });
+
+  it('records one trace (JSON) and a batch (NDJSON), and a retry with the same id is skipped', async () => {
+    const before = (await call(server.url, '/v1/stats')).json.traces as number;
+    const one = await call(server.url, '/v1/traces', { body: { id: 'api-1', intent: 'weather', tools: ['get_weather', 'send_email'] } });
+    expect(one.status).toBe(200);
+    expect(one.json.ingested).toBe(1);
+    const ndjson = ['{"id":"api-2","tools":["search_flights","book_flight"]}', '', '{"id":"api-3","tools":[{"name":"book_flight","ok":false}]}', ''].join('\n');
+    const batch = await call(server.url, '/v1/traces', { body: ndjson, type: 'application/x-ndjson' });
+    expect(batch.status).toBe(200);
+    expect(batch.json.ingested).toBe(2);
+    const retry = await call(server.url, '/v1/traces', { body: { id: 'api-1', tools: ['get_weather'] } });
+    expect(retry.json.ingested).toBe(0);
+    expect((await call(server.url, '/v1/stats')).json.traces).toBe(before + 3);
+  });
+
+  it('accepts tool names that are JavaScript object keys as plain data', async () => {
+    const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
+    const r = await call(server.url, '/v1/traces', { body: { id: 'proto-1', tools: names } });
+    expect(r.status).toBe(200);
+    const tools = (await call(server.url, '/v1/tools')).json.tools.map((t: { name: string }) => t.name);
+    for (const name of names) expect(tools).toContain(name);
+    // The graph learned __proto__ -> constructor like any other transition.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const p = await call(server.url, '/v1/predict', { body: { context: ['__proto__'], k: 1 } });
+    expect(p.json.items[0].tool).toBe('constructor');
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
+  it('scores a ReasoningTrace with its breakdown, contributing it on request', async () => {
+    const trace = reasoningTrace({ id: 'r1', objective: 'convert currency', steps: ['thought', 'tool_call', 'observation', 'tool_call', 'observation'] });
+    const first = await call(server.url, '/v1/score', { body: { trace, contribute: true } });
+    expect(first.status).toBe(200);
+    expect(first.json.contributed).toBe(true);
+    expect(first.json.reason).toBe('explicit');
+    expect(first.json.breakdown.dimensions.novelty).toBe(0.5);
+    // The same trace again is no longer novel: the first call really wrote the memory.
+    const again = await call(server.url, '/v1/score', { body: { trace, threshold: 1 } });
+    expect(again.json.breakdown.dimensions.novelty).toBeLessThan(0.5);
+    expect(again.json.contributed).toBe(false);
+  });
+
+  it('serves health, an OpenAPI document generated from the schemas, and Prometheus metrics', async () => {
+    expect((await call(server.url, '/healthz')).json).toEqual({ status: 'ok' });
+    const doc = (await call(server.url, '/v1/openapi.json')).json;
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths).sort()).toEqual(['/v1/predict', '/v1/score', '/v1/search', '/v1/stats', '/v1/tools', '/v1/traces']);
+    const predictBody = doc.paths['/v1/predict'].post.requestBody.content['application/json'].schema;
+    expect(predictBody.additionalProperties).toBe(false);
+    expect(predictBody.properties.k).toMatchObject({ type: 'integer', minimum: 1, maximum: 1000, default: 5 });
+    expect(doc.paths['/v1/traces'].post.requestBody.content['application/x-ndjson']).toBeDefined();
+    expect(doc.paths['/v1/tools'].put.security).toEqual([{ bearer: [] }]);
+    expect(doc.paths['/v1/tools'].get.security).toBeUndefined();
+
+    await call(server.url, '/v1/predict', { body: { context: ['nope'] } });
+    await call(server.url, '/v1/predict', { body: { k: 0 } });
+    const metrics = await call(server.url, '/metrics');
+    expect(metrics.status).toBe(200);
+    expect(metrics.headers.get('content-type')).toContain('text/plain');
+    const text = metrics.text;
+    expect(text).toMatch(/^toolgraph_http_requests_total\{method="POST",route="\/v1\/predict",status="200"\} \d+$/m);
+    expect(text).toMatch(/^toolgraph_http_requests_total\{method="POST",route="\/v1\/predict",status="400"\} 1$/m);
+    expect(text).toMatch(/^toolgraph_http_request_duration_seconds_bucket\{method="POST",route="\/v1\/predict",le="\+Inf"\} \d+$/m);
+    const stats = (await call(server.url, '/v1/stats')).json;
+    expect(text).toContain(`toolgraph_graph_tools ${stats.tools}\n`);
+    expect(text).toContain(`toolgraph_graph_traces ${stats.traces}\n`);
+    expect(text).toMatch(/^toolgraph_rebuild_seconds \d/m);
+    expect(text).toMatch(/^toolgraph_ingestion_lag_seconds \d/m);
+    // Every sample line parses as `name{labels} value`.
+    for (const line of text.trim().split('\n')) {
+      if (!line.startsWith('#')) expect(line).toMatch(/^[a-z_]+(\{[^}]*\})? -?[0-9.e+-]+$/);
+    }
+  });
+});
+
+describe('HTTP auth', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>;
+  beforeAll(async () => {
+    server = await startTestServer({ token: 's3cret' });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('refuses writes without the bearer token (401), before reading the body', async () => {
+    const before = (await call(server.url, '/v1/stats')).json;
+    for (const headers of [{} as Record<string, string>, { authorization: 'Bearer wrong' }, { authorization: 's3cret' }, { authorization: 'Basic czNjcmV0' }]) {
+      const r = await call(server.url, '/v1/traces', { body: { tools: ['a', 'b'] }, headers });
+      expect(r.status).toBe(401);
+      expect(r.json.error.code).toBe('UNAUTHORIZED');
+      expect(r.headers.get('www-authenticate')).toContain('Bearer');
+    }
+    const put = await call(server.url, '/v1/tools', { method: 'PUT', body: [{ name: 'x' }] });
+    expect(put.status).toBe(401);
+    // Even a body that would be rejected as too large is refused on the headers alone.
+    const big = await call(server.url, '/v1/traces', { body: Buffer.alloc(9 * 1024 * 1024, 0x20), type: 'application/json' });
+    expect(big.status).toBe(401);
+    expect((await call(server.url, '/v1/stats')).json).toEqual(before);
+  });
+
+  it('accepts writes with the token, and reads without it', async () => {
+    const r = await call(server.url, '/v1/traces', { body: { tools: ['a', 'b'] }, headers: { authorization: 'Bearer s3cret' } });
+    expect(r.status).toBe(200);
+    expect(r.json.ingested).toBe(1);
+    expect((await call(server.url, '/v1/predict', { body: { context: ['a'] } })).status).toBe(200);
+    expect((await call(server.url, '/v1/tools')).status).toBe(200);
+  });
+});
