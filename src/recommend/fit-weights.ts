@@ -39,7 +39,8 @@ export interface FitTaskReport {
   /** Held-out Hit@1 of the fitted weights and of the back-off rule, and which was kept. */
   readonly hit1Fitted: number;
   readonly hit1Backoff: number;
-  readonly selected: 'fitted' | 'backoff';
+  /** When the fit diverges (a non-finite loss or weight): 'backoff' where there is a rule, else 'prior'. */
+  readonly selected: 'fitted' | 'backoff' | 'prior';
 }
 
 /**
@@ -127,6 +128,15 @@ export function fitWeights(
       return { w: initial.slice(), report: { queries: 0, initialLoss: 0, loss: 0, hit1Fitted: 0, hit1Backoff: 0, selected: 'fitted' } };
     }
     const result = fitSoftmax(F, collected.groups, qs, initial, { iterations: options.iterations });
+    // A handful of separable queries can drive Newton's method to infinite weights; such a fit
+    // says nothing, and its scores would be NaN.
+    if (!Number.isFinite(result.loss) || !result.weights.every(Number.isFinite)) {
+      const selected = backoff ? 'backoff' : 'prior';
+      return {
+        w: (backoff ? BACKOFF_WEIGHTS : initial).slice(),
+        report: { queries: qs.length, initialLoss: result.initialLoss, loss: result.loss, hit1Fitted: 0, hit1Backoff: 0, selected },
+      };
+    }
     const fitted = topHits(F, collected.groups, qs, result.weights);
     const rule = backoff ? topHits(F, collected.groups, qs, BACKOFF_WEIGHTS) : null;
     const hit1Fitted = mean(fitted);

@@ -22,6 +22,12 @@ export const patternFeedbackSchema = z.strictObject({
   at: z.number().min(0).max(8.64e15).optional(),
 });
 
+/** The body of `POST /v1/patterns/:id/feedback`: the pattern is the path's id. */
+export const patternDecisionSchema = z.strictObject({
+  decision: z.enum(['approve', 'reject']),
+  at: z.number().min(0).max(8.64e15).optional(),
+});
+
 export const patternsRequestSchema = z.strictObject({
   /** Only transitions out of this tool (and registered patterns that start with it). */
   from: toolNameSchema.optional(),
@@ -39,4 +45,8 @@ export function parsePatternsRequest(input: unknown): z.output<typeof patternsRe
 
 export function parsePatternTarget(input: unknown, caller: string): PatternTarget {
   return parseWith(patternTargetSchema, input, caller);
+}
+
+export function parsePatternDecision(input: unknown): z.output<typeof patternDecisionSchema> {
+  return parseWith(patternDecisionSchema, input, 'patternFeedback');
 }

@@ -35,13 +35,15 @@ export const MAX_DAG_NODES = 50;
 
 const thresholdSchema = z.number().min(0).max(1);
 
-export const dagRequestSchema = z
-  .strictObject({
-    intent: limitedString(MAX_INTENT_LENGTH).min(1),
-    context: contextSchema,
-    maxNodes: z.int().min(1).max(MAX_DAG_NODES).default(10),
-    thresholds: z.strictObject({ reject: thresholdSchema.default(0.5), warn: thresholdSchema.default(0.65) }).default({ reject: 0.5, warn: 0.65 }),
-  })
+/** The DAG request's fields (an MCP tool's input must be a plain object schema). */
+export const dagRequestBaseSchema = z.strictObject({
+  intent: limitedString(MAX_INTENT_LENGTH).min(1),
+  context: contextSchema,
+  maxNodes: z.int().min(1).max(MAX_DAG_NODES).default(10),
+  thresholds: z.strictObject({ reject: thresholdSchema.default(0.5), warn: thresholdSchema.default(0.65) }).default({ reject: 0.5, warn: 0.65 }),
+});
+
+export const dagRequestSchema = dagRequestBaseSchema
   .refine((r) => r.thresholds.reject <= r.thresholds.warn, {
     message: 'thresholds.reject must not exceed thresholds.warn',
     path: ['thresholds'],

@@ -62,19 +62,57 @@ const rankedItemSchema = z.object({
   signals: z.record(z.string(), z.number()).describe('Per-signal breakdown of the score'),
 });
 
+/** A capability whose next tool is a predicted one (predictNext mixes them with tools). */
+const capabilityItemSchema = z.looseObject({
+  kind: z.literal('capability'),
+  capability: z.string(),
+  tool: z.string().describe('The predicted tool that starts what is left of the capability'),
+  tools: z.array(z.string()),
+  score: z.number(),
+  signals: z.record(z.string(), z.number()),
+});
+
 export const predictionSchema = z.object({
   kind: z.enum(['prediction', 'cold-start']),
   profile: z.enum(['default', 'seed']),
   version: z.number().describe('Graph version of the model that answered'),
-  items: z.array(rankedItemSchema),
+  items: z.array(z.union([rankedItemSchema, capabilityItemSchema])),
   unknownContext: z.array(z.string()).describe('Context tools the graph has never seen, ignored'),
 });
 
 export const searchResultSchema = z.object({
-  kind: z.literal('results'),
+  kind: z.enum(['results', 'no-match']).describe("'no-match': nothing fits; items are only the nearest tools"),
   version: z.number(),
   items: z.array(rankedItemSchema),
+  coverage: z.number().describe('Best share of the query a returned tool accounts for'),
+  unmatched: z.array(z.string()).optional().describe('With no-match: the query words no returned tool explains'),
+  hint: z.string().optional(),
 });
+
+export const dagSchema = z.object({
+  nodes: z.array(z.object({ id: z.string(), tool: z.string(), confidence: z.number() })),
+  edges: z.array(z.object({ from: z.string(), to: z.string(), confidence: z.number(), source: z.enum(['data-flow', 'sequence']) })),
+  layers: z.array(z.array(z.string())).describe('Node ids by layer: a layer depends only on earlier ones'),
+  confidence: z.number(),
+  status: z.enum(['ok', 'warn', 'reject']),
+  warnings: z.array(z.string()),
+  version: z.number(),
+});
+
+export const patternSchema = z.looseObject({
+  id: z.string(),
+  kind: z.string(),
+  tools: z.array(z.string()),
+  observations: z.number(),
+  successes: z.number(),
+  failures: z.number(),
+  approvals: z.number(),
+  rejections: z.number(),
+  reliability: z.looseObject({ mean: z.number(), excluded: z.boolean() }).nullable(),
+  confidence: z.looseObject({}),
+});
+
+export const patternsResponseSchema = z.object({ patterns: z.array(patternSchema) });
 
 export const ingestResultSchema = z.object({
   ingested: z.number().describe('Traces newly recorded (a caller id seen before is a retry and is skipped)'),

@@ -32,7 +32,8 @@ import { openStore, type OpenStoreOptions } from '../store/open-store.js';
 import { iterateTraces, type AppendResult, type Store, type StoreStats, type Unsubscribe } from '../store/store.js';
 import type { Embedder } from '../text/embedder.js';
 import { GroupCommit } from './group-commit.js';
-import { textOf, type ToolgraphService } from './service.js';
+import type { PatternView } from './pattern-view.js';
+import { patternFeedback, textOf, type ToolgraphService } from './service.js';
 import { Toolgraph, type IngestResult, type ScoreOptions, type ToolgraphStats } from './toolgraph.js';
 
 export interface OpenToolgraphOptions extends OpenStoreOptions {
@@ -378,6 +379,16 @@ class DurableToolgraphImpl implements DurableToolgraph {
   async suggestDag(request: unknown): Promise<DagSuggestion> {
     await this.engine.prepareEmbeddings(textOf(request, 'intent'));
     return this.engine.suggestDag(request);
+  }
+
+  async patterns(request?: unknown): Promise<readonly PatternView[]> {
+    return this.engine.patterns(request ?? {});
+  }
+
+  // Human feedback lives in the engine's registry: it does not yet survive a restart (the
+  // store's patterns table is written by nobody so far).
+  async patternFeedback(id: string, body: unknown): Promise<PatternView> {
+    return patternFeedback(this.engine, id, body);
   }
 
   score(trace: unknown, options?: ScoreOptions): Promise<ContributionResult> {

@@ -9,7 +9,9 @@ import type { Prediction } from '../recommend/predict-next.js';
 import type { DagSuggestion } from '../recommend/dag/suggest-dag.js';
 import type { SearchResult } from '../recommend/search-tools.js';
 import type { ContributionResult } from '../scoring/contribute-trace.js';
+import { parsePatternDecision } from '../schema/pattern-requests.js';
 import type { ToolInfo } from '../schema/types.js';
+import type { PatternView } from './pattern-view.js';
 import type { IngestResult, ScoreOptions, Toolgraph, ToolgraphStats } from './toolgraph.js';
 
 export interface ToolgraphService {
@@ -22,6 +24,10 @@ export interface ToolgraphService {
   searchTools(request: unknown): Promise<SearchResult>;
   /** A workflow (DAG) of tools for an intent. */
   suggestDag(request: unknown): Promise<DagSuggestion>;
+  /** Reviewed patterns and the most observed transitions, with evidence and confidence. */
+  patterns(request?: unknown): Promise<readonly PatternView[]>;
+  /** A person approves or rejects the pattern with this id (as `patterns` reported it). */
+  patternFeedback(id: string, body: unknown): Promise<PatternView>;
   /** Trace value (specs 000/001) with its breakdown; contributes to the novelty memory as asked. */
   score(trace: unknown, options?: ScoreOptions): Promise<ContributionResult>;
   fit(): Promise<FitReport>;
@@ -48,6 +54,8 @@ export function inMemoryService(tg: Toolgraph): ToolgraphService {
       await tg.prepareEmbeddings(textOf(request, 'intent'));
       return tg.suggestDag(request);
     },
+    patterns: async (request) => tg.patterns(request ?? {}),
+    patternFeedback: async (id, body) => patternFeedback(tg, id, body),
     score: (trace, options) => tg.score(trace, options),
     fit: async () => tg.fit(),
     stats: async () => tg.stats(),
@@ -59,4 +67,10 @@ export function inMemoryService(tg: Toolgraph): ToolgraphService {
 export function textOf(request: unknown, field: string): string[] {
   const value = typeof request === 'object' && request !== null ? Object.getOwnPropertyDescriptor(request, field)?.value : undefined;
   return typeof value === 'string' && value !== '' ? [value] : [];
+}
+
+/** Feedback on the pattern `id` with a `{decision, at?}` body: what both service implementations do. */
+export function patternFeedback(tg: Toolgraph, id: string, body: unknown): PatternView {
+  const { decision, at } = parsePatternDecision(body);
+  return tg.patternFeedback({ id }, decision, at === undefined ? {} : { at });
 }

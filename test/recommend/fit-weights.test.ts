@@ -46,3 +46,18 @@ describe('fitWeights', () => {
     expect(report.nextNoIntent.queries).toBe(0);
   });
 });
+
+describe('fitWeights on too little data', () => {
+  it('keeps finite weights when Newton diverges on a few separable queries', async () => {
+    const { loadDataset } = await import('../../src/schema/dataset.js');
+    const { workflowToTrace } = await import('../../src/schema/trace.js');
+    const data = await loadDataset(new URL('../fixtures/schema/tiny', import.meta.url).pathname);
+    const catalog = new Map(data.tools.map((t) => [t.name, t]));
+    const { hashedTextEmbedding } = await import('../../src/text/text-embedding.js');
+    const report = fitWeights(data.workflows.map(workflowToTrace), catalog, { seed: 42, embedding: hashedTextEmbedding() });
+    for (const w of [report.weights.next, report.weights.nextNoIntent, report.weights.search]) expect(w.every(Number.isFinite)).toBe(true);
+    // On this fixture the search fit diverges (loss NaN): the prior weights are kept and said so.
+    expect(Number.isFinite(report.search.loss)).toBe(false);
+    expect(report.search.selected).toBe('prior');
+  });
+});

@@ -11,7 +11,10 @@ import { parseScoreRequest } from '../../schema/service-requests.js';
 import {
   catalogBodySchema,
   contributionSchema,
+  dagSchema,
   ingestResultSchema,
+  patternSchema,
+  patternsResponseSchema,
   predictionSchema,
   scoreRequestSchema,
   searchResultSchema,
@@ -20,7 +23,8 @@ import {
   toolsResponseSchema,
   tracesBodySchema,
 } from '../../schema/service-requests.js';
-import { predictRequestSchema, searchRequestSchema } from '../../schema/requests.js';
+import { patternDecisionSchema, patternsRequestSchema } from '../../schema/pattern-requests.js';
+import { dagRequestSchema, predictRequestSchema, searchRequestSchema } from '../../schema/requests.js';
 import type { ToolgraphService } from '../service.js';
 import type { HttpMetrics } from './metrics.js';
 
@@ -82,6 +86,33 @@ export const ROUTES: readonly Route[] = [
     body: { schema: searchRequestSchema, limit: QUERY_BODY_LIMIT },
     response: searchResultSchema,
     handle: ({ service }, { body }) => service.searchTools(body),
+  },
+  {
+    method: 'POST',
+    url: '/v1/dag',
+    summary: 'Suggest a workflow for a task: tools with dependencies, layers that can run in parallel, confidences and warnings.',
+    write: false,
+    body: { schema: dagRequestSchema, limit: QUERY_BODY_LIMIT },
+    response: dagSchema,
+    handle: ({ service }, { body }) => service.suggestDag(body),
+  },
+  {
+    method: 'POST',
+    url: '/v1/patterns',
+    summary: 'Reviewed patterns and the most observed transitions ({from?, limit?}), with evidence, reliability and confidence (spec 004).',
+    write: false,
+    body: { schema: patternsRequestSchema, limit: QUERY_BODY_LIMIT },
+    response: patternsResponseSchema,
+    handle: async ({ service }, { body }) => ({ patterns: await service.patterns(body ?? {}) }),
+  },
+  {
+    method: 'POST',
+    url: '/v1/patterns/:id/feedback',
+    summary: "A person's verdict on a pattern ({decision: 'approve' | 'reject', at?}): its confidence and the ranking respond at once.",
+    write: true,
+    body: { schema: patternDecisionSchema, limit: QUERY_BODY_LIMIT },
+    response: patternSchema,
+    handle: ({ service }, { body, params }) => service.patternFeedback(params['id']!, body),
   },
   {
     method: 'POST',

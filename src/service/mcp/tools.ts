@@ -9,8 +9,9 @@
  * an agent sees what was wrong and the session goes on.
  */
 import type { z } from 'zod';
-import { predictRequestSchema, searchRequestSchema } from '../../schema/requests.js';
+import { dagRequestBaseSchema, predictRequestSchema, searchRequestSchema } from '../../schema/requests.js';
 import {
+  dagSchema,
   contributionSchema,
   ingestResultSchema,
   parseScoreRequest,
@@ -52,6 +53,16 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
     input: searchRequestSchema,
     output: searchResultSchema,
     call: (service, args) => service.searchTools(args),
+  },
+  {
+    name: 'suggest_dag',
+    title: 'Suggest a workflow',
+    description:
+      'Suggest a workflow (a DAG of tools) for a task in words: nodes with confidences, dependencies from declared data flow or the learned order, layers that can run in parallel, and warnings when confidence is low.',
+    write: false,
+    input: dagRequestBaseSchema,
+    output: dagSchema,
+    call: (service, args) => service.suggestDag(args),
   },
   {
     name: 'record_trace',

@@ -31,6 +31,41 @@ describe('HTTP API', () => {
     expect(r.json.items[0].tool).toBe('book_hotel');
   });
 
+  it('answers no-match for a request nothing fits, with the words that matched nothing', async () => {
+    const r = await call(server.url, '/v1/search', { body: { query: 'knit a woollen scarf', k: 2 } });
+    expect(r.status).toBe(200);
+    expect(r.json.kind).toBe('no-match');
+    expect(r.json.unmatched).toEqual(['knit', 'woollen', 'scarf']);
+    expect(r.json.items).toHaveLength(2);
+  });
+
+  it('suggests a workflow DAG and validates the request', async () => {
+    const r = await call(server.url, '/v1/dag', { body: { intent: 'fly to Rome', maxNodes: 3 } });
+    expect(r.status).toBe(200);
+    expect(r.json.nodes.map((n: { tool: string }) => n.tool)).toContain('search_flights');
+    expect(r.json.nodes.length).toBeLessThanOrEqual(3);
+    expect(r.json.layers.flat().sort()).toEqual(r.json.nodes.map((n: { id: string }) => n.id).sort());
+    const bad = await call(server.url, '/v1/dag', { body: { intent: 'x', thresholds: { reject: 0.9, warn: 0.1 } } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.code).toBe('INVALID_INPUT');
+  });
+
+  it('lists patterns and takes a human verdict on one by id; an unknown id is 404', async () => {
+    const listed = await call(server.url, '/v1/patterns', { body: { from: 'search_flights', limit: 5 } });
+    expect(listed.status).toBe(200);
+    const pair = listed.json.patterns.find((p: { tools: string[] }) => p.tools[1] === 'book_flight');
+    expect(pair.approvals).toBe(0);
+    const approved = await call(server.url, `/v1/patterns/${encodeURIComponent(pair.id)}/feedback`, { body: { decision: 'approve' } });
+    expect(approved.status).toBe(200);
+    expect(approved.json.approvals).toBe(1);
+    expect(approved.json.confidence.human).toBeGreaterThan(pair.confidence.human);
+    const missing = await call(server.url, '/v1/patterns/transition:nope/feedback', { body: { decision: 'reject' } });
+    expect(missing.status).toBe(404);
+    expect(missing.json.error.code).toBe('NOT_FOUND');
+    const bad = await call(server.url, `/v1/patterns/${encodeURIComponent(pair.id)}/feedback`, { body: { decision: 'maybe' } });
+    expect(bad.status).toBe(400);
+  });
+
   it('lists and extends the catalogue; tools not named are kept', async () => {
     const before = await call(server.url, '/v1/tools');
     expect(before.status).toBe(200);
@@ -90,7 +125,18 @@ describe('HTTP API', () => {
     expect((await call(server.url, '/healthz')).json).toEqual({ status: 'ok' });
     const doc = (await call(server.url, '/v1/openapi.json')).json;
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths).sort()).toEqual(['/v1/predict', '/v1/score', '/v1/search', '/v1/stats', '/v1/tools', '/v1/traces']);
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/v1/dag',
+      '/v1/patterns',
+      '/v1/patterns/{id}/feedback',
+      '/v1/predict',
+      '/v1/score',
+      '/v1/search',
+      '/v1/stats',
+      '/v1/tools',
+      '/v1/traces',
+    ]);
+    expect(doc.paths['/v1/patterns/{id}/feedback'].post.security).toEqual([{ bearer: [] }]);
     const predictBody = doc.paths['/v1/predict'].post.requestBody.content['application/json'].schema;
     expect(predictBody.additionalProperties).toBe(false);
     expect(predictBody.properties.k).toMatchObject({ type: 'integer', minimum: 1, maximum: 1000, default: 5 });

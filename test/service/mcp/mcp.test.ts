@@ -17,7 +17,7 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const BIN = `${ROOT}dist/src/cli/main.js`;
 const FIXTURE = `${ROOT}test/fixtures/schema/tiny`;
 
-const TOOL_NAMES = ['predict_next_tool', 'record_trace', 'score_trace', 'search_tools'];
+const TOOL_NAMES = ['predict_next_tool', 'record_trace', 'score_trace', 'search_tools', 'suggest_dag'];
 
 type ToolResult = Awaited<ReturnType<Client['callTool']>>;
 
@@ -53,6 +53,13 @@ async function exercise(client: Client, data: { context: string; next: string; q
 
   const searched = await client.callTool({ name: 'search_tools', arguments: { query: data.query, k: 3 } });
   expect((searched.structuredContent as { items: { tool: string }[] }).items.map((i) => i.tool)).toContain(data.found);
+
+  const dag = await client.callTool({ name: 'suggest_dag', arguments: { intent: data.query, maxNodes: 3 } });
+  expect(dag.isError).toBeFalsy();
+  const suggestion = dag.structuredContent as { nodes: { tool: string }[]; layers: string[][]; status: string };
+  expect(suggestion.nodes.map((n) => n.tool)).toContain(data.found);
+  expect(['ok', 'warn', 'reject']).toContain(suggestion.status);
+  expect(errorOf(await client.callTool({ name: 'suggest_dag', arguments: { intent: 'x', maxNodes: 0 } })).code).toBe('INVALID_INPUT');
 
   const recorded = await client.callTool({ name: 'record_trace', arguments: { trace: { id: 'mcp-1', intent: 'learn a new pair', tools: ['mcp_alpha', 'mcp_beta'] } } });
   expect(recorded.structuredContent).toMatchObject({ ingested: 1 });
