@@ -20,7 +20,9 @@ import type { DagSuggestion } from '../recommend/dag/suggest-dag.js';
 import { SIGNALS } from '../recommend/features.js';
 import { Toolgraph, type ToolgraphOptions } from '../service/toolgraph.js';
 import { inMemoryService, type ToolgraphService } from '../service/service.js';
+import { openToolgraph } from '../service/durable-toolgraph.js';
 import { SERVER_REBUILD_DELAY_MS } from '../service/server-defaults.js';
+import { storeOptionsFromEnv } from '../store/open-store.js';
 import { runCapabilityEval } from './eval-capability.js';
 import { serveCommands } from './serve-commands.js';
 import { progressBar } from './progress.js';
@@ -503,16 +505,24 @@ const benchCommand: Command = {
 };
 
 /**
- * The service behind `serve` and `mcp`: learned in memory from --data / --traces like the other
- * commands, or empty (with --tools, if given) when neither is given: traces then arrive over the
- * API.
+ * The service behind `serve` and `mcp`: by default the durable store (`--data-dir`, or
+ * PostgreSQL with TOOLGRAPH_DATABASE_URL), so that what is posted survives a restart and several
+ * instances share one graph; in memory when --data / --traces name what to learn from instead.
+ * `--tools` adds a catalogue either way. Rebuilds wait --rebuild-delay (default 2 s): under
+ * steady ingestion a short delay keeps the server rebuilding instead of answering.
  */
 async function loadService(values: Values): Promise<ToolgraphService> {
   const options = { rebuildDelayMs: intOption(values, 'rebuild-delay', SERVER_REBUILD_DELAY_MS, 0) };
   if (values['data'] !== undefined || values['traces'] !== undefined) return inMemoryService(await loadToolgraph(values, options));
-  const tg = new Toolgraph({ seed: intOption(values, 'seed', 42, 0), ...options });
-  if (typeof values['tools'] === 'string') tg.setTools(await readCatalogFile(values['tools']));
-  return inMemoryService(tg);
+  const dataDir = typeof values['data-dir'] === 'string' ? values['data-dir'] : undefined;
+  const service = await openToolgraph({ ...storeOptionsFromEnv(process.env, dataDir), seed: intOption(values, 'seed', 42, 0), ...options });
+  try {
+    if (typeof values['tools'] === 'string') await service.setTools(await readCatalogFile(values['tools']));
+  } catch (error) {
+    await service.close();
+    throw error;
+  }
+  return service;
 }
 
 export const COMMANDS: readonly Command[] = [

@@ -53,8 +53,8 @@ export function serveCommands(sourceOptions: Readonly<Record<string, OptionSpec>
   const serve: Command = {
     name: 'serve',
     summary: 'HTTP service: JSON API under /v1, /healthz, /metrics, and the MCP server at /mcp.',
-    usage: 'serve [--data DIR | --traces FILE] [--tools FILE] [--port N] [--host H] [--log-level L] [--rebuild-delay MS]',
-    example: 'TOOLGRAPH_TOKEN=secret toolgraph serve --data samples/nestful --port 8080',
+    usage: 'serve [--data-dir DIR | --data DIR | --traces FILE] [--tools FILE] [--port N] [--host H] [--log-level L] [--rebuild-delay MS]',
+    example: 'TOOLGRAPH_TOKEN=secret toolgraph serve --port 8080',
     options: {
       ...sources,
       port: { type: 'string', help: 'port to listen on (default 8080; 0 picks a free one)' },
@@ -86,9 +86,9 @@ export function serveCommands(sourceOptions: Readonly<Record<string, OptionSpec>
   };
   const mcp: Command = {
     name: 'mcp',
-    summary: 'MCP server over stdio: predict_next_tool, search_tools, record_trace, score_trace.',
-    usage: 'mcp [--data DIR | --traces FILE] [--tools FILE] [--rebuild-delay MS]',
-    example: 'toolgraph mcp --data samples/nestful',
+    summary: 'MCP server over stdio: predict_next_tool, search_tools, suggest_dag, record_trace, score_trace.',
+    usage: 'mcp [--data-dir DIR | --data DIR | --traces FILE] [--tools FILE] [--rebuild-delay MS]',
+    example: 'toolgraph mcp',
     options: sources,
     async run(values) {
       const stop = untilSignal('mcp');
