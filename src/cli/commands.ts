@@ -377,9 +377,11 @@ const dagCommand: Command = {
   },
 };
 
+const DEMO_DAG_INTENT = 'Find flights from New York to London on August 15, 2024 and hotels in London';
+
 const demoCommand: Command = {
   name: 'demo',
-  summary: 'The main job on the bundled sample: store it, learn, fit, predict and search from the store.',
+  summary: 'The main job on the bundled sample: store it, learn, fit, then predict, search and suggest a workflow from the store.',
   usage: 'demo [--data-dir DIR] [--json]',
   example: 'toolgraph demo',
   options: { ...DATA_DIR_OPTION, json: { type: 'boolean', help: 'print JSON lines instead of tables' } },
@@ -395,12 +397,13 @@ const demoCommand: Command = {
         stats: await tg.stats(),
         prediction: await tg.predictNext({ context: ['TripadvisorSearchLocation'], intent: 'Find the best-rated hotels in Rome for next weekend' }),
         search: await tg.searchTools({ query: 'find flights from New York to London' }),
+        dag: await tg.suggestDag({ intent: DEMO_DAG_INTENT }),
       };
     });
-    const { stats, prediction, search } = out;
+    const { stats, prediction, search, dag } = out;
     const store = { where: storeLabel(values), stored: out.ingest.ingested, alreadyStored: out.ingest.duplicates, fitted: out.fitted };
     if (values['json'] === true) {
-      process.stdout.write(`${JSON.stringify({ stats, store })}\n${JSON.stringify({ prediction })}\n${JSON.stringify({ search })}\n`);
+      process.stdout.write(`${JSON.stringify({ stats, store })}\n${JSON.stringify({ prediction })}\n${JSON.stringify({ search })}\n${JSON.stringify({ dag })}\n`);
       return;
     }
     process.stdout.write(
@@ -413,6 +416,9 @@ const demoCommand: Command = {
         '',
         'tools for "find flights from New York to London":',
         itemsTable(search.items),
+        '',
+        `a workflow for "${DEMO_DAG_INTENT}":`,
+        dagTable(dag),
         '',
       ].join('\n'),
     );

@@ -31,7 +31,7 @@ import type { TransitionColumns, ToolGraphState } from './tool-graph.js';
 export const GRAPH_CODEC_FORMAT = 2;
 
 const MAGIC = 0x00534754; // "TGS\0" read as a little-endian u32
-const HEADER_F64 = 11;
+const HEADER_F64 = 12;
 const HEADER_BYTES = 8 + HEADER_F64 * 8;
 
 /** Signals of the graph at `version`, worth keeping because they are slow to recompute. */

@@ -53,6 +53,13 @@ export const BACKOFF_WEIGHTS: readonly number[] = SIGNALS.map((s) =>
   s === 'secondOrder' ? 1e6 : s === 'transition' ? 1e3 : s === 'popularity' ? 1e-3 : 0,
 );
 
+/**
+ * The simple rule search falls back on: BM25 of the request against the catalogue, ties by
+ * popularity. Where traces are few and lexical matching is strong (a large catalogue of terse,
+ * distinct tools), the fitted ranker must beat it by more than a standard error to be kept.
+ */
+export const LEXICAL_WEIGHTS: readonly number[] = SIGNALS.map((s) => (s === 'lexical' ? 1e3 : s === 'popularity' ? 1e-3 : 0));
+
 export interface FitReport {
   readonly weights: FittedWeights;
   readonly folds: number;
@@ -123,7 +130,7 @@ export function fitWeights(
     }
   }
 
-  const fit = (qs: FitQuery[], initial: readonly number[], backoff: boolean): { w: number[]; report: FitTaskReport } => {
+  const fit = (qs: FitQuery[], initial: readonly number[], backoff: readonly number[] | null): { w: number[]; report: FitTaskReport } => {
     if (qs.length === 0) {
       return { w: initial.slice(), report: { queries: 0, initialLoss: 0, loss: 0, hit1Fitted: 0, hit1Backoff: 0, selected: 'fitted' } };
     }
@@ -131,27 +138,27 @@ export function fitWeights(
     // A handful of separable queries can drive Newton's method to infinite weights; such a fit
     // says nothing, and its scores would be NaN.
     if (!Number.isFinite(result.loss) || !result.weights.every(Number.isFinite)) {
-      const selected = backoff ? 'backoff' : 'prior';
+      const selected = backoff !== null ? 'backoff' : 'prior';
       return {
-        w: (backoff ? BACKOFF_WEIGHTS : initial).slice(),
+        w: (backoff ?? initial).slice(),
         report: { queries: qs.length, initialLoss: result.initialLoss, loss: result.loss, hit1Fitted: 0, hit1Backoff: 0, selected },
       };
     }
     const fitted = topHits(F, collected.groups, qs, result.weights);
-    const rule = backoff ? topHits(F, collected.groups, qs, BACKOFF_WEIGHTS) : null;
+    const rule = backoff !== null ? topHits(F, collected.groups, qs, backoff) : null;
     const hit1Fitted = mean(fitted);
     const hit1Backoff = rule === null ? 0 : mean(rule);
     // One-standard-error rule: the fitted ranker must beat the back-off rule by more than the
     // standard error of the paired difference, or the simpler rule is kept.
     const selected = rule !== null && hit1Fitted - hit1Backoff <= pairedStandardError(fitted, rule) ? 'backoff' : 'fitted';
     return {
-      w: selected === 'backoff' ? BACKOFF_WEIGHTS.slice() : result.weights,
+      w: selected === 'backoff' && backoff !== null ? backoff.slice() : result.weights,
       report: { queries: qs.length, initialLoss: result.initialLoss, loss: result.loss, hit1Fitted, hit1Backoff, selected },
     };
   };
-  const next = fit(collected.next, PRIOR_WEIGHTS.next, true);
-  const nextNoIntent = fit(collected.nextNoIntent, PRIOR_WEIGHTS.nextNoIntent, true);
-  const search = fit(collected.search, PRIOR_WEIGHTS.search, false);
+  const next = fit(collected.next, PRIOR_WEIGHTS.next, BACKOFF_WEIGHTS);
+  const nextNoIntent = fit(collected.nextNoIntent, PRIOR_WEIGHTS.nextNoIntent, BACKOFF_WEIGHTS);
+  const search = fit(collected.search, PRIOR_WEIGHTS.search, LEXICAL_WEIGHTS);
   const noMatchCoverage = lowQuantile(coverages, NO_MATCH_QUANTILE);
   return {
     weights: {

@@ -210,6 +210,7 @@ export class SqlStore implements Store {
               name: tool.name,
               description: tool.description,
               params: tool.params.map((p) => ({ name: p.name, type: p.type, description: p.description, required: p.required })),
+              ...(tool.outputs !== undefined && tool.outputs.length > 0 ? { outputs: [...tool.outputs] } : {}),
             };
             params.push(encodeText(tool.name), JSON.stringify(body));
           }

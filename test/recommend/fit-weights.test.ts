@@ -56,8 +56,8 @@ describe('fitWeights on too little data', () => {
     const { hashedTextEmbedding } = await import('../../src/text/text-embedding.js');
     const report = fitWeights(data.workflows.map(workflowToTrace), catalog, { seed: 42, embedding: hashedTextEmbedding() });
     for (const w of [report.weights.next, report.weights.nextNoIntent, report.weights.search]) expect(w.every(Number.isFinite)).toBe(true);
-    // On this fixture the search fit diverges (loss NaN): the prior weights are kept and said so.
+    // On this fixture the search fit diverges (loss NaN): the lexical rule is kept and said so.
     expect(Number.isFinite(report.search.loss)).toBe(false);
-    expect(report.search.selected).toBe('prior');
+    expect(report.search.selected).toBe('backoff');
   });
 });

@@ -181,6 +181,8 @@ export function storeContract(name: string, harness: StoreHarness): void {
         name: n,
         description: i === 0 ? 'nul \u0000 inside, lone \ud800 surrogate, quote \'"' : `tool ${i}`,
         params: [{ name: '__proto__', type: 'object', description: '\\u0000 literal', required: true }],
+        // Declared outputs (data flow for DAG suggestion) are kept too, hostile names included.
+        ...(i % 2 === 0 ? { outputs: ['__proto__', `out ${i}`] } : {}),
       }));
       await store.putTools(tools);
       const sorted = [...tools].sort((p, q) => Buffer.compare(Buffer.from(p.name), Buffer.from(q.name)));
