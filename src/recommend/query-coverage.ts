@@ -35,9 +35,13 @@ function maxIdf(index: Bm25Index): number {
   return max;
 }
 
+/** The weight of a word nothing has seen, per text model: computed once, not per query. */
+const ceilings = new WeakMap<TextModel, number>();
+
 /** The distinct words of a tokenised query with their weights. */
 export function queryWords(text: TextModel, tokens: readonly string[]): QueryWord[] {
-  const ceiling = Math.max(maxIdf(text.bm25), maxIdf(text.intent.examples), 1);
+  let ceiling = ceilings.get(text);
+  if (ceiling === undefined) ceilings.set(text, (ceiling = Math.max(maxIdf(text.bm25), maxIdf(text.intent.examples), 1)));
   const words: QueryWord[] = [];
   for (const word of new Set(tokens)) {
     const docTerm = termId(text.bm25, word);
