@@ -18,7 +18,9 @@
  * 4. Dependencies: declared data flow from earlier steps (a field one tool returns names a
  *    parameter of another) with the confidence of a direct dependency; a step fed by no
  *    earlier step depends on the step before it, with the hop-correct confidence of the
- *    shortest learned path between the two tools (path-confidence.ts). On the training
+ *    shortest learned path between the two tools (path-confidence.ts), times the transition's
+ *    reliability factor (the feedback loop's Beta posterior) when it was observed directly;
+ *    a transition credibly failing more than half the time is named in a warning. On the training
  *    workflows of NESTFUL (gold nodes and order), this rule scores edge-F1 0.740 against 0.704
  *    for a plain chain and 0.473 for data flow alone.
  * 5. Acyclic by construction: edges go forward in the order; nodes come out in topological
@@ -31,6 +33,7 @@
  * Dropping single nodes below the threshold was measured and lost: node-F1 0.811 -> 0.708 on
  * UltraTool, because membership confidence is spread across a workflow's tools.
  */
+import { edgeIndex } from '../../graph/edge-reliability.js';
 import { hopDistance, pathConfidence } from '../../graph/path-confidence.js';
 import { splitClauses } from '../../text/clauses.js';
 import { tokenize } from '../../text/tokenize.js';
@@ -126,8 +129,18 @@ export function suggestDag(model: RecommenderModel, request: DagRequest): DagSug
       }
     }
     if (fed) continue;
-    const h = hopDistance(graph.out, steps[j - 1]!.tool, steps[j]!.tool, MAX_HOPS, hops);
-    kept.push({ from: j - 1, to: j, confidence: pathConfidence(h > 0 ? h : MAX_HOPS), source: 'sequence' });
+    const a = steps[j - 1]!.tool;
+    const b = steps[j]!.tool;
+    const h = hopDistance(graph.out, a, b, MAX_HOPS, hops);
+    // A direct transition carries its outcomes (the feedback loop's Beta posterior): failures
+    // lower the dependency's confidence by the same factor as in predictNext, and a pair whose
+    // failure rate is credibly above 1/2 is flagged.
+    const e = h === 1 ? edgeIndex(graph.out, a, b) : -1;
+    const factor = e >= 0 ? Math.exp(graph.reliability.logFactor[e]!) : 1;
+    if (e >= 0 && graph.reliability.excluded[e] === 1) {
+      warnings.push(`${graph.names[a]} -> ${graph.names[b]} has been failing (failure rate credibly above 1/2)`);
+    }
+    kept.push({ from: j - 1, to: j, confidence: pathConfidence(h > 0 ? h : MAX_HOPS) * factor, source: 'sequence' });
   }
 
   // 5. Topological order and layers.

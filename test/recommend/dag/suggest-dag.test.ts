@@ -97,3 +97,29 @@ describe('suggestDag', () => {
     expect(cold.nodes[0]?.tool).toBe('get_weather');
   });
 });
+
+describe('suggestDag and the feedback loop', () => {
+  it('lowers a failing dependency by its reliability factor and warns when it is credibly failing', () => {
+    const tg = new Toolgraph();
+    tg.setTools(catalog);
+    const DAY = 86_400_000;
+    for (let i = 0; i < 6; i++) {
+      tg.ingest({ id: `w${i}`, intent: `email me the weather forecast for city ${i}`, tools: ['get_weather', 'send_email'], timestamp: DAY });
+    }
+    const before = tg.suggestDag({ intent: 'email me the weather forecast for city 3' });
+    expect(before.edges).toEqual([{ from: 'n1', to: 'n2', confidence: 0.95, source: 'sequence' }]);
+    // A month later the pair fails again and again: its posterior mean drops below 1/2.
+    for (let i = 0; i < 12; i++) {
+      tg.ingest({ id: `f${i}`, tools: ['get_weather', { name: 'send_email', ok: false }], success: false, timestamp: 31 * DAY });
+    }
+    tg.rebuild(); // queries read the current model; the debounced rebuild has not run yet
+    const rel = tg.reliability('get_weather', 'send_email')!;
+    expect(rel.excluded).toBe(true);
+    expect(rel.factor).toBeLessThan(1);
+    const after = tg.suggestDag({ intent: 'email me the weather forecast for city 3' });
+    const edge = after.edges.find((e) => e.source === 'sequence');
+    expect(edge?.confidence).toBeCloseTo(0.95 * rel.factor, 12);
+    expect(edge!.confidence).toBeLessThan(before.edges[0]!.confidence);
+    expect(after.warnings.some((w) => w.includes('get_weather -> send_email has been failing'))).toBe(true);
+  });
+});
