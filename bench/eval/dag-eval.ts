@@ -109,9 +109,10 @@ function chainDag(model: RecommenderModel, intent: string, scores: Float64Array)
 }
 
 function toolgraphDag(model: RecommenderModel, intent: string): Predicted {
-  const dag = suggestDag(model, { intent });
-  const toolOf = new Map(dag.nodes.map((n) => [n.id, n.tool]));
-  return { tools: dag.nodes.map((n) => n.tool), edges: dag.edges.map((e) => [toolOf.get(e.from)!, toolOf.get(e.to)!] as const) };
+  // Expanded: the gold workflows are tools, so capabilities are scored by their tools.
+  const dag = suggestDag(model, { intent, expandCapabilities: true });
+  const toolOf = new Map(dag.nodes.map((n) => [n.id, n.kind === 'tool' ? n.tool : n.tools.join('+')]));
+  return { tools: dag.nodes.flatMap((n) => (n.kind === 'tool' ? [n.tool] : n.tools)), edges: dag.edges.map((e) => [toolOf.get(e.from)!, toolOf.get(e.to)!] as const) };
 }
 
 export function evaluateDag(dataset: Dataset, options: DagEvalOptions = {}): DagResult[] {

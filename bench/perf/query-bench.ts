@@ -83,7 +83,7 @@ export function queryBench(which: 'search' | 'dag', options: QueryBenchOptions):
   // Warm-up on other texts (a suffix makes each one new to the query-vector window).
   for (let i = 0; i < Math.min(500, queries.length); i++) {
     if (which === 'search') searchTools(model, { query: `${queries[i]!.intent} warm`, context: [], k: 5 });
-    else suggestDag(model, { intent: `${queries[i]!.intent} warm` });
+    else suggestDag(model, { intent: `${queries[i]!.intent} warm`, expandCapabilities: true });
   }
   const latency = new Float64Array(queries.length);
   let hits = 0;
@@ -98,11 +98,12 @@ export function queryBench(which: 'search' | 'dag', options: QueryBenchOptions):
       latency[i] = performance.now() - t0;
       if (result.items[0] !== undefined && q.tools.includes(result.items[0].tool)) hits++;
     } else {
-      const dag = suggestDag(model, { intent: q.intent });
+      const dag = suggestDag(model, { intent: q.intent, expandCapabilities: true });
       latency[i] = performance.now() - t0;
       const left = new Map<string, number>();
       for (const t of q.tools) left.set(t, (left.get(t) ?? 0) + 1);
       for (const n of dag.nodes) {
+        if (n.kind !== 'tool') continue;
         const k = left.get(n.tool) ?? 0;
         if (k > 0) {
           tp++;

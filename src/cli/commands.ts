@@ -351,7 +351,13 @@ function dagTable(dag: DagSuggestion): string {
   dag.layers.forEach((layer, l) => layer.forEach((id) => layerOf.set(id, l)));
   const table = formatTable(
     ['node', 'layer', 'tool', 'confidence', 'after'],
-    dag.nodes.map((n) => [n.id, layerOf.get(n.id) ?? 0, n.tool, n.confidence, (needs.get(n.id) ?? []).join(', ') || '-']),
+    dag.nodes.map((n) => [
+      n.id,
+      layerOf.get(n.id) ?? 0,
+      n.kind === 'tool' ? n.tool : `capability ${n.capability}: ${n.tools.join(' > ')}`,
+      n.confidence,
+      (needs.get(n.id) ?? []).join(', ') || '-',
+    ]),
   );
   const summary = `confidence ${dag.confidence.toFixed(3)} (${dag.status})`;
   return [table, summary, ...dag.warnings.map((w) => `warning: ${w}`)].join('\n');
@@ -367,9 +373,15 @@ const dagCommand: Command = {
     intent: { type: 'string', help: 'the task in words' },
     context: { type: 'string', help: 'comma-separated tools already called (not suggested again)' },
     'max-nodes': { type: 'string', help: 'largest number of steps (default 10)' },
+    expand: { type: 'boolean', help: 'list a capability\'s tools as separate nodes' },
   },
   async run(values) {
-    const request = { intent: values['intent'] ?? '', context: listOption(values, 'context'), maxNodes: intOption(values, 'max-nodes', 10) };
+    const request = {
+      intent: values['intent'] ?? '',
+      context: listOption(values, 'context'),
+      maxNodes: intOption(values, 'max-nodes', 10),
+      expandCapabilities: values['expand'] === true,
+    };
     const dag = usesStore(values)
       ? await withStore(values, (tg) => tg.suggestDag(request))
       : (await loadToolgraph(values)).suggestDag(request);

@@ -40,6 +40,7 @@ export const dagRequestBaseSchema = z.strictObject({
   intent: limitedString(MAX_INTENT_LENGTH).min(1),
   context: contextSchema,
   maxNodes: z.int().min(1).max(MAX_DAG_NODES).default(10),
+  expandCapabilities: z.boolean().default(false),
   thresholds: z.strictObject({ reject: thresholdSchema.default(0.5), warn: thresholdSchema.default(0.65) }).default({ reject: 0.5, warn: 0.65 }),
 });
 

@@ -90,7 +90,12 @@ export const searchResultSchema = z.object({
 });
 
 export const dagSchema = z.object({
-  nodes: z.array(z.object({ id: z.string(), tool: z.string(), confidence: z.number() })),
+  nodes: z.array(
+    z.union([
+      z.object({ id: z.string(), kind: z.literal('tool'), tool: z.string(), confidence: z.number() }),
+      z.object({ id: z.string(), kind: z.literal('capability'), capability: z.string(), tools: z.array(z.string()), confidence: z.number() }),
+    ]),
+  ),
   edges: z.array(z.object({ from: z.string(), to: z.string(), confidence: z.number(), source: z.enum(['data-flow', 'sequence']) })),
   layers: z.array(z.array(z.string())).describe('Node ids by layer: a layer depends only on earlier ones'),
   confidence: z.number(),

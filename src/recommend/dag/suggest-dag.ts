@@ -40,6 +40,7 @@ import { tokenize } from '../../text/tokenize.js';
 import type { RecommenderModel } from '../model.js';
 import { scoreAllTools } from '../score-all.js';
 import { breakCycles, layers, type WeightedEdge } from './acyclic.js';
+import { capabilityUnits, unitEdges } from './capability-nodes.js';
 import { feeds, outputKeys } from './data-flow.js';
 import { similarTasks } from '../../text/similar-intents.js';
 import { precedenceOf, probabilityBefore } from './precedence.js';
@@ -49,14 +50,21 @@ export interface DagRequest {
   readonly intent: string;
   readonly context?: readonly string[];
   readonly maxNodes?: number;
+  /** Keep a capability's tools as separate nodes instead of one capability node. */
+  readonly expandCapabilities?: boolean;
   readonly thresholds?: { readonly reject?: number; readonly warn?: number };
 }
 
-export interface DagNode {
-  readonly id: string;
-  readonly tool: string;
-  readonly confidence: number;
-}
+export type DagNode =
+  | { readonly id: string; readonly kind: 'tool'; readonly tool: string; readonly confidence: number }
+  | {
+      readonly id: string;
+      readonly kind: 'capability';
+      readonly capability: string;
+      /** The capability's tools, in the order the workflow runs them. */
+      readonly tools: readonly string[];
+      readonly confidence: number;
+    };
 
 export interface DagEdge {
   readonly from: string;
@@ -143,13 +151,23 @@ export function suggestDag(model: RecommenderModel, request: DagRequest): DagSug
     kept.push({ from: j - 1, to: j, confidence: pathConfidence(h > 0 ? h : MAX_HOPS) * factor, source: 'sequence' });
   }
 
-  // 5. Topological order and layers.
-  const layered = layers(steps.length, kept);
+  // 5. Capabilities (unless expanded), topological order and layers.
+  const units = request.expandCapabilities === true ? steps.map((_, k) => ({ steps: [k], capability: -1 })) : capabilityUnits(steps.map((s) => s.tool), model.capabilities);
+  const edgesOfUnits = unitEdges(units, kept, steps.length);
+  const layered = layers(units.length, edgesOfUnits);
   const order = layered.flat();
-  const idOf = new Array<string>(steps.length);
-  order.forEach((step, k) => (idOf[step] = `n${k + 1}`));
-  const nodes = order.map((step) => ({ id: idOf[step]!, tool: graph.names[steps[step]!.tool]!, confidence: steps[step]!.confidence }));
-  const edges = kept
+  const idOf = new Array<string>(units.length);
+  order.forEach((unit, k) => (idOf[unit] = `n${k + 1}`));
+  const nodes: DagNode[] = order.map((u) => {
+    const unit = units[u]!;
+    const first = steps[unit.steps[0]!]!;
+    if (unit.capability < 0) return { id: idOf[u]!, kind: 'tool', tool: graph.names[first.tool]!, confidence: first.confidence };
+    // A capability is as certain as its least certain tool.
+    const confidence = Math.min(...unit.steps.map((k) => steps[k]!.confidence));
+    const tools = unit.steps.map((k) => graph.names[steps[k]!.tool]!);
+    return { id: idOf[u]!, kind: 'capability', capability: model.capabilities!.capabilities[unit.capability]!.id, tools, confidence };
+  });
+  const edges = edgesOfUnits
     .map((e) => ({ from: idOf[e.from]!, to: idOf[e.to]!, confidence: e.confidence, source: e.source }))
     .sort((a, b) => idNumber(a.from) - idNumber(b.from) || idNumber(a.to) - idNumber(b.to));
 

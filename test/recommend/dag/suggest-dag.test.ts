@@ -2,12 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { ToolGraph } from '../../../src/graph/tool-graph.js';
 import { feeds, outputKeys } from '../../../src/recommend/dag/data-flow.js';
 import { buildPrecedence, probabilityBefore } from '../../../src/recommend/dag/precedence.js';
-import { suggestDag } from '../../../src/recommend/dag/suggest-dag.js';
+import { suggestDag, type DagNode } from '../../../src/recommend/dag/suggest-dag.js';
 import { buildModel } from '../../../src/recommend/model.js';
 import { Toolgraph } from '../../../src/service/toolgraph.js';
 import type { ToolInfo } from '../../../src/schema/types.js';
 import { expectCode } from '../../helpers/expect-code.js';
 import { trace } from '../../helpers/traces.js';
+
+/** A node's tool, or its capability's tools joined: what the tests compare. */
+const label = (n: DagNode): string => (n.kind === 'tool' ? n.tool : `[${n.tools.join(' ')}]`);
 
 const param = (name: string) => ({ name, type: 'string', description: '', required: true });
 
@@ -51,7 +54,7 @@ describe('data flow and precedence', () => {
 describe('suggestDag', () => {
   it('suggests the learned workflow in order, with data-flow edges, layers and confidences', () => {
     const dag = suggestDag(flightsModel(), { intent: 'book a flight from city 9 to the coast' });
-    expect(dag.nodes.map((n) => n.tool)).toEqual(['search_airport', 'search_flights', 'book_flight']);
+    expect(dag.nodes.map((n) => label(n))).toEqual(['search_airport', 'search_flights', 'book_flight']);
     expect(dag.edges).toEqual([
       { from: 'n1', to: 'n2', confidence: 0.95, source: 'data-flow' },
       { from: 'n2', to: 'n3', confidence: 0.95, source: 'data-flow' },
@@ -64,14 +67,14 @@ describe('suggestDag', () => {
 
   it('links steps without declared outputs by their learned order, with hop-correct confidence', () => {
     const dag = suggestDag(flightsModel(), { intent: 'email me the weather forecast for city 3' });
-    expect(dag.nodes.map((n) => n.tool)).toEqual(['get_weather', 'send_email']);
+    expect(dag.nodes.map((n) => label(n))).toEqual(['get_weather', 'send_email']);
     expect(dag.edges).toEqual([{ from: 'n1', to: 'n2', confidence: 0.95, source: 'sequence' }]);
   });
 
   it('does not suggest what the context already did, and respects maxNodes', () => {
     const model = flightsModel();
     const rest = suggestDag(model, { intent: 'book a flight from city 9 to the coast', context: ['search_airport'] });
-    expect(rest.nodes.map((n) => n.tool)).toEqual(['search_flights', 'book_flight']);
+    expect(rest.nodes.map((n) => label(n))).toEqual(['search_flights', 'book_flight']);
     expect(suggestDag(model, { intent: 'book a flight from city 9 to the coast', maxNodes: 1 }).nodes).toHaveLength(1);
     const unknown = suggestDag(model, { intent: 'book a flight', context: ['__proto__'] });
     expect(unknown.warnings[0]).toContain('unknown context tool "__proto__"');
@@ -94,7 +97,7 @@ describe('suggestDag', () => {
     expectCode(() => tg.suggestDag({ intent: 'x', thresholds: { reject: 0.9, warn: 0.5 } }), 'INVALID_INPUT', 'thresholds');
     expectCode(() => tg.suggestDag({ intent: 'x', extra: 1 }), 'INVALID_INPUT');
     const cold = tg.suggestDag({ intent: 'weather forecast for Paris' });
-    expect(cold.nodes[0]?.tool).toBe('get_weather');
+    expect((cold.nodes[0] && label(cold.nodes[0]))).toBe('get_weather');
   });
 });
 
@@ -106,7 +109,7 @@ describe('suggestDag and the feedback loop', () => {
     for (let i = 0; i < 6; i++) {
       tg.ingest({ id: `w${i}`, intent: `email me the weather forecast for city ${i}`, tools: ['get_weather', 'send_email'], timestamp: DAY });
     }
-    const before = tg.suggestDag({ intent: 'email me the weather forecast for city 3' });
+    const before = tg.suggestDag({ intent: 'email me the weather forecast for city 3', expandCapabilities: true });
     expect(before.edges).toEqual([{ from: 'n1', to: 'n2', confidence: 0.95, source: 'sequence' }]);
     // A month later the pair fails again and again: its posterior mean drops below 1/2.
     for (let i = 0; i < 12; i++) {
@@ -116,10 +119,30 @@ describe('suggestDag and the feedback loop', () => {
     const rel = tg.reliability('get_weather', 'send_email')!;
     expect(rel.excluded).toBe(true);
     expect(rel.factor).toBeLessThan(1);
-    const after = tg.suggestDag({ intent: 'email me the weather forecast for city 3' });
+    const after = tg.suggestDag({ intent: 'email me the weather forecast for city 3', expandCapabilities: true });
     const edge = after.edges.find((e) => e.source === 'sequence');
     expect(edge?.confidence).toBeCloseTo(0.95 * rel.factor, 12);
     expect(edge!.confidence).toBeLessThan(before.edges[0]!.confidence);
     expect(after.warnings.some((w) => w.includes('get_weather -> send_email has been failing'))).toBe(true);
+  });
+});
+
+describe('suggestDag and capabilities', () => {
+  it('shows a learned capability as one node, and its tools when asked to expand', () => {
+    const tg = new Toolgraph();
+    tg.setTools(catalog);
+    // Three successful runs promote the pair to a learned capability.
+    for (let i = 0; i < 3; i++) tg.ingest({ id: `c${i}`, intent: `email me the weather forecast for city ${i}`, tools: ['get_weather', 'send_email'] });
+    const collapsed = tg.suggestDag({ intent: 'email me the weather forecast for city 7' });
+    expect(collapsed.nodes).toHaveLength(1);
+    const node = collapsed.nodes[0]!;
+    expect(node.kind).toBe('capability');
+    if (node.kind !== 'capability') return;
+    expect(node.tools).toEqual(['get_weather', 'send_email']);
+    expect(tg.expandCapability(node.capability).tools).toEqual(['get_weather', 'send_email']);
+    expect(collapsed.edges).toEqual([]);
+    const expanded = tg.suggestDag({ intent: 'email me the weather forecast for city 7', expandCapabilities: true });
+    expect(expanded.nodes.map(label)).toEqual(['get_weather', 'send_email']);
+    expect(expanded.edges).toHaveLength(1);
   });
 });

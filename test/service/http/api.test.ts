@@ -40,7 +40,7 @@ describe('HTTP API', () => {
   });
 
   it('suggests a workflow DAG and validates the request', async () => {
-    const r = await call(server.url, '/v1/dag', { body: { intent: 'fly to Rome', maxNodes: 3 } });
+    const r = await call(server.url, '/v1/dag', { body: { intent: 'fly to Rome', maxNodes: 3, expandCapabilities: true } });
     expect(r.status).toBe(200);
     expect(r.json.nodes.map((n: { tool: string }) => n.tool)).toContain('search_flights');
     expect(r.json.nodes.length).toBeLessThanOrEqual(3);

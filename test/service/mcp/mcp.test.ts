@@ -54,7 +54,7 @@ async function exercise(client: Client, data: { context: string; next: string; q
   const searched = await client.callTool({ name: 'search_tools', arguments: { query: data.query, k: 3 } });
   expect((searched.structuredContent as { items: { tool: string }[] }).items.map((i) => i.tool)).toContain(data.found);
 
-  const dag = await client.callTool({ name: 'suggest_dag', arguments: { intent: data.query, maxNodes: 3 } });
+  const dag = await client.callTool({ name: 'suggest_dag', arguments: { intent: data.query, maxNodes: 3, expandCapabilities: true } });
   expect(dag.isError).toBeFalsy();
   const suggestion = dag.structuredContent as { nodes: { tool: string }[]; layers: string[][]; status: string };
   expect(suggestion.nodes.map((n) => n.tool)).toContain(data.found);
