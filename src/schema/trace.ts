@@ -11,6 +11,7 @@
  * Without an id, a trace gets a content hash so re-ingesting the same trace is idempotent.
  */
 import { z } from 'zod';
+import { ToolgraphError } from './errors.js';
 import {
   idSchema,
   intentSchema,
@@ -302,4 +303,22 @@ export function workflowToTraceAt(record: WorkflowRecord, timestamp: number): Tr
     success: true,
     timestamp,
   };
+}
+
+/**
+ * One trace or an array of them, each validated by parseTrace before any is used, so a batch is
+ * all or nothing; in a batch the error names the failing index (`traces[3]: ...`).
+ */
+export function parseTraceBatch(input: unknown): Trace[] {
+  const items: readonly unknown[] = Array.isArray(input) ? input : [input];
+  return items.map((item, i) => {
+    try {
+      return parseTrace(item);
+    } catch (error) {
+      if (error instanceof ToolgraphError && items.length > 1) {
+        throw new ToolgraphError(error.code, `traces[${i}]: ${error.message}`, error.details);
+      }
+      throw error;
+    }
+  });
 }

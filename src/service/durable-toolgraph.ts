@@ -26,7 +26,7 @@ import type { SearchResult } from '../recommend/search-tools.js';
 import type { ContributionResult } from '../scoring/contribute-trace.js';
 import { ToolgraphError } from '../schema/errors.js';
 import { parseCatalog } from '../schema/tool.js';
-import { parseTrace } from '../schema/trace.js';
+import { parseTraceBatch } from '../schema/trace.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
 import { openStore, type OpenStoreOptions } from '../store/open-store.js';
 import { iterateTraces, type AppendResult, type Store, type StoreStats, type Unsubscribe } from '../store/store.js';
@@ -102,21 +102,6 @@ export interface DurableToolgraph extends ToolgraphService {
   readonly engine: Toolgraph;
   /** Group commits so far and the traces submitted through them. */
   readonly commitStats: { readonly commits: number; readonly traces: number };
-}
-
-/** Trace validation as Toolgraph.ingest does it: all first, errors naming the failing index. */
-function parseAll(input: unknown): Trace[] {
-  const items = Array.isArray(input) ? input : [input];
-  return items.map((item, i) => {
-    try {
-      return parseTrace(item);
-    } catch (error) {
-      if (error instanceof ToolgraphError && items.length > 1) {
-        throw new ToolgraphError(error.code, `traces[${i}]: ${error.message}`, error.details);
-      }
-      throw error;
-    }
-  });
 }
 
 /**
@@ -356,7 +341,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
 
   async ingest(input: unknown): Promise<IngestResult> {
     this.assertOpen('ingest');
-    return this.ingestTraces(parseAll(input));
+    return this.ingestTraces(parseTraceBatch(input));
   }
 
   async ingestTraces(traces: readonly Trace[]): Promise<IngestResult> {

@@ -27,7 +27,7 @@ import { ToolgraphError } from '../schema/errors.js';
 import { parseDagRequest, parsePredictRequest, parseSearchRequest } from '../schema/requests.js';
 import { suggestDag, type DagSuggestion } from '../recommend/dag/suggest-dag.js';
 import { parseCatalog } from '../schema/tool.js';
-import { parseTrace } from '../schema/trace.js';
+import { parseTraceBatch } from '../schema/trace.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
 import { humanScore } from '../scoring/human-score.js';
 import { parsePatternFeedback, parsePatternsRequest, parsePatternTarget, type PatternTarget } from '../schema/pattern-requests.js';
@@ -148,18 +148,7 @@ export class Toolgraph {
    * one in a batch leaves the graph untouched. A trace id already ingested is skipped.
    */
   ingest(input: unknown | readonly unknown[]): IngestResult {
-    const items = Array.isArray(input) ? input : [input];
-    const parsed = items.map((item, i) => {
-      try {
-        return parseTrace(item);
-      } catch (error) {
-        if (error instanceof ToolgraphError && items.length > 1) {
-          throw new ToolgraphError(error.code, `traces[${i}]: ${error.message}`, error.details);
-        }
-        throw error;
-      }
-    });
-    return this.ingestTraces(parsed);
+    return this.ingestTraces(parseTraceBatch(input));
   }
 
   /**
@@ -192,17 +181,8 @@ export class Toolgraph {
    * transitions gain that value as evidence; a compact trace counts 1. Validated whole first.
    */
   async ingestScored(input: unknown | readonly unknown[]): Promise<IngestResult & { readonly values: readonly number[] }> {
-    const items = Array.isArray(input) ? input : [input];
-    const parsed = items.map((item, i) => {
-      try {
-        return parseTrace(item);
-      } catch (error) {
-        if (error instanceof ToolgraphError && items.length > 1) {
-          throw new ToolgraphError(error.code, `traces[${i}]: ${error.message}`, error.details);
-        }
-        throw error;
-      }
-    });
+    const items: readonly unknown[] = Array.isArray(input) ? input : [input];
+    const parsed = parseTraceBatch(input);
     const values: number[] = [];
     for (let i = 0; i < items.length; i++) values.push(isReasoningTraceShape(items[i]) ? (await this.score(items[i])).breakdown.score : 1);
     return { ...this.ingestTraces(parsed, { values }), values };
