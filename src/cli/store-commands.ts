@@ -6,11 +6,9 @@
 import { existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { toGraphml } from '../graph/graph-export.js';
-import { loadDataset, WORKFLOWS_FILE } from '../schema/dataset.js';
+import { loadDataset, parseCatalogJsonl, WORKFLOWS_FILE } from '../schema/dataset.js';
 import { isToolgraphError, ToolgraphError } from '../schema/errors.js';
-import { canonicalJson } from '../schema/json.js';
-import { parseJsonlLines, readTextFile } from '../schema/jsonl.js';
-import { parseTool } from '../schema/tool.js';
+import { readTextFile } from '../schema/jsonl.js';
 import { parseTrace, parseWorkflowRecord, workflowToTrace } from '../schema/trace.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
 import { openToolgraph, type DurableToolgraph } from '../service/durable-toolgraph.js';
@@ -152,28 +150,9 @@ export async function readTraceSource(path: string, onLine: (done: number, total
   return { traces, tools: [], rejected, lines: counted };
 }
 
-/**
- * A catalogue file. JSONL lines are tools; third-party catalogues repeat a tool byte for byte
- * (NESTFUL does), so an identical repeat is dropped, as loadDataset does, and a repeat that
- * differs is INVALID_INPUT naming both lines.
- */
+/** A catalogue file: JSONL as a dataset's tools.jsonl (parseCatalogJsonl), or JSON. */
 async function readCatalog(path: string): Promise<unknown> {
-  if (path.endsWith('.jsonl') || path.endsWith('.ndjson')) {
-    const lines = parseJsonlLines(await readTextFile(path), (value, line) => ({ tool: parseTool(value), line }), path);
-    const first = new Map<string, { line: number; json: string }>();
-    const tools: ToolInfo[] = [];
-    for (const { tool, line } of lines) {
-      const json = canonicalJson(tool);
-      const seen = first.get(tool.name);
-      if (seen === undefined) {
-        first.set(tool.name, { line, json });
-        tools.push(tool);
-      } else if (seen.json !== json) {
-        throw new ToolgraphError('INVALID_INPUT', `${path}:${line}: tool ${JSON.stringify(tool.name.slice(0, 80))} repeats line ${seen.line} with a different definition`);
-      }
-    }
-    return tools;
-  }
+  if (path.endsWith('.jsonl') || path.endsWith('.ndjson')) return parseCatalogJsonl(await readTextFile(path), path);
   const text = await readTextFile(path);
   try {
     return JSON.parse(text) as unknown;

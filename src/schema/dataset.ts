@@ -55,7 +55,12 @@ async function readOptional(path: string): Promise<string | undefined> {
   }
 }
 
-function loadTools(text: string, source: string): ToolInfo[] {
+/**
+ * A JSONL catalogue: one tool a line. Third-party catalogues repeat a tool byte for byte
+ * (NESTFUL does), so an identical repeat is dropped; a repeat that differs is INVALID_INPUT
+ * naming both lines.
+ */
+export function parseCatalogJsonl(text: string, source: string): ToolInfo[] {
   const entries = parseJsonlLines(text, (value, line) => ({ tool: parseTool(value), line }), source);
   const first = new Map<string, { line: number; json: string }>();
   const tools: ToolInfo[] = [];
@@ -119,7 +124,7 @@ export async function loadDataset(dir: string): Promise<Dataset> {
   return {
     name: basename(root),
     dir: root,
-    tools: toolsText === undefined ? [] : loadTools(toolsText, toolsPath),
+    tools: toolsText === undefined ? [] : parseCatalogJsonl(toolsText, toolsPath),
     workflows: loadWorkflows(workflowsText, workflowsPath),
   };
 }

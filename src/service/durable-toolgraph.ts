@@ -20,6 +20,7 @@
  */
 import { decodeGraph, encodeGraph, GRAPH_CODEC_FORMAT } from '../graph/graph-codec.js';
 import type { DagSuggestion } from '../recommend/dag/suggest-dag.js';
+import { SIGNALS } from '../recommend/features.js';
 import type { FitOptions, FitReport } from '../recommend/fit-weights.js';
 import type { Prediction } from '../recommend/predict-next.js';
 import type { SearchResult } from '../recommend/search-tools.js';
@@ -167,7 +168,13 @@ class DurableToolgraphImpl implements DurableToolgraph {
     const t0 = performance.now();
     const [tools, weights, snapshot] = await Promise.all([this.store.listTools(), this.store.getWeights(), this.store.getSnapshot()]);
     if (tools.length > 0) this.engine.setTools(tools);
-    if (weights !== null) this.engine.setWeights(weights);
+    if (weights !== null) {
+      // Weights fitted by a version with another set of signals do not fit this model: the
+      // prior serves until the next fit.
+      const fits = [weights.next, weights.nextNoIntent, weights.search].every((w) => w.length === SIGNALS.length);
+      if (fits) this.engine.setWeights(weights);
+      else this.warn(`the stored weights were fitted for ${weights.next.length} signals, this version has ${SIGNALS.length}: using the prior until the next fit`);
+    }
     const t1 = performance.now();
     let decodeMs = 0;
     let restoreMs = 0;

@@ -246,7 +246,7 @@ export function sparseSvd(a: SparseMatrix, options: SparseSvdOptions = {}): SvdR
   }
   if (!Number.isSafeInteger(seed)) throw invalid(`expected seed to be a safe integer, got ${String(seed)}`);
   assertSparseMatrix(a, 'sparseSvd');
-  const { rows, cols, offsets, columns, values } = a;
+  const { rows, cols, columns, values } = a;
   // O(nnz), once: an index out of range would read outside a typed array and yield NaN silently.
   for (let e = 0; e < columns.length; e++) {
     const j = columns[e]!;

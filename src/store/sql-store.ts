@@ -46,6 +46,7 @@ const weightsSchema = z.strictObject({
   next: z.array(z.number()),
   nextNoIntent: z.array(z.number()),
   search: z.array(z.number()),
+  noMatchCoverage: z.number().min(0).max(1).optional(),
   source: z.enum(['prior', 'fitted']),
 });
 
@@ -390,11 +391,21 @@ export class SqlStore implements Store {
 
   putWeights(weights: FittedWeights): Promise<void> {
     return this.run('putWeights', async () => {
-      const body = { next: [...weights.next], nextNoIntent: [...weights.nextNoIntent], search: [...weights.search], source: weights.source };
+      const body = {
+        next: [...weights.next],
+        nextNoIntent: [...weights.nextNoIntent],
+        search: [...weights.search],
+        ...(weights.noMatchCoverage !== undefined ? { noMatchCoverage: weights.noMatchCoverage } : {}),
+        source: weights.source,
+      };
       for (const [key, vector] of Object.entries(body)) {
         if (Array.isArray(vector) && !vector.every((v) => Number.isFinite(v))) {
           throw new ToolgraphError('INVALID_INPUT', `putWeights: ${key} must hold finite numbers`);
         }
+      }
+      const coverage = body.noMatchCoverage;
+      if (coverage !== undefined && !(coverage >= 0 && coverage <= 1)) {
+        throw new ToolgraphError('INVALID_INPUT', `putWeights: noMatchCoverage must be a number in [0, 1], got ${String(coverage)}`);
       }
       await this.driver.query('INSERT INTO weights (body) VALUES ($1::json)', [JSON.stringify(body)]);
     });
