@@ -119,7 +119,7 @@ export function fitWeights(
         const target = ids[i]!;
         if (target < 0 || rng() >= keepNext) continue;
         const context = ids.slice(0, i).filter((c) => c >= 0);
-        if (tokens !== null) collected.next.push(...queries(model, group, { context, intent: tokens, intentText: t.intent, ...(clauses ? { clauses } : {}), extra: [target] }, [target]));
+        if (tokens !== null) collected.next.push(...queries(model, group, { context, intent: tokens, ...(clauses ? { clauses } : {}), extra: [target] }, [target]));
         collected.nextNoIntent.push(...queries(model, group, { context, intent: null, extra: [target] }, [target]));
       }
       if (tokens !== null && rng() < keepSearch) {

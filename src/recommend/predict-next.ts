@@ -63,7 +63,7 @@ export function predictNext(model: RecommenderModel, request: PredictRequest): P
   const coldStart = graph.traces === 0;
 
   const clauses = intentTokens !== null ? splitClauses(request.intent!) : undefined;
-  collectFeatures(graph, model.text, { context, intent: intentTokens, ...(intentTokens !== null ? { intentText: request.intent! } : {}), ...(clauses ? { clauses } : {}) }, scratch);
+  collectFeatures(graph, model.text, { context, intent: intentTokens, ...(clauses ? { clauses } : {}) }, scratch);
   try {
     const mode = coldStart ? 'search' : profile === 'seed' ? 'seed' : 'next';
     const bg = scoreTouchedRows(model, mode, intentTokens !== null);

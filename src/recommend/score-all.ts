@@ -22,7 +22,7 @@ export function scoreAllTools(
   const tokens = intent !== null && intent !== '' ? tokenize(intent) : null;
   const useIntent = tokens !== null && tokens.length > 0 ? tokens : null;
   const clauses = useIntent !== null && mode !== 'search' ? splitClauses(intent!) : undefined;
-  collectFeatures(graph, model.text, { context: mode === 'search' ? [] : context, intent: useIntent, ...(useIntent !== null ? { intentText: intent! } : {}), ...(clauses ? { clauses } : {}) }, scratch);
+  collectFeatures(graph, model.text, { context: mode === 'search' ? [] : context, intent: useIntent, ...(useIntent !== null && mode === 'search' ? { intentText: intent! } : {}), ...(clauses ? { clauses } : {}) }, scratch);
   try {
     const bg = scoreTouchedRows(model, mode, useIntent !== null);
     out.set(bg.score.subarray(0, graph.n));
