@@ -12,7 +12,7 @@
  * positives, predictions and gold items are summed over the test set before dividing.
  */
 import { suggestDag } from '../../src/recommend/dag/suggest-dag.js';
-import { similarTaskLength } from '../../src/recommend/dag/workflow-length.js';
+import { similarPastTasks, similarTaskLength } from '../../src/recommend/dag/workflow-length.js';
 import type { RecommenderModel } from '../../src/recommend/model.js';
 import { scoreAllTools } from '../../src/recommend/score-all.js';
 import type { Dataset } from '../../src/schema/dataset.js';
@@ -100,7 +100,7 @@ function pairKey(from: string, to: string): string {
 
 function chainDag(model: RecommenderModel, intent: string, scores: Float64Array): Predicted {
   const tokens = tokenize(intent);
-  const learned = tokens.length > 0 ? similarTaskLength(model.text, tokens, model.scratch.similar) : null;
+  const learned = similarTaskLength(model.text, similarPastTasks(model.text, tokens, model.scratch.similar));
   const length = Math.min(model.graph.n, learned ?? Math.max(1, splitClauses(intent).length));
   scoreAllTools(model, [], intent, 'search', scores);
   const order = Array.from({ length: model.graph.n }, (_, c) => c).sort((a, b) => scores[b]! - scores[a]! || a - b);

@@ -13,11 +13,6 @@ function key(name: string): string {
   return name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
-/** Whether the tool declares both sides of data flow (then silence between two tools means "independent"). */
-export function declaresOutputs(tool: ToolInfo | undefined): boolean {
-  return tool !== undefined && tool.outputs !== undefined && tool.outputs.length > 0;
-}
-
 /**
  * Normalised output names of a tool, for repeated matching. A field the tool also takes as a
  * parameter is an echo (`country` in, `country` out), not something it produces: left out, or

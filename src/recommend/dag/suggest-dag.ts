@@ -42,9 +42,8 @@ import { scoreAllTools } from '../score-all.js';
 import { breakCycles, layers, type WeightedEdge } from './acyclic.js';
 import { capabilityUnits, unitEdges } from './capability-nodes.js';
 import { feeds, outputKeys } from './data-flow.js';
-import { similarTasks } from '../../text/similar-intents.js';
 import { precedenceOf, probabilityBefore } from './precedence.js';
-import { similarTaskLength } from './workflow-length.js';
+import { similarPastTasks, similarTaskLength, weightedMedian, type PastTask } from './workflow-length.js';
 
 export interface DagRequest {
   readonly intent: string;
@@ -112,13 +111,14 @@ export function suggestDag(model: RecommenderModel, request: DagRequest): DagSug
   }
 
   const tokens = tokenize(request.intent);
-  const learned = tokens.length > 0 ? similarTaskLength(model.text, tokens, model.scratch.similar) : null;
+  const neighbours = similarPastTasks(model.text, tokens, model.scratch.similar);
+  const learned = similarTaskLength(model.text, neighbours);
   // The workflow's length counts the steps already done (the context): only the rest is suggested.
   const length = Math.min(maxNodes, Math.max(1, (learned ?? splitClauses(request.intent).length) - context.length));
 
   // 2. Which tools.
   const scores = new Float64Array(graph.n);
-  const candidates = chooseTools(model, request.intent, tokens, length, new Set(context), scores);
+  const candidates = chooseTools(model, request.intent, typicalRepeats(model, neighbours), length, new Set(context), scores);
 
   // 3. Order.
   const steps = orderSteps(model, candidates, warnings);
@@ -200,7 +200,7 @@ function idNumber(id: string): number {
 function chooseTools(
   model: RecommenderModel,
   intent: string,
-  tokens: readonly string[],
+  repeats: ReadonlyMap<number, number>,
   length: number,
   done: ReadonlySet<number>,
   scores: Float64Array,
@@ -212,7 +212,6 @@ function chooseTools(
   let sum = 0;
   for (let c = 0; c < n; c++) sum += Math.exp(scores[c]! - max);
   const order = Array.from({ length: n }, (_, c) => c).sort((a, b) => scores[b]! - scores[a]! || a - b);
-  const repeats = tokens.length > 0 ? typicalRepeats(model, tokens) : new Map<number, number>();
   const chosen: Step[] = [];
   for (const c of order) {
     if (chosen.length >= length) break;
@@ -228,34 +227,20 @@ function chooseTools(
  * How many times each tool typically occurs in the similar past tasks that use it: the
  * weighted median of its count there (1 unless the neighbours mostly repeat it).
  */
-function typicalRepeats(model: RecommenderModel, tokens: readonly string[]): Map<number, number> {
-  const sim = model.scratch.similar;
-  similarTasks(model.text.intent.examples, tokens, sim);
+function typicalRepeats(model: RecommenderModel, neighbours: readonly PastTask[]): Map<number, number> {
   const { sequenceStart, sequenceTools } = model.text.memory;
-  const weightByCount = new Map<number, Map<number, number>>();
-  for (let i = 0; i < sim.count; i++) {
-    const j = sim.neighbours[i]!;
+  const countsByTool = new Map<number, { value: number; weight: number }[]>();
+  for (const { task, weight } of neighbours) {
     const counts = new Map<number, number>();
-    for (let p = sequenceStart[j]!; p < sequenceStart[j + 1]!; p++) counts.set(sequenceTools[p]!, (counts.get(sequenceTools[p]!) ?? 0) + 1);
-    for (const [tool, count] of counts) {
-      let byCount = weightByCount.get(tool);
-      if (byCount === undefined) weightByCount.set(tool, (byCount = new Map()));
-      byCount.set(count, (byCount.get(count) ?? 0) + sim.weights[i]!);
+    for (let p = sequenceStart[task]!; p < sequenceStart[task + 1]!; p++) counts.set(sequenceTools[p]!, (counts.get(sequenceTools[p]!) ?? 0) + 1);
+    for (const [tool, value] of counts) {
+      let list = countsByTool.get(tool);
+      if (list === undefined) countsByTool.set(tool, (list = []));
+      list.push({ value, weight });
     }
   }
   const result = new Map<number, number>();
-  for (const [tool, byCount] of weightByCount) {
-    const entries = [...byCount].sort((a, b) => a[0] - b[0]);
-    const total = entries.reduce((s, [, w]) => s + w, 0);
-    let acc = 0;
-    for (const [count, w] of entries) {
-      acc += w;
-      if (acc >= total / 2) {
-        result.set(tool, count);
-        break;
-      }
-    }
-  }
+  for (const [tool, list] of countsByTool) result.set(tool, weightedMedian(list)!);
   return result;
 }
 

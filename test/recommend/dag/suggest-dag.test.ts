@@ -146,3 +146,13 @@ describe('suggestDag and capabilities', () => {
     expect(expanded.edges).toHaveLength(1);
   });
 });
+
+describe('weightedMedian', () => {
+  it('takes the value where the cumulative weight reaches half, and null for nothing', async () => {
+    const { weightedMedian } = await import('../../../src/recommend/dag/workflow-length.js');
+    expect(weightedMedian([])).toBeNull();
+    expect(weightedMedian([{ value: 5, weight: 1 }, { value: 2, weight: 1 }, { value: 9, weight: 1 }])).toBe(5);
+    // One heavy neighbour decides, whatever the order given.
+    expect(weightedMedian([{ value: 2, weight: 0.1 }, { value: 4, weight: 3 }, { value: 1, weight: 0.2 }])).toBe(4);
+  });
+});
