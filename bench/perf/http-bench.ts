@@ -7,7 +7,7 @@
  *     Latency percentiles are computed from every response's own time (float ms, from
  *     autocannon's per-response event) rather than autocannon's histogram, which has 1 ms
  *     resolution: too coarse for a 2 ms target.
- *     The server uses `toolgraph serve`'s rebuild debounce (server-defaults.ts).
+ *     The server uses `toolgraph serve`'s rebuild debounce and V8 flags (server-defaults.ts).
  *  2. predict under ingestion: the same predict load plus `ingestConnections` connections
  *     posting traces (held-out walks, no id: every post is a new observation) for the same
  *     duration. Then the server's trace count must have grown by at least the number of 2xx
@@ -27,7 +27,7 @@ import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { ToolgraphError } from '../../src/schema/errors.js';
-import { SERVER_REBUILD_DELAY_MS } from '../../src/service/server-defaults.js';
+import { SERVER_NODE_FLAGS, SERVER_REBUILD_DELAY_MS } from '../../src/service/server-defaults.js';
 import { benchData } from './http-bench-server.js';
 
 interface AutocannonRequest {
@@ -110,7 +110,7 @@ async function load(url: string, connections: number, duration: number, requests
 
 async function startServer(options: HttpBenchOptions, rebuildDelayMs: number): Promise<{ url: string; info: Record<string, number>; stop: () => Promise<void> }> {
   const script = fileURLToPath(new URL('./http-bench-server.js', import.meta.url));
-  const child = spawn(process.execPath, [script, String(options.tools), String(options.edges), String(options.seed), String(rebuildDelayMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, script, String(options.tools), String(options.edges), String(options.seed), String(rebuildDelayMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', resolve);

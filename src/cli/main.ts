@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=64
 /**
  * The `toolgraph` command: a thin face over the library. Tables for people, `--json` for
  * scripts (one JSON object per line), errors on stderr with their stable code.

@@ -14,11 +14,11 @@
  * At most `k` capabilities are added; the list is tools and capabilities merged by score, ties
  * to the tool. Each capability item carries the `tool` that starts it and that tool's signals.
  *
- * Only capabilities that share a tool with the context can have a Jaccard above 0, so only they
- * are scored: found through the context tools' rows of the tools x capabilities matrix, with
+ * Only capabilities whose next tool is a predicted one can be suggested, so only they are scored:
+ * found through the predicted tools' rows of the tools x capabilities matrix, with
  * capability-score.ts's passive formula (a test checks the two agree). That keeps predictNext
- * independent of the number of tools and capabilities: O(sum over context tools of their
- * capabilities' sizes + k) per query.
+ * independent of the number of tools and capabilities: O(sum over the k predicted tools of their
+ * capabilities' sizes) per query.
  */
 import type { SignalBreakdown } from './features.js';
 import type { CapabilityModel } from './capability-model.js';
@@ -44,10 +44,14 @@ export interface CapabilityItemsOptions {
   readonly threshold?: number;
 }
 
-/** `tools`: predictNext's tool items (probabilities); `context`: context tool indexes; `names`: tool names by index. */
+/**
+ * `tools`: predictNext's tool items (probabilities); `context`: context tool indexes; `names`:
+ * tool names by index, `indexByName` the reverse.
+ */
 export function withCapabilities(
   model: CapabilityModel | null | undefined,
   names: readonly string[],
+  indexByName: ReadonlyMap<string, number>,
   context: readonly number[],
   tools: readonly RankedTool[],
   options: CapabilityItemsOptions = {},
@@ -55,13 +59,13 @@ export function withCapabilities(
   if (model == null || model.capabilities.length === 0 || context.length === 0 || tools.length === 0) return [...tools];
   const boost = options.boost ?? CAPABILITY_BOOST;
   const threshold = options.threshold ?? CAPABILITY_THRESHOLD;
-  const predicted = new Map<string, RankedTool>(tools.map((t) => [t.tool, t]));
+  // A capability is suggested only through its next tool, so only capabilities holding a
+  // predicted tool can be: scoring just those keeps this O(k) in capabilities scored.
+  const predicted = new Map<number, RankedTool>();
+  for (const t of tools) if (t.score >= threshold) predicted.set(indexByName.get(t.tool)!, t);
   const suggestions: CapabilitySuggestion[] = [];
-  for (const r of passiveScores(model, context, boost)) {
-    const next = model.members[r.capability]!.find((t) => !r.done.has(t));
-    if (next === undefined) continue;
-    const start = predicted.get(names[next]!);
-    if (start === undefined) continue;
+  for (const r of passiveScores(model, context, boost, predicted)) {
+    const start = predicted.get(r.next)!;
     const own = r.score / (1 + boost);
     const score = start.score * own;
     if (score < threshold) continue;
@@ -84,16 +88,16 @@ export interface PassiveScore {
   readonly score: number;
   readonly relevance: number;
   readonly structuralBoost: number;
-  /** The distinct context tools. */
-  readonly done: ReadonlySet<number>;
+  /** The first member, in the capability's order, the context has not called; -1 when all are done. */
+  readonly next: number;
 }
 
 /**
  * capabilityScore's passive-suggestion score (Jaccard x (1 + boost x cluster share) x
  * reliability, the linear factor) of every capability sharing a tool with the context, excluded
- * ones left out; order unspecified.
+ * ones left out; order unspecified. With `nextAmong`, only those whose next tool is one of its keys.
  */
-export function passiveScores(model: CapabilityModel, context: readonly number[], boost: number): PassiveScore[] {
+export function passiveScores(model: CapabilityModel, context: readonly number[], boost: number, nextAmong?: ReadonlyMap<number, unknown>): PassiveScore[] {
   const done = new Set(context);
   const share = new Map<number, number>();
   let clustered = 0;
@@ -103,17 +107,36 @@ export function passiveScores(model: CapabilityModel, context: readonly number[]
     share.set(k, (share.get(k) ?? 0) + 1);
     clustered++;
   }
-  const shared = new Map<number, number>();
   const { offsets, columns } = model.matrix.toolsByCapabilities;
-  for (const t of done) for (let p = offsets[t]!; p < offsets[t + 1]!; p++) shared.set(columns[p]!, (shared.get(columns[p]!) ?? 0) + 1);
   const out: PassiveScore[] = [];
-  for (const [c, common] of shared) {
-    if (model.excluded[c] === 1) continue;
+  const score = (c: number, next: number, common: number): void => {
+    if (model.excluded[c] === 1 || common === 0) return;
     const relevance = common / (model.members[c]!.length + done.size - common);
     const cluster = model.capabilityClusters[c]!;
     const structuralBoost = cluster >= 0 && clustered > 0 ? boost * ((share.get(cluster) ?? 0) / clustered) : 0;
-    const score = relevance * (1 + structuralBoost) * model.reliability[c]!;
-    if (score > 0) out.push({ capability: c, score, relevance, structuralBoost, done });
+    const s = relevance * (1 + structuralBoost) * model.reliability[c]!;
+    if (s > 0) out.push({ capability: c, score: s, relevance, structuralBoost, next });
+  };
+  if (nextAmong !== undefined) {
+    // Each capability has one next tool, so it is met once: in that tool's row.
+    for (const t of nextAmong.keys()) {
+      if (done.has(t)) continue;
+      for (let p = offsets[t]!; p < offsets[t + 1]!; p++) {
+        const c = columns[p]!;
+        const members = model.members[c]!;
+        let common = 0;
+        let next = -1;
+        for (const m of members) {
+          if (done.has(m)) common++;
+          else if (next < 0) next = m;
+        }
+        if (next === t) score(c, next, common);
+      }
+    }
+    return out;
   }
+  const shared = new Map<number, number>();
+  for (const t of done) for (let p = offsets[t]!; p < offsets[t + 1]!; p++) shared.set(columns[p]!, (shared.get(columns[p]!) ?? 0) + 1);
+  for (const [c, common] of shared) score(c, model.members[c]!.find((m) => !done.has(m)) ?? -1, common);
   return out;
 }

@@ -101,6 +101,13 @@ export interface QueryInput {
   readonly clauses?: readonly (readonly string[])[];
   /** Tools to touch even without signal (the targets, when fitting). */
   readonly extra?: readonly number[];
+  /**
+   * The weights that will score the rows (score-rows.ts), when known. The two neighbourhood
+   * signals (community, Adamic-Adar) touch hundreds of tools per query; weighted 0 they cannot
+   * move a score, so they then touch none: the untouched tools' background score is exactly what
+   * those rows would get. They are still computed, for the breakdown. Omitted: every signal touches.
+   */
+  readonly weights?: readonly number[];
 }
 
 export class FeatureScratch {
@@ -115,6 +122,9 @@ export class FeatureScratch {
   readonly aaRaw: Float64Array;
   readonly transitionCount: Float64Array;
   readonly aaTouched: Int32Array;
+  /** How many of aaTouched are set, and the largest raw Adamic-Adar among them. */
+  aaCount = 0;
+  aaMax = 0;
   readonly intentBuf: Float64Array;
   readonly lexicalBuf: Float64Array;
   readonly embeddingBuf: Float32Array;
@@ -166,10 +176,12 @@ export class FeatureScratch {
     for (let r = 0; r < this.rows; r++) {
       const c = this.rowTool[r]!;
       this.rowOf[c] = -1;
-      this.aaRaw[c] = 0;
       this.transitionCount[c] = 0;
       this.values.fill(0, r * F, r * F + F);
     }
+    for (let i = 0; i < this.aaCount; i++) this.aaRaw[this.aaTouched[i]!] = 0;
+    this.aaCount = 0;
+    this.aaMax = 0;
     this.rows = 0;
     this.last = -1;
     this.hasEmbedding = false;
@@ -211,17 +223,22 @@ export function collectFeatures(graph: GraphSnapshot, text: TextModel, query: Qu
       }
     }
     const touchedAa = adamicAdarFrom(graph.undirected, last, scratch.aaRaw, scratch.aaTouched);
+    scratch.aaCount = touchedAa;
     let maxAa = 0;
     for (let i = 0; i < touchedAa; i++) maxAa = Math.max(maxAa, scratch.aaRaw[scratch.aaTouched[i]!]!);
-    if (maxAa > 0) {
+    scratch.aaMax = maxAa;
+    const profile = query.weights;
+    if (maxAa > 0 && (profile === undefined || profile[S_AA] !== 0)) {
       for (let i = 0; i < touchedAa; i++) {
         const c = scratch.aaTouched[i]!;
         values[scratch.touch(c) * F + S_AA] = scratch.aaRaw[c]! / maxAa;
       }
     }
-    const community = graph.communities[last]!;
-    for (let j = graph.communityOffsets[community]!; j < graph.communityOffsets[community + 1]!; j++) {
-      values[scratch.touch(graph.communityMembers[j]!) * F + S_COMMUNITY] = 1;
+    if (profile === undefined || profile[S_COMMUNITY] !== 0) {
+      const community = graph.communities[last]!;
+      for (let j = graph.communityOffsets[community]!; j < graph.communityOffsets[community + 1]!; j++) {
+        values[scratch.touch(graph.communityMembers[j]!) * F + S_COMMUNITY] = 1;
+      }
     }
     for (let i = 0; i < ctx.length; i++) values[scratch.touch(ctx[i]!) * F + S_IN_CONTEXT] = 1;
   }
@@ -352,17 +369,22 @@ function collectSimilar(text: TextModel, intent: readonly string[], last: number
   }
 }
 
-/** The breakdown of row r, or of an untouched tool (static signals only) when r < 0. */
+/**
+ * The breakdown of a tool: its row's signals, or the static ones for an untouched tool. The
+ * neighbourhood signals are read from their sources, since a query whose weights ignore them
+ * leaves them out of the rows (QueryInput.weights).
+ */
 export function breakdown(graph: GraphSnapshot, scratch: FeatureScratch, tool: number): SignalBreakdown {
   const r = scratch.rowOf[tool]!;
   const at = (s: number): number => (r >= 0 ? scratch.values[r * F + s]! : 0);
+  const last = scratch.last;
   return {
     transition: at(S_TRANSITION),
     secondOrder: at(S_SECOND),
     intent: at(S_INTENT),
     lexical: at(S_LEXICAL),
-    community: at(S_COMMUNITY),
-    adamicAdar: at(S_AA),
+    community: last >= 0 && graph.communities[tool] === graph.communities[last] ? 1 : 0,
+    adamicAdar: scratch.aaMax > 0 ? scratch.aaRaw[tool]! / scratch.aaMax : 0,
     pagerank: graph.pagerankPercentile[tool]!,
     popularity: graph.maxCalls > 0 ? graph.calls[tool]! / graph.maxCalls : 0,
     inContext: at(S_IN_CONTEXT),

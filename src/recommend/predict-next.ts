@@ -15,7 +15,7 @@ import { withCapabilities, type PredictionItem } from './capability-items.js';
 import { breakdown, collectFeatures, type SignalBreakdown } from './features.js';
 import { logNormaliser } from './linear-profile.js';
 import { topBuffer, type RecommenderModel } from './model.js';
-import { scoreTouchedRows } from './score-rows.js';
+import { modeWeights, scoreTouchedRows } from './score-rows.js';
 import { selectTopK } from './top-k.js';
 
 export type Profile = 'default' | 'seed';
@@ -63,9 +63,10 @@ export function predictNext(model: RecommenderModel, request: PredictRequest): P
   const coldStart = graph.traces === 0;
 
   const clauses = intentTokens !== null ? splitClauses(request.intent!) : undefined;
-  collectFeatures(graph, model.text, { context, intent: intentTokens, ...(clauses ? { clauses } : {}) }, scratch);
+  const mode = coldStart ? 'search' : profile === 'seed' ? 'seed' : 'next';
+  const weights = modeWeights(model, mode, intentTokens !== null);
+  collectFeatures(graph, model.text, { context, intent: intentTokens, ...(clauses ? { clauses } : {}), ...(weights ? { weights } : {}) }, scratch);
   try {
-    const mode = coldStart ? 'search' : profile === 'seed' ? 'seed' : 'next';
     const bg = scoreTouchedRows(model, mode, intentTokens !== null);
     const probabilities = mode !== 'seed';
     const top = topBuffer(model, k);
@@ -88,7 +89,7 @@ export function predictNext(model: RecommenderModel, request: PredictRequest): P
       kind: coldStart ? 'cold-start' : 'prediction',
       profile,
       version: graph.version,
-      items: probabilities ? withCapabilities(model.capabilities, graph.names, context, items) : items,
+      items: probabilities ? withCapabilities(model.capabilities, graph.names, graph.indexByName, context, items) : items,
       unknownContext,
     };
   } finally {

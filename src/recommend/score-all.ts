@@ -7,7 +7,7 @@ import { splitClauses } from '../text/clauses.js';
 import { tokenize } from '../text/tokenize.js';
 import { collectFeatures } from './features.js';
 import type { RecommenderModel } from './model.js';
-import { scoreTouchedRows, type ScoreMode } from './score-rows.js';
+import { modeWeights, scoreTouchedRows, type ScoreMode } from './score-rows.js';
 
 export type { ScoreMode };
 
@@ -22,7 +22,19 @@ export function scoreAllTools(
   const tokens = intent !== null && intent !== '' ? tokenize(intent) : null;
   const useIntent = tokens !== null && tokens.length > 0 ? tokens : null;
   const clauses = useIntent !== null && mode !== 'search' ? splitClauses(intent!) : undefined;
-  collectFeatures(graph, model.text, { context: mode === 'search' ? [] : context, intent: useIntent, ...(useIntent !== null && mode === 'search' ? { intentText: intent! } : {}), ...(clauses ? { clauses } : {}) }, scratch);
+  const weights = modeWeights(model, mode, useIntent !== null);
+  collectFeatures(
+    graph,
+    model.text,
+    {
+      context: mode === 'search' ? [] : context,
+      intent: useIntent,
+      ...(useIntent !== null && mode === 'search' ? { intentText: intent! } : {}),
+      ...(clauses ? { clauses } : {}),
+      ...(weights ? { weights } : {}),
+    },
+    scratch,
+  );
   try {
     const bg = scoreTouchedRows(model, mode, useIntent !== null);
     out.set(bg.score.subarray(0, graph.n));

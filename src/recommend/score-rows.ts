@@ -11,6 +11,13 @@ import { scoreSeedRows } from './seed-profile.js';
 
 export type ScoreMode = 'next' | 'seed' | 'search';
 
+/** The weight vector a query of this mode scores with; undefined for the seed formula, which uses every signal. */
+export function modeWeights(model: RecommenderModel, mode: ScoreMode, hasIntent: boolean): readonly number[] | undefined {
+  if (mode === 'seed') return undefined;
+  if (mode === 'search') return model.weights.search;
+  return hasIntent ? model.weights.next : model.weights.nextNoIntent;
+}
+
 export function scoreTouchedRows(model: RecommenderModel, mode: ScoreMode, hasIntent: boolean): LinearBackground {
   const { scratch, rowScore } = model;
   if (mode === 'seed') {

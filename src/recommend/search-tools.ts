@@ -15,7 +15,7 @@ import { logNormaliser } from './linear-profile.js';
 import { topBuffer, type RecommenderModel } from './model.js';
 import { DEFAULT_K } from './predict-next.js';
 import { coverage, queryWords } from './query-coverage.js';
-import { scoreTouchedRows } from './score-rows.js';
+import { modeWeights, scoreTouchedRows } from './score-rows.js';
 import { selectTopK } from './top-k.js';
 
 export interface SearchRequest {
@@ -52,9 +52,11 @@ export function searchTools(model: RecommenderModel, request: SearchRequest): Se
   }
   const withContext = context.length > 0 && graph.traces > 0;
   const tokens = tokenize(request.query);
-  collectFeatures(graph, model.text, { context: withContext ? context : [], intent: tokens, intentText: request.query }, scratch);
+  const mode = withContext ? 'next' : 'search';
+  const weights = modeWeights(model, mode, true)!;
+  collectFeatures(graph, model.text, { context: withContext ? context : [], intent: tokens, intentText: request.query, weights }, scratch);
   try {
-    const bg = scoreTouchedRows(model, withContext ? 'next' : 'search', true);
+    const bg = scoreTouchedRows(model, mode, true);
     const top = topBuffer(model, Math.min(request.k ?? DEFAULT_K, graph.n));
     selectTopK(scratch, rowScore, bg, top);
     const logZ = logNormaliser(scratch, rowScore, bg);

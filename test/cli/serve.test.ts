@@ -2,10 +2,11 @@
  * `toolgraph serve` as a user runs it: the built binary in a child process on a free port,
  * requests over loopback, then SIGTERM: in-flight requests finish and the process exits 0.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { SERVER_NODE_FLAGS } from '../../src/service/server-defaults.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = `${ROOT}dist/src/cli/main.js`;
@@ -61,5 +62,16 @@ describe.runIf(existsSync(BIN))('toolgraph serve', () => {
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     expect(await exited(child as ChildProcessWithoutNullStreams)).toBe(2);
     expect(err).toContain('INVALID_INPUT: --port');
+  });
+});
+
+describe.runIf(existsSync(BIN))('the toolgraph command', () => {
+  it("starts node with the server's V8 flags, from its shebang", () => {
+    const shebang = `#!/usr/bin/env -S node ${SERVER_NODE_FLAGS.join(' ')}`;
+    expect(readFileSync(`${ROOT}src/cli/main.ts`, 'utf8').split('\n', 1)[0]).toBe(shebang);
+    expect(readFileSync(BIN, 'utf8').split('\n', 1)[0]).toBe(shebang);
+    // Run as a program (not `node main.js`): the kernel reads the shebang, and node takes the flags.
+    const out = execFileSync(BIN, ['--version'], { encoding: 'utf8' });
+    expect(out.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 });

@@ -179,6 +179,25 @@ describe('passiveScores (predictNext\'s candidates only)', () => {
     }
     expect(compared).toBeGreaterThan(100);
   });
+
+  it('restricted to some next tools, keeps exactly the capabilities whose next tool is one of them', () => {
+    const rng = createRng(11);
+    const pick = () => TOOLS[Math.floor(rng() * (TOOLS.length - 1))]!;
+    const caps = Array.from({ length: 30 }, (_, i) => cap(`r${i}`, [...new Set([pick(), pick(), pick()])], { successes: 1 + Math.floor(rng() * 4) }));
+    const { model } = capModel(caps);
+    const key = (r: { capability: number }) => r.capability;
+    let kept = 0;
+    for (let q = 0; q < 50; q++) {
+      const context = [...new Set([pick(), pick()])].map((t) => TOOLS.indexOf(t));
+      const among = new Map([pick(), pick(), pick()].map((t) => [TOOLS.indexOf(t), true]));
+      const all = passiveScores(model, context, 0.5);
+      const expected = all.filter((r) => among.has(r.next)).sort((a, b) => key(a) - key(b));
+      const got = passiveScores(model, context, 0.5, among).sort((a, b) => key(a) - key(b));
+      expect(got).toEqual(expected);
+      kept += got.length;
+    }
+    expect(kept).toBeGreaterThan(10);
+  });
 });
 
 describe('predictNext with capabilities', () => {

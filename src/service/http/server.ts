@@ -69,9 +69,11 @@ export function buildHttpApp(service: ToolgraphService, options: HttpServerOptio
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
+  // Hooks take callbacks, not promises: they run on every request, and the hot path
+  // (POST /v1/predict) is short enough for a promise per hook to show in its latency.
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
 
   app.removeAllContentTypeParsers();
@@ -90,26 +92,30 @@ export function buildHttpApp(service: ToolgraphService, options: HttpServerOptio
     }
   });
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const config = request.routeOptions.config as RouteConfig;
     if (config.write === true && !authorized(request.headers.authorization)) {
       reply.header('www-authenticate', 'Bearer realm="toolgraph"');
-      throw new HttpError(401, 'UNAUTHORIZED', `${request.method} ${request.routeOptions.url ?? ''} writes: send 'Authorization: Bearer <token>'`);
+      done(new HttpError(401, 'UNAUTHORIZED', `${request.method} ${request.routeOptions.url ?? ''} writes: send 'Authorization: Bearer <token>'`));
+      return;
     }
     if (config.accepts !== undefined) {
       const type = mediaType(request.headers['content-type']);
       if (type === undefined || !config.accepts.includes(type)) {
-        throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', `expected Content-Type ${config.accepts.join(' or ')}, got ${type === undefined ? 'none' : JSON.stringify(type.slice(0, 100))}`);
+        done(new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', `expected Content-Type ${config.accepts.join(' or ')}, got ${type === undefined ? 'none' : JSON.stringify(type.slice(0, 100))}`));
+        return;
       }
     }
+    done();
   });
 
   // One log line and one observation per request, hijacked ones (/mcp) included.
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     const seconds = reply.elapsedTime / 1000;
     metrics.observe(request.method, route, reply.statusCode, seconds);
     request.log.info({ method: request.method, url: shortUrl(request.url), route, status: reply.statusCode, ms: Math.round(seconds * 1e6) / 1e3 }, 'request');
+    done();
   });
 
   app.setErrorHandler((error, request, reply) => {
