@@ -2,8 +2,10 @@
  * The `http` bench case: `POST /v1/predict` on a 10,000-tool graph under autocannon, over
  * loopback, against the real server in a child process (http-bench-server.ts).
  *
- *  1. predict: `connections` concurrent keep-alive connections for `durationS` seconds after a
- *     2-second warm-up; each request a different held-out context (no intent, k = 5).
+ *  1. predict: for each of `sweep`'s concurrencies, that many keep-alive connections for
+ *     `durationS` seconds after a 2-second warm-up; each request a different held-out context (no
+ *     intent, k = 5). One server thread answers, so past a couple of connections requests only
+ *     queue: the sweep shows where latency starts to grow and what throughput buys it.
  *     Latency percentiles are computed from every response's own time (float ms, from
  *     autocannon's per-response event) rather than autocannon's histogram, which has 1 ms
  *     resolution: too coarse for a 2 ms target.
@@ -70,7 +72,8 @@ export interface HttpBenchOptions {
   readonly tools: number;
   readonly edges: number;
   readonly seed: number;
-  readonly connections?: number;
+  /** Connections of the predict-only runs (default 1, 2, 4); the last also loads the ingestion run. */
+  readonly sweep?: readonly number[];
   readonly ingestConnections?: number;
   readonly durationS?: number;
   /** The server's rebuild debounce (Toolgraph's rebuildDelayMs); default `toolgraph serve`'s. */
@@ -148,7 +151,11 @@ async function traceCount(url: string): Promise<number> {
 }
 
 export async function httpBench(options: HttpBenchOptions): Promise<Record<string, unknown>> {
-  const connections = options.connections ?? 4;
+  const sweep = options.sweep ?? [1, 2, 4];
+  if (sweep.length === 0 || !sweep.every((c) => Number.isInteger(c) && c >= 1)) {
+    throw new ToolgraphError('INVALID_INPUT', `bench http: sweep: expected connection counts >= 1, got ${JSON.stringify(sweep)}`);
+  }
+  const connections = sweep[sweep.length - 1]!;
   const ingestConnections = options.ingestConnections ?? 2;
   const duration = options.durationS ?? 10;
   const rebuildDelayMs = options.rebuildDelayMs ?? SERVER_REBUILD_DELAY_MS;
@@ -165,10 +172,27 @@ export async function httpBench(options: HttpBenchOptions): Promise<Record<strin
 
   const server = await startServer(options, rebuildDelayMs);
   try {
-    await load(server.url, connections, 2, predicts); // warm-up: JIT, connection set-up
-    const histBefore = await serverHistogram(server.url);
-    const alone = await load(server.url, connections, duration, predicts);
-    const histAfter = await serverHistogram(server.url);
+    const runs: Record<string, number>[] = [];
+    let alone: Awaited<ReturnType<typeof load>> | undefined;
+    let histBefore = new Map<string, number>();
+    let histAfter = new Map<string, number>();
+    for (const c of sweep) {
+      await load(server.url, c, 2, predicts); // warm-up: JIT, connection set-up
+      histBefore = await serverHistogram(server.url);
+      alone = await load(server.url, c, duration, predicts);
+      histAfter = await serverHistogram(server.url);
+      runs.push({
+        connections: c,
+        perSec: Math.round(alone.ok / duration),
+        p50Ms: alone.p50Ms,
+        p90Ms: alone.p90Ms,
+        p99Ms: alone.p99Ms,
+        maxMs: alone.maxMs,
+        non2xx: alone.other + alone.result.errors + alone.result.timeouts,
+        serverWithin2Ms: shareWithin(histBefore, histAfter, '0.002'),
+      });
+    }
+    if (alone === undefined) throw new Error('unreachable: the sweep was checked non-empty');
 
     const before = await traceCount(server.url);
     const [mixed, ingest] = await Promise.all([
@@ -185,6 +209,7 @@ export async function httpBench(options: HttpBenchOptions): Promise<Record<strin
       durationS: duration,
       rebuildDelayMs,
       loadAverage: round(load1, 2),
+      sweep: runs,
       predictRequests: alone.ok,
       predictPerSec: Math.round(alone.ok / duration),
       predictP50Ms: alone.p50Ms,

@@ -284,7 +284,7 @@ export async function runBench(options: BenchOptions): Promise<void> {
     if (options.json) {
       process.stdout.write(`${JSON.stringify(result)}\n`);
     } else {
-      const lines = Object.entries(result).map(([k, v]) => `  ${k.padEnd(22)} ${String(v)}`);
+      const lines = Object.entries(result).map(([k, v]) => `  ${k.padEnd(22)} ${typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}`);
       process.stdout.write(`${lines.join('\n')}\n\n`);
     }
   }

@@ -9,6 +9,7 @@
 import { ToolgraphError } from '../schema/errors.js';
 import type { ToolgraphService } from '../service/service.js';
 import type { Command, OptionSpec } from './commands.js';
+import { parseOriginList } from '../service/http/origin.js';
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -53,13 +54,17 @@ export function serveCommands(sourceOptions: Readonly<Record<string, OptionSpec>
   const serve: Command = {
     name: 'serve',
     summary: 'HTTP service: JSON API under /v1, /healthz, /metrics, and the MCP server at /mcp.',
-    usage: 'serve [--data-dir DIR | --data DIR | --traces FILE] [--tools FILE] [--port N] [--host H] [--log-level L] [--rebuild-delay MS]',
+    usage: 'serve [--data-dir DIR | --data DIR | --traces FILE] [--tools FILE] [--port N] [--host H] [--log-level L] [--allow-origin O,...] [--rebuild-delay MS]',
     example: 'TOOLGRAPH_TOKEN=secret toolgraph serve --port 8080',
     options: {
       ...sources,
       port: { type: 'string', help: 'port to listen on (default 8080; 0 picks a free one)' },
       host: { type: 'string', help: 'address to bind (default 127.0.0.1; 0.0.0.0 for every interface)' },
       'log-level': { type: 'string', help: `request log level: ${LOG_LEVELS.join(', ')} (default info)` },
+      'allow-origin': {
+        type: 'string',
+        help: 'web origins besides loopback ones whose pages may call the server, comma-separated (default: TOOLGRAPH_ALLOWED_ORIGINS); other origins get 403',
+      },
     },
     async run(values) {
       const port = portOption(values);
@@ -71,9 +76,14 @@ export function serveCommands(sourceOptions: Readonly<Record<string, OptionSpec>
       const stop = untilSignal('serve');
       const service = await load(values);
       const token = process.env['TOOLGRAPH_TOKEN'];
+      const allowedOrigins = parseOriginList(typeof values['allow-origin'] === 'string' ? values['allow-origin'] : process.env['TOOLGRAPH_ALLOWED_ORIGINS']);
       // Loaded here so that other commands do not pay for Fastify and the MCP SDK at start-up.
       const { startHttpServer } = await import('../service/http/server.js');
-      const server = await startHttpServer(service, { port, host }, { logger: { level }, ...(token !== undefined && token !== '' ? { token } : {}) });
+      const server = await startHttpServer(service, { port, host }, {
+        logger: { level },
+        allowedOrigins,
+        ...(token !== undefined && token !== '' ? { token } : {}),
+      });
       const stats = await service.stats();
       process.stderr.write(
         `toolgraph serve: listening on ${server.url} (${stats.tools} tools, ${stats.traces} traces; writes ${token ? 'need the bearer token' : 'are open: set TOOLGRAPH_TOKEN to protect them'})\n`,

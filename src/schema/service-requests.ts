@@ -158,8 +158,11 @@ export const toolsResponseSchema = z.object({ tools: z.array(toolInfoSchema) });
 
 export const setToolsResponseSchema = z.object({ tools: z.number(), version: z.number() });
 
-/** Codes the HTTP face adds to the library's: a missing or wrong token, a body in another format. */
-export const HTTP_ERROR_CODES = [...ERROR_CODES, 'UNAUTHORIZED', 'UNSUPPORTED_MEDIA_TYPE'] as const;
+/**
+ * Codes the HTTP face adds to the library's: a missing or wrong token, a body in another format,
+ * a browser page from an origin not allowed (origin.ts).
+ */
+export const HTTP_ERROR_CODES = [...ERROR_CODES, 'UNAUTHORIZED', 'UNSUPPORTED_MEDIA_TYPE', 'FORBIDDEN_ORIGIN'] as const;
 export type HttpErrorCode = (typeof HTTP_ERROR_CODES)[number];
 
 export const errorResponseSchema = z.object({

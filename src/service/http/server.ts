@@ -4,9 +4,9 @@
  * `ToolgraphService`: it parses bodies, checks auth and content type, maps errors to statuses,
  * and logs one line per request.
  *
- * Order of checks for a request: route (404), auth for writes (401), content type (415), body
- * size (413), body syntax (400), then the service's own validation (400/413). Auth and content
- * type are checked on the headers, before any body byte is read.
+ * Order of checks for a request: route (404), origin (403, origin.ts), auth for writes (401),
+ * content type (415), body size (413), body syntax (400), then the service's own validation
+ * (400/413). Origin, auth and content type are checked on the headers, before any body byte is read.
  *
  * Graceful shutdown (`close()`): Fastify stops accepting connections and answers new requests
  * on kept-alive sockets with 503, in-flight requests run to completion, then the service is
@@ -20,6 +20,7 @@ import { JSON_TYPE, NDJSON_TYPES, parseJsonBody, parseNdjsonBody } from './body.
 import { HttpError, renderError } from './errors.js';
 import { HttpMetrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
+import { originChecker } from './origin.js';
 import { ROUTES, WRITE_BODY_LIMIT, type RouteContext } from './routes.js';
 
 export const API_VERSION = '0.1.0';
@@ -29,6 +30,8 @@ export interface HttpServerOptions {
   readonly token?: string;
   /** Fastify's logger (pino): false (default) for none, true or pino options for JSON lines. */
   readonly logger?: FastifyServerOptions['logger'];
+  /** Origins besides loopback ones whose pages may call the server (origin.ts). */
+  readonly allowedOrigins?: readonly string[];
   /** Mount the MCP server at `/mcp` (default true). */
   readonly mcp?: boolean;
   /** On close, connections still busy after this many ms are cut (default 10,000). */
@@ -61,6 +64,7 @@ export function buildHttpApp(service: ToolgraphService, options: HttpServerOptio
   });
   const metrics = new HttpMetrics();
   const authorized = bearerAuthorizer(options.token);
+  const originAllowed = originChecker(options.allowedOrigins);
   const context: RouteContext = { service, metrics };
   let openApi: Record<string, unknown> | undefined;
   // Once closing, every response asks the client to close its connection: a kept-alive idle
@@ -93,6 +97,11 @@ export function buildHttpApp(service: ToolgraphService, options: HttpServerOptio
   });
 
   app.addHook('onRequest', (request, reply, done) => {
+    const origin = request.headers.origin;
+    if (!originAllowed(origin)) {
+      done(new HttpError(403, 'FORBIDDEN_ORIGIN', `requests from pages at ${JSON.stringify(origin!.slice(0, 200))} are refused: allow the origin with --allow-origin or TOOLGRAPH_ALLOWED_ORIGINS`));
+      return;
+    }
     const config = request.routeOptions.config as RouteConfig;
     if (config.write === true && !authorized(request.headers.authorization)) {
       reply.header('www-authenticate', 'Bearer realm="toolgraph"');

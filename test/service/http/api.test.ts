@@ -198,3 +198,36 @@ describe('HTTP auth', () => {
     expect((await call(server.url, '/v1/tools')).status).toBe(200);
   });
 });
+
+describe('HTTP origin check (DNS rebinding)', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>;
+  beforeAll(async () => {
+    server = await startTestServer({ allowedOrigins: ['https://console.example.com'] });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('refuses requests from pages at other origins (403) before reading the body, and writes nothing', async () => {
+    const before = (await call(server.url, '/v1/stats')).json;
+    for (const origin of ['http://evil.example', 'http://localhost.evil.example:8080', 'null', 'https://console.example.com.evil.example', 'file://']) {
+      const r = await call(server.url, '/v1/traces', { body: { tools: ['a', 'b'] }, headers: { origin } });
+      expect(r.status, origin).toBe(403);
+      expect(r.json.error.code).toBe('FORBIDDEN_ORIGIN');
+    }
+    const predict = await call(server.url, '/v1/predict', { body: { context: ['search_flights'] }, headers: { origin: 'http://evil.example' } });
+    expect(predict.status).toBe(403);
+    const mcp = await call(server.url, '/mcp', { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { origin: 'http://evil.example', accept: 'application/json, text/event-stream' } });
+    expect(mcp.status).toBe(403);
+    expect(mcp.json.error.code).toBe('FORBIDDEN_ORIGIN');
+    expect((await call(server.url, '/v1/stats')).json).toEqual(before);
+  });
+
+  it('serves loopback origins, listed origins, and clients that send no Origin', async () => {
+    for (const origin of ['http://localhost:3000', 'http://127.0.0.1:8080', 'http://[::1]:5173', 'HTTPS://Console.Example.com/']) {
+      const r = await call(server.url, '/v1/predict', { body: { context: ['search_flights'] }, headers: { origin } });
+      expect(r.status, origin).toBe(200);
+    }
+    expect((await call(server.url, '/v1/predict', { body: { context: ['search_flights'] } })).status).toBe(200);
+  });
+});

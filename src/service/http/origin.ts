@@ -1,0 +1,40 @@
+/**
+ * Origin validation against DNS rebinding (MCP's Streamable HTTP transport requires it; the
+ * JSON API needs it as much). A page on another site can make a browser send requests to a
+ * toolgraph on localhost by pointing its own host name at 127.0.0.1: the browser then treats the
+ * server as same-origin, sends no CORS preflight, and the `Host` header carries the attacker's
+ * name. What it cannot forge is `Origin`, which browsers add to every POST, PUT and DELETE.
+ *
+ * So a request with an `Origin` is served only when that origin is a loopback one (a page served
+ * from this machine) or one the operator listed (`--allow-origin`, TOOLGRAPH_ALLOWED_ORIGINS);
+ * others get 403 FORBIDDEN_ORIGIN before anything is read. Requests without `Origin` (curl,
+ * gateways, the MCP SDK's Node client: nothing a web page can send) are not affected.
+ */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** A checker for the request's `Origin` header: true when it may be served. */
+export function originChecker(allowed: readonly string[] = []): (origin: string | undefined) => boolean {
+  const listed = new Set(allowed.map(normaliseOrigin));
+  return (origin) => {
+    if (origin === undefined) return true;
+    const normal = normaliseOrigin(origin);
+    if (listed.has(normal)) return true;
+    try {
+      const url = new URL(normal);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && LOOPBACK_HOSTS.has(url.hostname);
+    } catch {
+      return false; // 'null' (sandboxed frames, file: pages) and anything unparsable
+    }
+  };
+}
+
+/** Origins compare case-insensitively in scheme and host, without a trailing slash. */
+function normaliseOrigin(origin: string): string {
+  return origin.trim().replace(/\/+$/, '').toLowerCase();
+}
+
+/** TOOLGRAPH_ALLOWED_ORIGINS / --allow-origin: origins separated by commas or spaces. */
+export function parseOriginList(text: string | undefined): string[] {
+  if (text === undefined) return [];
+  return text.split(/[\s,]+/).filter((o) => o !== '');
+}

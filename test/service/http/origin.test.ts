@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { originChecker, parseOriginList } from '../../../src/service/http/origin.js';
+
+describe('originChecker', () => {
+  it('allows no Origin, loopback origins and listed ones; refuses the rest', () => {
+    const allowed = originChecker(['https://app.example.com']);
+    expect(allowed(undefined)).toBe(true);
+    expect(allowed('http://localhost')).toBe(true);
+    expect(allowed('https://127.0.0.1:8443')).toBe(true);
+    expect(allowed('https://app.example.com')).toBe(true);
+    expect(allowed('https://APP.example.com/')).toBe(true);
+    expect(allowed('http://app.example.com')).toBe(false); // another scheme is another origin
+    expect(allowed('https://app.example.com:444')).toBe(false);
+    expect(allowed('http://127.0.0.1.nip.example')).toBe(false);
+    expect(allowed('null')).toBe(false);
+    expect(allowed('ftp://localhost')).toBe(false);
+    expect(allowed('')).toBe(false);
+    expect(originChecker()('https://app.example.com')).toBe(false);
+  });
+
+  it('reads an origin list separated by commas or spaces', () => {
+    expect(parseOriginList(undefined)).toEqual([]);
+    expect(parseOriginList(' https://a.example, https://b.example  https://c.example,')).toEqual(['https://a.example', 'https://b.example', 'https://c.example']);
+  });
+});
