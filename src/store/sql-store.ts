@@ -66,20 +66,10 @@ function chunks<T>(items: readonly T[], size = ROWS_PER_STATEMENT): T[][] {
   return out;
 }
 
-/** The trace as stored: only the Trace fields, so stray properties of the object never persist. */
-function traceBody(trace: Trace, id: string): string {
-  return JSON.stringify({
-    id,
-    ...(trace.idSource === undefined ? {} : { idSource: trace.idSource }),
-    intent: trace.intent,
-    domain: trace.domain,
-    steps: trace.steps.map((s) => ({ tool: s.tool, ok: s.ok })),
-    success: trace.success,
-    timestamp: trace.timestamp,
-  });
-}
-
-/** The trace as tracesSince reads it back (traceBody's fields), under its stored id. */
+/**
+ * The trace as stored and as tracesSince reads it back, under its stored id: only the Trace
+ * fields, so stray properties of the object never persist.
+ */
 function storedTrace(trace: Trace, id: string): Trace {
   return {
     id,
@@ -92,21 +82,36 @@ function storedTrace(trace: Trace, id: string): Trace {
   };
 }
 
-function traceParams(trace: Trace, id: string): unknown[] {
-  return [
-    encodeText(id),
-    encodeText(trace.id),
-    trace.idSource === 'content' ? 'content' : 'caller',
-    encodeText(trace.domain),
-    trace.success,
-    trace.timestamp,
-    trace.steps.length,
-    traceBody(trace, id),
-  ];
+/**
+ * A batch of rows travels as one JSON parameter, unpacked by json_to_recordset on the server:
+ * against a multi-row VALUES list with a bind parameter per cell, this halves the time of an
+ * append on PGlite (10,800 against 5,100 traces/s for 2,000-trace batches, measured), whose
+ * per-parameter encoding is JavaScript while the JSON is parsed in C. Text key columns carry
+ * encodeText's output, which holds no NUL, so json-to-text conversion accepts every value; a
+ * whole trace travels as its JSON text and is cast to the `json` body column verbatim, escapes
+ * included.
+ */
+function traceRow(trace: Trace, id: string): Record<string, unknown> {
+  return {
+    id: encodeText(id),
+    base_id: encodeText(trace.id),
+    id_source: trace.idSource === 'content' ? 'content' : 'caller',
+    domain: encodeText(trace.domain),
+    success: trace.success,
+    ts_ms: trace.timestamp,
+    step_count: trace.steps.length,
+    // As text, cast to json on the server: a nested object would be unescaped on the way, and
+    // `\u0000` or a lone surrogate in it refused.
+    body: JSON.stringify(storedTrace(trace, id)),
+  };
 }
 
-const INSERT_TRACES = `INSERT INTO traces (id, base_id, id_source, domain, success, ts_ms, step_count, body) VALUES `;
-const TRACE_CASTS = ['', '', '', '', '::boolean', '::float8', '::int', '::json'];
+const INSERT_TRACES = `INSERT INTO traces (id, base_id, id_source, domain, success, ts_ms, step_count, body)
+  SELECT id, base_id, id_source, domain, success, ts_ms, step_count, body::json
+  FROM json_to_recordset($1::json) AS r(id text, base_id text, id_source text, domain text, success boolean, ts_ms float8, step_count int, body text)
+  ON CONFLICT (id) DO NOTHING`;
+/** Rows per JSON parameter: a few MB of text at most for typical traces. */
+const ROWS_PER_RECORDSET = 5_000;
 
 interface TransitionDelta {
   count: number;
@@ -289,12 +294,8 @@ export class SqlStore implements Store {
           else duplicates++;
         }
         const stored: StoredTrace[] = [];
-        for (const chunk of chunks(firsts)) {
-          const params = chunk.flatMap((t) => traceParams(t, t.id));
-          const rows = await tx.query(
-            `${INSERT_TRACES}${placeholders(chunk.length, 8, TRACE_CASTS)} ON CONFLICT (id) DO NOTHING RETURNING id, seq::text AS seq_text`,
-            params,
-          );
+        for (const chunk of chunks(firsts, ROWS_PER_RECORDSET)) {
+          const rows = await tx.query(`${INSERT_TRACES} RETURNING id, seq::text AS seq_text`, [JSON.stringify(chunk.map((t) => traceRow(t, t.id)))]);
           const written = new Map(rows.map((row) => [str(row['id']), num(row['seq_text'])]));
           for (const trace of chunk) {
             const seq = written.get(encodeText(trace.id));
@@ -308,10 +309,7 @@ export class SqlStore implements Store {
           const countRows = await tx.query('SELECT count(*) AS n FROM traces WHERE base_id = $1', [encodeText(trace.id)]);
           for (let n = num(countRows[0]?.['n'] ?? 1) + 1; ; n++) {
             const id = `${trace.id}#${n}`;
-            const rows = await tx.query(
-              `${INSERT_TRACES}${placeholders(1, 8, TRACE_CASTS)} ON CONFLICT (id) DO NOTHING RETURNING seq::text AS seq_text`,
-              traceParams(trace, id),
-            );
+            const rows = await tx.query(`${INSERT_TRACES} RETURNING seq::text AS seq_text`, [JSON.stringify([traceRow(trace, id)])]);
             if (rows.length > 0) {
               stored.push({ seq: num(rows[0]!['seq_text']), trace: storedTrace(trace, id) });
               break;
@@ -331,20 +329,20 @@ export class SqlStore implements Store {
   }
 
   private async upsertTransitions(tx: SqlSession, traces: readonly Trace[]): Promise<void> {
-    const rows: unknown[][] = [];
+    const rows: { f: string; t: string; c: number; s: number; x: number; l: number }[] = [];
     for (const [from, row] of transitionDeltas(traces)) {
-      for (const [to, d] of row) rows.push([encodeText(from), encodeText(to), d.count, d.successes, d.failures, d.lastSeen]);
+      for (const [to, d] of row) rows.push({ f: encodeText(from), t: encodeText(to), c: d.count, s: d.successes, x: d.failures, l: d.lastSeen });
     }
-    for (const chunk of chunks(rows)) {
+    for (const chunk of chunks(rows, ROWS_PER_RECORDSET)) {
       await tx.query(
         `INSERT INTO transitions (from_tool, to_tool, count, successes, failures, last_seen_ms)
-         VALUES ${placeholders(chunk.length, 6, ['', '', '::bigint', '::bigint', '::bigint', '::float8'])}
+         SELECT f, t, c, s, x, l FROM json_to_recordset($1::json) AS r(f text, t text, c bigint, s bigint, x bigint, l float8)
          ON CONFLICT (from_tool, to_tool) DO UPDATE SET
            count = transitions.count + excluded.count,
            successes = transitions.successes + excluded.successes,
            failures = transitions.failures + excluded.failures,
            last_seen_ms = greatest(transitions.last_seen_ms, excluded.last_seen_ms)`,
-        chunk.flat(),
+        [JSON.stringify(chunk)],
       );
     }
   }

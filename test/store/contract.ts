@@ -161,10 +161,10 @@ export function storeContract(name: string, harness: StoreHarness): void {
     it('a batch is all or nothing: a value the database rejects mid-batch leaves nothing behind', async () => {
       const store = await fresh();
       await store.appendTraces([trace('before', ['p', 'q'])]);
-      const batch = Array.from({ length: 1_500 }, (_, i) => trace(`bad-${i}`, ['p', 'q']));
-      // Past the first multi-row statement, so rows were already inserted when the server rejects
-      // this one (a CHECK on the timestamp range).
-      batch[1_200] = { ...batch[1_200]!, timestamp: -1 };
+      const batch = Array.from({ length: 6_000 }, (_, i) => trace(`bad-${i}`, ['p', 'q']));
+      // Past the first statement's 5,000 rows, so rows were already inserted when the server
+      // rejects this one (a CHECK on the timestamp range).
+      batch[5_500] = { ...batch[5_500]!, timestamp: -1 };
       const error = await rejectionOf(store.appendTraces(batch));
       expect(error.code, error.message).toBe('INVALID_INPUT');
       expect(error.message).toMatch(/^appendTraces: /);
