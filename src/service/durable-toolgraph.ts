@@ -34,7 +34,8 @@ import { iterateTraces, type AppendResult, type Store, type StoreStats, type Uns
 import type { Embedder } from '../text/embedder.js';
 import { GroupCommit } from './group-commit.js';
 import type { PatternView } from './pattern-view.js';
-import { patternFeedback, textOf, type ToolgraphService } from './service.js';
+import { parsePatternDecision } from '../schema/pattern-requests.js';
+import { textOf, type ToolgraphService } from './service.js';
 import { Toolgraph, type IngestResult, type ScoreOptions, type ToolgraphStats } from './toolgraph.js';
 
 export interface OpenToolgraphOptions extends OpenStoreOptions {
@@ -166,7 +167,12 @@ class DurableToolgraphImpl implements DurableToolgraph {
 
   async start(openMs: number): Promise<void> {
     const t0 = performance.now();
-    const [tools, weights, snapshot] = await Promise.all([this.store.listTools(), this.store.getWeights(), this.store.getSnapshot()]);
+    const [tools, weights, snapshot, feedback] = await Promise.all([
+      this.store.listTools(),
+      this.store.getWeights(),
+      this.store.getSnapshot(),
+      this.store.listPatternFeedback(),
+    ]);
     if (tools.length > 0) this.engine.setTools(tools);
     if (weights !== null) {
       // Weights fitted by a version with another set of signals do not fit this model: the
@@ -201,6 +207,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
     const r0 = performance.now();
     const replayed = await this.replay();
     const r1 = performance.now();
+    this.engine.restorePatternFeedback(feedback);
     // Ready to answer: the first model, built now rather than on the first query.
     this.engine.rebuild();
     const r2 = performance.now();
@@ -377,10 +384,18 @@ class DurableToolgraphImpl implements DurableToolgraph {
     return this.engine.patterns(request ?? {});
   }
 
-  // Human feedback lives in the engine's registry: it does not yet survive a restart (the
-  // store's patterns table is written by nobody so far).
+  /**
+   * A person's verdict, durable before it takes effect: checked (NOT_FOUND, UNKNOWN_TOOL), then
+   * appended to the store's feedback log with the pattern's confidence state after it, then
+   * recorded by the engine. Other instances read it at their next open.
+   */
   async patternFeedback(id: string, body: unknown): Promise<PatternView> {
-    return patternFeedback(this.engine, id, body);
+    this.assertOpen('patternFeedback');
+    const { decision, at: given } = parsePatternDecision(body);
+    const at = given ?? Date.now();
+    const { tools, state } = this.engine.patternConfidence({ id }, { decision, at });
+    await this.store.appendPatternFeedback({ patternId: state.id, tools, decision, at }, state);
+    return this.engine.patternFeedback({ id: state.id }, decision, { at });
   }
 
   score(trace: unknown, options?: ScoreOptions): Promise<ContributionResult> {

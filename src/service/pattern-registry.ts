@@ -71,6 +71,20 @@ export function patternId(tools: readonly string[]): string {
   return `${patternKind(tools)}:${contentHash(tools).slice(0, 32)}`;
 }
 
+/** The record of `tools` once `decision` is added to `old` (its record so far, if any). Pure. */
+export function withDecision(old: PatternRecord | undefined, tools: readonly string[], decision: PatternDecision, at: number): PatternRecord {
+  const feedback = [...(old?.feedback ?? []), { at, decision }];
+  if (feedback.length > FEEDBACK_HISTORY_LIMIT) feedback.splice(0, feedback.length - FEEDBACK_HISTORY_LIMIT);
+  return {
+    id: patternId(tools),
+    kind: patternKind(tools),
+    tools: [...tools],
+    approvals: (old?.approvals ?? 0) + (decision === 'approve' ? 1 : 0),
+    rejections: (old?.rejections ?? 0) + (decision === 'reject' ? 1 : 0),
+    feedback,
+  };
+}
+
 export class PatternRegistry {
   private readonly byId = new Map<string, PatternRecord>();
   private _revision = 0;
@@ -106,19 +120,8 @@ export class PatternRegistry {
 
   /** Records one decision on the pattern of `tools` (already validated names) at time `at`. */
   record(tools: readonly string[], decision: PatternDecision, at: number): PatternRecord {
-    const id = patternId(tools);
-    const old = this.byId.get(id);
-    const feedback = [...(old?.feedback ?? []), { at, decision }];
-    if (feedback.length > FEEDBACK_HISTORY_LIMIT) feedback.splice(0, feedback.length - FEEDBACK_HISTORY_LIMIT);
-    const next: PatternRecord = {
-      id,
-      kind: patternKind(tools),
-      tools: [...tools],
-      approvals: (old?.approvals ?? 0) + (decision === 'approve' ? 1 : 0),
-      rejections: (old?.rejections ?? 0) + (decision === 'reject' ? 1 : 0),
-      feedback,
-    };
-    this.byId.set(id, next);
+    const next = withDecision(this.byId.get(patternId(tools)), tools, decision, at);
+    this.byId.set(next.id, next);
     this._revision++;
     return next;
   }

@@ -36,8 +36,9 @@ import type { Embedder } from '../text/embedder.js';
 import { createHashedEmbedder } from '../text/hashed-embedder.js';
 import { hashedTextEmbedding, prefetchingEmbedding, type PrefetchingEmbedding, type TextEmbedding } from '../text/text-embedding.js';
 import { toolText } from '../text/tool-vectors.js';
-import { PatternRegistry, patternId, type PatternRegistryState } from './pattern-registry.js';
-import { patternView, type PatternView } from './pattern-view.js';
+import { PatternRegistry, patternId, withDecision, type PatternDecision, type PatternRegistryState } from './pattern-registry.js';
+import { patternConfidence, patternView, type PatternView } from './pattern-view.js';
+import type { PatternConfidence } from '../scoring/confidence-state.js';
 
 export interface ToolgraphOptions {
   /** Seed of every random step (Louvain, fitting). */
@@ -414,6 +415,32 @@ export class Toolgraph {
   }
 
   /**
+   * The spec 004 confidence state of a pattern, as `pattern()` reports its figures, for a store's
+   * patterns table; with `pending`, as it will be once that verdict is recorded (a durable
+   * service stores the verdict and this state first, then records it). Errors as patternFeedback.
+   */
+  patternConfidence(target: unknown, pending?: { readonly decision: PatternDecision; readonly at: number }): { readonly tools: readonly string[]; readonly state: PatternConfidence } {
+    const tools = this.resolvePattern(parsePatternTarget(target, 'patternConfidence'), 'patternConfidence');
+    const { stats, now } = this.patternEvidence(tools);
+    const old = this.registry.get(patternId(tools));
+    const record = pending === undefined ? old : withDecision(old, tools, pending.decision, pending.at);
+    return { tools, state: patternConfidence(tools, stats, record, pending === undefined ? now : Math.max(now, pending.at)) };
+  }
+
+  /**
+   * Verdicts a store kept (in the order given), put back as patternFeedback recorded them. The
+   * names are not checked against the graph: they were when recorded, and the traces that
+   * brought them may be replayed later.
+   */
+  restorePatternFeedback(entries: Iterable<{ readonly tools: readonly string[]; readonly decision: 'approve' | 'reject'; readonly at: number }>): void {
+    for (const e of entries) {
+      this.registry.record(e.tools, e.decision, e.at);
+      this.feedbackClock = Math.max(this.feedbackClock, e.at);
+    }
+    if (this.model !== null) this.rebuild();
+  }
+
+  /**
    * Ingests traces a durable store has already accepted (deduplicated, repeats renamed `id#n`),
    * in the store's order: no second deduplication, and they are not kept in memory (the store
    * has them; fit them with fitOn).
@@ -524,11 +551,15 @@ export class Toolgraph {
     return found;
   }
 
-  private viewOf(tools: readonly string[]): PatternView {
+  private patternEvidence(tools: readonly string[]) {
     const ids = tools.map((name) => this.graph.indexOf(name)!);
     const stats = ids.length === 2 ? this.graph.transition(ids[0]!, ids[1]!) : this.graph.secondOrder(ids[0]!, ids[1]!, ids[2]!);
-    const reliability = ids.length === 2 && stats !== undefined ? this.reliability(tools[0]!, tools[1]!) : null;
-    const now = Math.max(this.graph.newest, this.feedbackClock);
+    return { stats, now: Math.max(this.graph.newest, this.feedbackClock) };
+  }
+
+  private viewOf(tools: readonly string[]): PatternView {
+    const { stats, now } = this.patternEvidence(tools);
+    const reliability = tools.length === 2 && stats !== undefined ? this.reliability(tools[0]!, tools[1]!) : null;
     return patternView(tools, stats, this.registry.get(patternId(tools)), reliability, now);
   }
 

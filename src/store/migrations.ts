@@ -134,6 +134,24 @@ CREATE TABLE graph_snapshots (
 );
 `,
   },
+  {
+    version: 3,
+    name: 'human feedback log',
+    // People's verdicts on patterns, as given: the facade's registry is rebuilt from them at
+    // open, and each pattern's confidence is replayed from them (service/pattern-view.ts). The
+    // tools are json (names may hold what text refuses); the id is text-codec encoded.
+    sql: `
+CREATE TABLE pattern_feedback (
+  seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  pattern_id text NOT NULL,
+  tools json NOT NULL,
+  decision text NOT NULL CHECK (decision IN ('approve', 'reject')),
+  at_ms double precision NOT NULL CHECK (at_ms >= 0 AND at_ms <= 8.64e15),
+  stored_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX pattern_feedback_pattern ON pattern_feedback (pattern_id);
+`,
+  },
 ];
 
 /** The version a fully migrated store reports. */

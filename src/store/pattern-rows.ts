@@ -1,8 +1,11 @@
 /**
  * Learned patterns (spec 004 confidence states) as table rows: the columns SQL readers filter and
- * order on, a check of states coming in and going out, and which history entries are new.
+ * order on, a check of states coming in and going out, and which history entries are new; and
+ * the schema of a human verdict in the feedback log.
  */
+import { z } from 'zod';
 import { ToolgraphError } from '../schema/errors.js';
+import { idSchema, toolNameSchema } from '../schema/fields.js';
 import { PATTERN_KINDS, type ConfidenceHistoryEntry, type PatternConfidence } from '../scoring/confidence-state.js';
 
 const TIERS = new Set(['core', 'strong', 'moderate', 'tentative', 'deprecated']);
@@ -117,3 +120,11 @@ export function historyToAppend(stored: PatternConfidence | undefined, next: Pat
   }
   return next.history;
 }
+
+/** A verdict as appendPatternFeedback takes it (store.ts, PatternFeedbackRow). */
+export const patternFeedbackRowSchema = z.strictObject({
+  patternId: idSchema,
+  tools: z.array(toolNameSchema).min(2).max(3),
+  decision: z.enum(['approve', 'reject']),
+  at: z.number().min(0).max(8.64e15),
+});

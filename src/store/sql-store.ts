@@ -7,6 +7,7 @@ import { deflateSync, inflateSync } from 'node:zlib';
 import { z } from 'zod';
 import type { FittedWeights } from '../recommend/model.js';
 import { ToolgraphError } from '../schema/errors.js';
+import { parseWith } from '../schema/issues.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS, SCHEMA_VERSION_TABLE } from './migrations.js';
 import type { Row, SqlDriver, SqlSession } from './sql-driver.js';
@@ -15,6 +16,7 @@ import type {
   AppendResult,
   CapabilityInfo,
   GraphSnapshotRecord,
+  PatternFeedbackRow,
   PatternFilter,
   PatternHistoryRow,
   Store,
@@ -24,7 +26,7 @@ import type {
   TransitionRow,
   Unsubscribe,
 } from './store.js';
-import { historyToAppend, parseStoredPattern, patternColumns, validPattern } from './pattern-rows.js';
+import { historyToAppend, parseStoredPattern, patternColumns, patternFeedbackRowSchema, validPattern } from './pattern-rows.js';
 import { decodeText, encodeText } from './text-codec.js';
 
 /** Rows per multi-row statement: well under PostgreSQL's 65,535 bind parameters. */
@@ -426,39 +428,73 @@ export class SqlStore implements Store {
       const byId = new Map<string, PatternConfidence>();
       for (const [i, pattern] of patterns.entries()) byId.set(validPattern(pattern, `putPatterns: patterns[${i}]`).id, pattern);
       if (byId.size === 0) return;
+      await this.driver.transaction((tx) => this.writePatterns(tx, [...byId.values()]));
+    });
+  }
+
+  appendPatternFeedback(entry: PatternFeedbackRow, state: PatternConfidence): Promise<void> {
+    return this.run('appendPatternFeedback', async () => {
+      const row = parseWith(patternFeedbackRowSchema, entry, 'appendPatternFeedback');
+      validPattern(state, 'appendPatternFeedback: state');
+      if (state.id !== row.patternId) {
+        throw new ToolgraphError('INVALID_INPUT', `appendPatternFeedback: the state is of pattern ${JSON.stringify(state.id)}, the verdict of ${JSON.stringify(row.patternId)}`);
+      }
       await this.driver.transaction(async (tx) => {
-        for (const chunk of chunks([...byId.values()], 500)) {
-          const ids = chunk.map((p) => encodeText(p.id));
-          const before = await tx.query('SELECT id, body::text AS body FROM patterns WHERE id = ANY($1::text[])', [ids]);
-          const stored = new Map(before.map((row) => [str(row['id']), parseStoredPattern(str(row['body']), 'putPatterns')]));
-          await tx.query(
-            `INSERT INTO patterns (id, kind, status, tier, freq_score, eff_score, human_score, composite,
-               observation_count, application_count, success_count, contradiction_count, created_ms, updated_ms, body)
-             VALUES ${placeholders(chunk.length, 15, ['', '', '', '', '::float8', '::float8', '::float8', '::float8', '::bigint', '::bigint', '::bigint', '::bigint', '::float8', '::float8', '::json'])}
-             ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, status = excluded.status, tier = excluded.tier,
-               freq_score = excluded.freq_score, eff_score = excluded.eff_score, human_score = excluded.human_score,
-               composite = excluded.composite, observation_count = excluded.observation_count,
-               application_count = excluded.application_count, success_count = excluded.success_count,
-               contradiction_count = excluded.contradiction_count, created_ms = excluded.created_ms,
-               updated_ms = excluded.updated_ms, body = excluded.body, stored_at = now()`,
-            chunk.flatMap((p) => [encodeText(p.id), ...patternColumns(p), JSON.stringify(p)]),
-          );
-          const history: unknown[][] = [];
-          for (const p of chunk) {
-            for (const h of historyToAppend(stored.get(encodeText(p.id)), p)) {
-              history.push([encodeText(p.id), h.at, h.reason, h.frequency, h.effectiveness, h.human, h.composite]);
-            }
-          }
-          for (const part of chunks(history)) {
-            await tx.query(
-              `INSERT INTO pattern_history (pattern_id, at_ms, reason, freq_score, eff_score, human_score, composite)
-               VALUES ${placeholders(part.length, 7, ['', '::float8', '', '::float8', '::float8', '::float8', '::float8'])}`,
-              part.flat(),
-            );
-          }
-        }
+        await tx.query('INSERT INTO pattern_feedback (pattern_id, tools, decision, at_ms) VALUES ($1, $2::json, $3, $4::float8)', [
+          encodeText(row.patternId),
+          JSON.stringify(row.tools),
+          row.decision,
+          row.at,
+        ]);
+        await this.writePatterns(tx, [state]);
       });
     });
+  }
+
+  listPatternFeedback(): Promise<PatternFeedbackRow[]> {
+    return this.run('listPatternFeedback', async () => {
+      const rows = await this.driver.query('SELECT pattern_id, tools::text AS tools, decision, at_ms FROM pattern_feedback ORDER BY seq');
+      return rows.map((row) => ({
+        patternId: decodeText(str(row['pattern_id'])),
+        tools: JSON.parse(str(row['tools'])) as string[],
+        decision: str(row['decision']) as PatternFeedbackRow['decision'],
+        at: num(row['at_ms']),
+      }));
+    });
+  }
+
+  /** Upserts patterns (distinct ids) and appends their new history entries, in `tx`. */
+  private async writePatterns(tx: SqlSession, patterns: readonly PatternConfidence[]): Promise<void> {
+    for (const chunk of chunks(patterns, 500)) {
+      const ids = chunk.map((p) => encodeText(p.id));
+      const before = await tx.query('SELECT id, body::text AS body FROM patterns WHERE id = ANY($1::text[])', [ids]);
+      const stored = new Map(before.map((row) => [str(row['id']), parseStoredPattern(str(row['body']), 'putPatterns')]));
+      await tx.query(
+        `INSERT INTO patterns (id, kind, status, tier, freq_score, eff_score, human_score, composite,
+           observation_count, application_count, success_count, contradiction_count, created_ms, updated_ms, body)
+         VALUES ${placeholders(chunk.length, 15, ['', '', '', '', '::float8', '::float8', '::float8', '::float8', '::bigint', '::bigint', '::bigint', '::bigint', '::float8', '::float8', '::json'])}
+         ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, status = excluded.status, tier = excluded.tier,
+           freq_score = excluded.freq_score, eff_score = excluded.eff_score, human_score = excluded.human_score,
+           composite = excluded.composite, observation_count = excluded.observation_count,
+           application_count = excluded.application_count, success_count = excluded.success_count,
+           contradiction_count = excluded.contradiction_count, created_ms = excluded.created_ms,
+           updated_ms = excluded.updated_ms, body = excluded.body, stored_at = now()`,
+        chunk.flatMap((p) => [encodeText(p.id), ...patternColumns(p), JSON.stringify(p)]),
+      );
+      const history: unknown[][] = [];
+      for (const p of chunk) {
+        for (const h of historyToAppend(stored.get(encodeText(p.id)), p)) {
+          history.push([encodeText(p.id), h.at, h.reason, h.frequency, h.effectiveness, h.human, h.composite]);
+        }
+      }
+      for (const part of chunks(history)) {
+        await tx.query(
+          `INSERT INTO pattern_history (pattern_id, at_ms, reason, freq_score, eff_score, human_score, composite)
+           VALUES ${placeholders(part.length, 7, ['', '::float8', '', '::float8', '::float8', '::float8', '::float8'])}`,
+          part.flat(),
+        );
+      }
+    }
   }
 
   listPatterns(filter: PatternFilter = {}): Promise<PatternConfidence[]> {

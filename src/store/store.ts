@@ -93,6 +93,16 @@ export interface PatternFilter {
 }
 
 /** A stored confidence history entry of one pattern, with its position in the store's log. */
+/** One person's verdict on a learned pattern, as the facade's patternFeedback recorded it. */
+export interface PatternFeedbackRow {
+  readonly patternId: string;
+  /** [a, b] for a transition, [a, b, c] for a second-order pattern. */
+  readonly tools: readonly string[];
+  readonly decision: 'approve' | 'reject';
+  /** Epoch ms. */
+  readonly at: number;
+}
+
 export interface PatternHistoryRow extends ConfidenceHistoryEntry {
   readonly seq: number;
 }
@@ -141,6 +151,13 @@ export interface Store {
   putPatterns(patterns: readonly PatternConfidence[]): Promise<void>;
   /** Stored patterns, as they were put (with their bounded history). */
   listPatterns(filter?: PatternFilter): Promise<PatternConfidence[]>;
+  /**
+   * Appends a verdict to the feedback log and, in the same transaction, stores the pattern's
+   * confidence state after it (as putPatterns does): both or neither.
+   */
+  appendPatternFeedback(entry: PatternFeedbackRow, state: PatternConfidence): Promise<void>;
+  /** Every verdict ever appended, in the order they were. */
+  listPatternFeedback(): Promise<PatternFeedbackRow[]>;
   /** Every history entry ever stored for a pattern, oldest first; [] for an unknown id. */
   patternHistory(id: string): Promise<PatternHistoryRow[]>;
   /** Stores a graph snapshot; older ones beyond the newest two are deleted in the same transaction. */

@@ -124,6 +124,54 @@ describe('durable toolgraph on PGlite', () => {
     expect((await rejectionOf(tg.ingest({ tools: ['a'] }))).code).toBe('INTERNAL');
   });
 
+  it('keeps human verdicts across a restart: durable before they take effect, and written to the patterns table', async () => {
+    const schema = `d${++counter}`;
+    const tg = await pglite(schema);
+    await tg.ingest([
+      { id: 'v1', tools: ['a', 'b'], timestamp: 1_000 },
+      { id: 'v2', tools: ['a', 'c'], timestamp: 2_000 },
+      { id: 'v3', tools: ['a', 'b'], timestamp: 3_000 },
+    ]);
+    tg.engine.rebuild(); // not wait for the debounced rebuild
+    const [ab] = await tg.patterns({ from: 'a', limit: 1 });
+    expect(ab!.tools).toEqual(['a', 'b']);
+    const predictBefore = await tg.predictNext({ context: ['a'], k: 2 });
+    await tg.patternFeedback(ab!.id, { decision: 'reject', at: 5_000 });
+    const rejected = await tg.patternFeedback(ab!.id, { decision: 'reject', at: 6_000 });
+    expect(rejected.rejections).toBe(2);
+    // Bad verdicts write nothing: an unknown id, a bad decision.
+    expect((await rejectionOf(tg.patternFeedback('transition:nope', { decision: 'approve' }))).code).toBe('NOT_FOUND');
+    expect((await rejectionOf(tg.patternFeedback(ab!.id, { decision: 'maybe' }))).code).toBe('INVALID_INPUT');
+    const predictAfter = await tg.predictNext({ context: ['a'], k: 2 });
+    const scoreOfB = (p: typeof predictBefore) => p.items.find((i) => i.kind === 'tool' && i.tool === 'b')!.score;
+    expect(scoreOfB(predictAfter)).toBeLessThan(scoreOfB(predictBefore));
+    const patternsBefore = await tg.patterns({});
+    await tg.close();
+
+    const store = await openStore({ dataDir, schema });
+    try {
+      expect(await store.listPatternFeedback()).toEqual([
+        { patternId: ab!.id, tools: ['a', 'b'], decision: 'reject', at: 5_000 },
+        { patternId: ab!.id, tools: ['a', 'b'], decision: 'reject', at: 6_000 },
+      ]);
+      const [stored] = await store.listPatterns();
+      expect(stored!.id).toBe(ab!.id);
+      expect(stored!.evidence.rejections).toBe(2);
+      expect(stored!.dimensions.human).toBeCloseTo(rejected.confidence.human, 12);
+      expect(stored!.composite).toBeCloseTo(rejected.confidence.composite, 12);
+    } finally {
+      await store.close();
+    }
+
+    const restarted = await pglite(schema);
+    try {
+      expect(await restarted.patterns({})).toEqual(patternsBefore);
+      expect(await restarted.predictNext({ context: ['a'], k: 2 })).toEqual(predictAfter);
+    } finally {
+      await restarted.close();
+    }
+  });
+
   it('answers exactly as before after a restart (snapshot + fitted weights), and after replaying traces past the snapshot', async () => {
     const { tools, traces } = await sample();
     const schema = `d${++counter}`;

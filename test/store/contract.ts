@@ -275,6 +275,32 @@ export function storeContract(name: string, harness: StoreHarness): void {
       expect((await store.stats()).traces).toBe(150);
       expect(await store.listTransitions()).toEqual([{ from: 'a', to: 'b', count: 150, successes: 150, failures: 0, lastSeen: 1_000 }]);
     });
+    it('logs human verdicts with the pattern state, both or neither; hostile names survive', async () => {
+      const store = await fresh();
+      const id = 'transition:\u0000x';
+      const state = applyConfidenceEvent(createPatternConfidence({ id, kind: 'transition', now: 1_000 }), 'user_accepted', 2_000);
+      await store.appendPatternFeedback({ patternId: id, tools: ['__proto__', 'a\\b 🛠️'], decision: 'approve', at: 2_000 }, state);
+      const rejected = applyConfidenceEvent(state, 'user_corrected', 3_000);
+      await store.appendPatternFeedback({ patternId: id, tools: ['__proto__', 'a\\b 🛠️'], decision: 'reject', at: 3_000 }, rejected);
+      expect(await store.listPatternFeedback()).toEqual([
+        { patternId: id, tools: ['__proto__', 'a\\b 🛠️'], decision: 'approve', at: 2_000 },
+        { patternId: id, tools: ['__proto__', 'a\\b 🛠️'], decision: 'reject', at: 3_000 },
+      ]);
+      expect(await store.listPatterns()).toEqual([rejected]);
+      // Refused whole: a bad verdict, or a state of another pattern; nothing of either is written.
+      for (const bad of [
+        { patternId: id, tools: ['a'], decision: 'approve', at: 4_000 },
+        { patternId: id, tools: ['a', 'b'], decision: 'maybe', at: 4_000 },
+        { patternId: id, tools: ['a', 'b'], decision: 'approve', at: -1 },
+        { patternId: 'other', tools: ['a', 'b'], decision: 'approve', at: 4_000 },
+      ]) {
+        const error = await rejectionOf(store.appendPatternFeedback(bad as never, applyConfidenceEvent(rejected, 'user_accepted', 4_000)));
+        expect(error.code, JSON.stringify(bad)).toBe('INVALID_INPUT');
+      }
+      expect((await store.listPatternFeedback()).length).toBe(2);
+      expect(await store.listPatterns()).toEqual([rejected]);
+    });
+
     it('stores learned patterns by id and keeps every history entry ever put', async () => {
       const store = await fresh();
       const a0 = createPatternConfidence({ id: 'a->b', kind: 'transition', now: 1_000 });
