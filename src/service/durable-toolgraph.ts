@@ -14,7 +14,7 @@
  *   committed in between, else read back) and other instances' (a LISTEN/NOTIFY wake-up on
  *   PostgreSQL, and a slow poll as a safety net). So every instance converges on the same graph.
  * - Snapshots: every `snapshotEvery` traces, after a fit, and on close when traces were applied
- *   since the last one.
+ *   since the last one; each is followed by a fold of the store's transitions table.
  *
  * Not shared live between instances (read at open): the catalogue and the fitted weights.
  */
@@ -334,7 +334,16 @@ class DurableToolgraphImpl implements DurableToolgraph {
         return { traceSeq, bytes: data.byteLength, ms: round(performance.now() - t0) };
       }),
     );
-    this.snapshotting = next.catch(() => {});
+    // Then the store's transitions table catches up with the traces (Store.foldTransitions):
+    // off the apply queue, at a snapshot's pace rather than with every commit.
+    this.snapshotting = next.then(
+      () =>
+        this.store.foldTransitions().then(
+          () => {},
+          (error: unknown) => this.warn(`folding transitions failed: ${(error as Error).message}`),
+        ),
+      () => {},
+    );
     return next;
   }
 
@@ -444,6 +453,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
         await this.applying;
         await this.snapshotting;
         if (this.cursor > this.snapshotSeq) await this.snapshot();
+        await this.snapshotting;
       } finally {
         this.engine.close();
         await this.store.close();

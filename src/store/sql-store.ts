@@ -102,47 +102,41 @@ function traceRow(trace: Trace, id: string): Record<string, unknown> {
     success: trace.success,
     ts_ms: trace.timestamp,
     step_count: trace.steps.length,
+    // For the transitions fold: key columns, so encoded like the others.
+    tools: trace.steps.map((s) => encodeText(s.tool)),
+    oks: trace.steps.map((s) => s.ok),
     // As text, cast to json on the server: a nested object would be unescaped on the way, and
     // `\u0000` or a lone surrogate in it refused.
     body: JSON.stringify(storedTrace(trace, id)),
   };
 }
 
-const INSERT_TRACES = `INSERT INTO traces (id, base_id, id_source, domain, success, ts_ms, step_count, body)
-  SELECT id, base_id, id_source, domain, success, ts_ms, step_count, body::json
-  FROM json_to_recordset($1::json) AS r(id text, base_id text, id_source text, domain text, success boolean, ts_ms float8, step_count int, body text)
+const INSERT_TRACES = `INSERT INTO traces (id, base_id, id_source, domain, success, ts_ms, step_count, tools, oks, body)
+  SELECT id, base_id, id_source, domain, success, ts_ms, step_count, tools, oks, body::json
+  FROM json_to_recordset($1::json)
+    AS r(id text, base_id text, id_source text, domain text, success boolean, ts_ms float8, step_count int, tools text[], oks boolean[], body text)
   ON CONFLICT (id) DO NOTHING`;
+
+/**
+ * First-order transition statistics of the traces in (mark, upto], added to the table in one
+ * statement: a step succeeds only in a successful trace (failed traces never strengthen an
+ * edge), as ToolGraph.ingest counts them.
+ */
+const FOLD_TRANSITIONS = `INSERT INTO transitions (from_tool, to_tool, count, successes, failures, last_seen_ms)
+  SELECT t.tools[i - 1], t.tools[i], count(*),
+         count(*) FILTER (WHERE t.success AND t.oks[i]),
+         count(*) FILTER (WHERE NOT (t.success AND t.oks[i])),
+         max(t.ts_ms)
+  FROM traces t, generate_subscripts(t.tools, 1) AS i
+  WHERE t.seq > $1::bigint AND t.seq <= $2::bigint AND i > 1
+  GROUP BY 1, 2
+  ON CONFLICT (from_tool, to_tool) DO UPDATE SET
+    count = transitions.count + excluded.count,
+    successes = transitions.successes + excluded.successes,
+    failures = transitions.failures + excluded.failures,
+    last_seen_ms = greatest(transitions.last_seen_ms, excluded.last_seen_ms)`;
 /** Rows per JSON parameter: a few MB of text at most for typical traces. */
 const ROWS_PER_RECORDSET = 5_000;
-
-interface TransitionDelta {
-  count: number;
-  successes: number;
-  failures: number;
-  lastSeen: number;
-}
-
-/** First-order transition counts of the given traces, as ToolGraph.ingest counts them. */
-function transitionDeltas(traces: readonly Trace[]): Map<string, Map<string, TransitionDelta>> {
-  const out = new Map<string, Map<string, TransitionDelta>>();
-  for (const trace of traces) {
-    const steps = trace.steps;
-    for (let i = 1; i < steps.length; i++) {
-      const from = steps[i - 1]!.tool;
-      const to = steps[i]!.tool;
-      let row = out.get(from);
-      if (row === undefined) out.set(from, (row = new Map()));
-      let delta = row.get(to);
-      if (delta === undefined) row.set(to, (delta = { count: 0, successes: 0, failures: 0, lastSeen: -Infinity }));
-      delta.count++;
-      // A step succeeds only in a successful trace: failed traces never strengthen an edge.
-      if (trace.success && steps[i]!.ok) delta.successes++;
-      else delta.failures++;
-      if (trace.timestamp > delta.lastSeen) delta.lastSeen = trace.timestamp;
-    }
-  }
-  return out;
-}
 
 function num(value: unknown): number {
   return typeof value === 'number' ? value : Number(value);
@@ -319,10 +313,6 @@ export class SqlStore implements Store {
           }
         }
         stored.sort((a, b) => a.seq - b.seq);
-        await this.upsertTransitions(
-          tx,
-          stored.map((s) => s.trace),
-        );
         const lastSeq = stored.length > 0 ? stored[stored.length - 1]!.seq : previousSeq;
         if (stored.length > 0) await tx.query(NOTIFY_APPEND, [String(lastSeq)]);
         return { inserted: stored.length, duplicates, lastSeq, previousSeq, stored: stored.map((s) => ({ seq: s.seq, trace: storedTrace(s.trace, s.trace.id) })) };
@@ -330,24 +320,28 @@ export class SqlStore implements Store {
     });
   }
 
-  private async upsertTransitions(tx: SqlSession, traces: readonly Trace[]): Promise<void> {
-    const rows: { f: string; t: string; c: number; s: number; x: number; l: number }[] = [];
-    for (const [from, row] of transitionDeltas(traces)) {
-      for (const [to, d] of row) rows.push({ f: encodeText(from), t: encodeText(to), c: d.count, s: d.successes, x: d.failures, l: d.lastSeen });
-    }
-    for (const chunk of chunks(rows, ROWS_PER_RECORDSET)) {
-      await tx.query(
-        `INSERT INTO transitions (from_tool, to_tool, count, successes, failures, last_seen_ms)
-         SELECT f, t, c, s, x, l FROM json_to_recordset($1::json) AS r(f text, t text, c bigint, s bigint, x bigint, l float8)
-         ON CONFLICT (from_tool, to_tool) DO UPDATE SET
-           count = transitions.count + excluded.count,
-           successes = transitions.successes + excluded.successes,
-           failures = transitions.failures + excluded.failures,
-           last_seen_ms = greatest(transitions.last_seen_ms, excluded.last_seen_ms)`,
-        [JSON.stringify(chunk)],
-      );
-    }
+  foldTransitions(): Promise<number> {
+    return this.run('foldTransitions', () => this.driver.transaction((tx) => this.fold(tx)));
   }
+
+  /**
+   * Folds the traces after transitions_folded.seq into the transitions table and moves the mark;
+   * returns how many traces were folded. The mark's row lock serialises folders (another
+   * instance waits, then finds nothing left), and appends make seqs visible in order
+   * (APPEND_LOCK), so `seq > mark` never skips a trace that commits later.
+   */
+  private async fold(tx: SqlSession): Promise<number> {
+    const marks = await tx.query('SELECT seq::text AS seq_text FROM transitions_folded FOR UPDATE');
+    const mark = num(marks[0]?.['seq_text'] ?? 0);
+    const range = await tx.query('SELECT count(*)::text AS n, max(seq)::text AS upto FROM traces WHERE seq > $1::bigint', [String(mark)]);
+    const count = num(range[0]?.['n'] ?? 0);
+    if (count === 0) return 0;
+    const upto = str(range[0]!['upto']);
+    await tx.query(FOLD_TRANSITIONS, [String(mark), upto]);
+    await tx.query('UPDATE transitions_folded SET seq = $1::bigint', [upto]);
+    return count;
+  }
+
 
   private async lastSeq(session: SqlSession): Promise<number> {
     const rows = await session.query('SELECT coalesce(max(seq), 0)::text AS s FROM traces');
@@ -374,10 +368,13 @@ export class SqlStore implements Store {
 
   listTransitions(): Promise<TransitionRow[]> {
     return this.run('listTransitions', async () => {
-      const rows = await this.driver.query(
-        `SELECT from_tool, to_tool, count::text AS count, successes::text AS successes, failures::text AS failures, last_seen_ms
-         FROM transitions ORDER BY from_tool COLLATE "C", to_tool COLLATE "C"`,
-      );
+      const rows = await this.driver.transaction(async (tx) => {
+        await this.fold(tx);
+        return tx.query(
+          `SELECT from_tool, to_tool, count::text AS count, successes::text AS successes, failures::text AS failures, last_seen_ms
+           FROM transitions ORDER BY from_tool COLLATE "C", to_tool COLLATE "C"`,
+        );
+      });
       return rows.map((row: Row) => ({
         from: decodeText(str(row['from_tool'])),
         to: decodeText(str(row['to_tool'])),
@@ -618,16 +615,19 @@ export class SqlStore implements Store {
 
   stats(): Promise<StoreStats> {
     return this.run('stats', async () => {
-      const rows = await this.driver.query(
-        `SELECT (SELECT coalesce(max(version), 0) FROM schema_version) AS v,
-                (SELECT count(*) FROM tools)::text AS tools,
-                (SELECT count(*) FROM capabilities)::text AS capabilities,
-                (SELECT count(*) FROM traces)::text AS traces,
-                (SELECT count(*) FROM transitions)::text AS transitions,
-                (SELECT coalesce(max(seq), 0) FROM traces)::text AS last_seq,
-                (SELECT count(*) FROM patterns)::text AS patterns,
-                (SELECT max(trace_seq) FROM graph_snapshots)::text AS snapshot_seq`,
-      );
+      const rows = await this.driver.transaction(async (tx) => {
+        await this.fold(tx);
+        return tx.query(
+          `SELECT (SELECT coalesce(max(version), 0) FROM schema_version) AS v,
+                  (SELECT count(*) FROM tools)::text AS tools,
+                  (SELECT count(*) FROM capabilities)::text AS capabilities,
+                  (SELECT count(*) FROM traces)::text AS traces,
+                  (SELECT count(*) FROM transitions)::text AS transitions,
+                  (SELECT coalesce(max(seq), 0) FROM traces)::text AS last_seq,
+                  (SELECT count(*) FROM patterns)::text AS patterns,
+                  (SELECT max(trace_seq) FROM graph_snapshots)::text AS snapshot_seq`,
+        );
+      });
       const row = rows[0] ?? {};
       return {
         kind: this.kind,

@@ -138,8 +138,14 @@ export interface Store {
   appendTraces(traces: readonly Trace[]): Promise<AppendResult>;
   /** Traces with `seq > afterSeq` in seq order, at most `limit` (default 1,000). */
   tracesSince(afterSeq: number, limit?: number): Promise<TracePage>;
-  /** Transition statistics, derived from the stored traces in the transaction that stored them. */
+  /**
+   * Transition statistics, derived from every stored trace. Appends do not maintain them; the
+   * traces since the last fold are folded in by foldTransitions, and first by this call and by
+   * `stats`, so what they report is always complete.
+   */
   listTransitions(): Promise<TransitionRow[]>;
+  /** Folds the traces stored since the last fold into the transitions; returns how many. */
+  foldTransitions(): Promise<number>;
   /** Stores a new version of the fitted weights; the latest one wins. */
   putWeights(weights: FittedWeights): Promise<void>;
   /** The latest stored weights, or null before any fit was stored. */

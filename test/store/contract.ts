@@ -158,6 +158,28 @@ export function storeContract(name: string, harness: StoreHarness): void {
       expect((await store.stats()).transitions).toBe(3);
     });
 
+    it('folds transitions after the appends: each trace exactly once, however reads and folds interleave', async () => {
+      const store = await fresh();
+      const batches = Array.from({ length: 5 }, (_, b) =>
+        Array.from({ length: 40 }, (_, i) => trace(`f${b}-${i}`, ['a', i % 2 === 0 ? 'b' : 'c', 'd'], { success: i % 5 !== 0, timestamp: b * 100 + i })),
+      );
+      await store.appendTraces(batches[0]!);
+      expect(await store.foldTransitions()).toBe(40);
+      expect(await store.foldTransitions()).toBe(0);
+      await store.appendTraces(batches[1]!);
+      await store.appendTraces(batches[2]!);
+      expect((await store.stats()).transitions).toBe(4); // stats folds first: a->b, a->c, b->d, c->d
+      // Folds beside appends (on PostgreSQL, on other connections) never count a trace twice.
+      await Promise.all([store.appendTraces(batches[3]!), store.foldTransitions(), store.appendTraces(batches[4]!), store.foldTransitions()]);
+      expect(await store.listTransitions()).toEqual([
+        { from: 'a', to: 'b', count: 100, successes: 80, failures: 20, lastSeen: 438 },
+        { from: 'a', to: 'c', count: 100, successes: 80, failures: 20, lastSeen: 439 },
+        { from: 'b', to: 'd', count: 100, successes: 80, failures: 20, lastSeen: 438 },
+        { from: 'c', to: 'd', count: 100, successes: 80, failures: 20, lastSeen: 439 },
+      ]);
+      expect(await store.foldTransitions()).toBe(0);
+    });
+
     it('a batch is all or nothing: a value the database rejects mid-batch leaves nothing behind', async () => {
       const store = await fresh();
       await store.appendTraces([trace('before', ['p', 'q'])]);

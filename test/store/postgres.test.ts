@@ -177,6 +177,37 @@ describe.runIf(URL_ENV)('PostgreSQL store', () => {
   });
 
   describe('migrations', () => {
+    it('upgrades a version-3 store, whose appends kept the transitions, without counting its traces twice', async () => {
+      const schema = newSchema();
+      const store = await openIn(schema);
+      await store.appendTraces([trace('old1', ['a', 'b']), trace('old2', ['a', 'b', 'c'])]);
+      await store.close();
+      // Back to version 3 as it was: no step arrays, transitions written by the appends, no mark.
+      const client = new pg.Client({ connectionString: URL_ENV });
+      await client.connect();
+      try {
+        await client.query(`DELETE FROM ${schema}.schema_version WHERE version = 4`);
+        await client.query(`DROP TABLE ${schema}.transitions_folded`);
+        await client.query(`ALTER TABLE ${schema}.traces DROP COLUMN tools, DROP COLUMN oks`);
+        await client.query(
+          `INSERT INTO ${schema}.transitions (from_tool, to_tool, count, successes, failures, last_seen_ms) VALUES ('a', 'b', 2, 2, 0, 1000), ('b', 'c', 1, 1, 0, 1000)`,
+        );
+      } finally {
+        await client.end();
+      }
+      const upgraded = await openIn(schema);
+      try {
+        expect((await upgraded.stats()).schemaVersion).toBe(LATEST_SCHEMA_VERSION);
+        await upgraded.appendTraces([trace('new1', ['b', 'c'])]);
+        expect(await upgraded.listTransitions()).toEqual([
+          { from: 'a', to: 'b', count: 2, successes: 2, failures: 0, lastSeen: 1_000 },
+          { from: 'b', to: 'c', count: 2, successes: 2, failures: 0, lastSeen: 1_000 },
+        ]);
+      } finally {
+        await upgraded.close();
+      }
+    });
+
     it('refuses a database migrated by a newer toolgraph with CONFLICT', async () => {
       const schema = newSchema();
       const store = await openIn(schema);
