@@ -138,6 +138,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
   private catchUpQueued = false;
   private closed: Promise<void> | null = null;
   private readonly snapshotEvery: number;
+  private verdicts: Promise<unknown> = Promise.resolve();
   private readonly warn: (message: string) => void;
 
   constructor(
@@ -398,13 +399,18 @@ class DurableToolgraphImpl implements DurableToolgraph {
    * appended to the store's feedback log with the pattern's confidence state after it, then
    * recorded by the engine. Other instances read it at their next open.
    */
-  async patternFeedback(id: string, body: unknown): Promise<PatternView> {
-    this.assertOpen('patternFeedback');
-    const { decision, at: given } = parsePatternDecision(body);
-    const at = given ?? Date.now();
-    const { tools, state } = this.engine.patternConfidence({ id }, { decision, at });
-    await this.store.appendPatternFeedback({ patternId: state.id, tools, decision, at }, state);
-    return this.engine.patternFeedback({ id: state.id }, decision, { at });
+  patternFeedback(id: string, body: unknown): Promise<PatternView> {
+    // One verdict at a time: each stored state must include the verdicts before it.
+    const next = this.verdicts.then(async () => {
+      this.assertOpen('patternFeedback');
+      const { decision, at: given } = parsePatternDecision(body);
+      const at = given ?? Date.now();
+      const { tools, state } = this.engine.patternConfidence({ id }, { decision, at });
+      await this.store.appendPatternFeedback({ patternId: state.id, tools, decision, at }, state);
+      return this.engine.patternFeedback({ id: state.id }, decision, { at });
+    });
+    this.verdicts = next.catch(() => {});
+    return next;
   }
 
   score(trace: unknown, options?: ScoreOptions): Promise<ContributionResult> {
@@ -449,6 +455,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
       if (this.poll !== null) clearInterval(this.poll);
       try {
         await this.writer.flush();
+        await this.verdicts;
         await this.unsubscribe?.();
         await this.applying;
         await this.snapshotting;

@@ -136,9 +136,12 @@ describe('durable toolgraph on PGlite', () => {
     const [ab] = await tg.patterns({ from: 'a', limit: 1 });
     expect(ab!.tools).toEqual(['a', 'b']);
     const predictBefore = await tg.predictNext({ context: ['a'], k: 2 });
-    await tg.patternFeedback(ab!.id, { decision: 'reject', at: 5_000 });
-    const rejected = await tg.patternFeedback(ab!.id, { decision: 'reject', at: 6_000 });
-    expect(rejected.rejections).toBe(2);
+    // Concurrent verdicts are taken one at a time: the stored state after the second includes the first.
+    const [, rejected] = await Promise.all([
+      tg.patternFeedback(ab!.id, { decision: 'reject', at: 5_000 }),
+      tg.patternFeedback(ab!.id, { decision: 'reject', at: 6_000 }),
+    ]);
+    expect(rejected!.rejections).toBe(2);
     // Bad verdicts write nothing: an unknown id, a bad decision.
     expect((await rejectionOf(tg.patternFeedback('transition:nope', { decision: 'approve' }))).code).toBe('NOT_FOUND');
     expect((await rejectionOf(tg.patternFeedback(ab!.id, { decision: 'maybe' }))).code).toBe('INVALID_INPUT');
@@ -157,8 +160,8 @@ describe('durable toolgraph on PGlite', () => {
       const [stored] = await store.listPatterns();
       expect(stored!.id).toBe(ab!.id);
       expect(stored!.evidence.rejections).toBe(2);
-      expect(stored!.dimensions.human).toBeCloseTo(rejected.confidence.human, 12);
-      expect(stored!.composite).toBeCloseTo(rejected.confidence.composite, 12);
+      expect(stored!.dimensions.human).toBeCloseTo(rejected!.confidence.human, 12);
+      expect(stored!.composite).toBeCloseTo(rejected!.confidence.composite, 12);
     } finally {
       await store.close();
     }
