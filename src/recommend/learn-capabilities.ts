@@ -75,73 +75,102 @@ function setKey(ordered: readonly string[]): string {
   return [...ordered].sort().join('\u0000');
 }
 
+/**
+ * The learner behind learnCapabilities, fed incrementally: every statistic of a candidate
+ * (support, orders, examples, closure) only accumulates, so adding traces in several calls
+ * gives exactly what one call over all of them gives (a test checks it). The facade keeps one
+ * and feeds it the traces recorded since its last rebuild, instead of re-reading every trace:
+ * 1.2 s per rebuild at 163,339 traces (the `http` bench's data) becomes the new traces' share
+ * plus the promotion pass.
+ */
+export class CapabilityLearner {
+  private readonly o: Required<LearnCapabilitiesOptions>;
+  private readonly candidates = new Map<string, Candidate>();
+  private order = 0;
+
+  constructor(options: LearnCapabilitiesOptions = {}) {
+    this.o = { ...LEARN_DEFAULTS, ...options };
+  }
+
+  /** Counts the traces from index `from` on (default all). */
+  add(traces: readonly Trace[], from = 0): void {
+    const { o, candidates } = this;
+    for (let t = from; t < traces.length; t++) {
+      const trace = traces[t]!;
+      if (!trace.success) continue;
+      // A failed call inside a successful task is not part of the reusable group.
+      const calls = trace.steps.filter((s) => s.ok).map((s) => s.tool);
+      // Consecutive repeats (retries, pagination) are one step of the group.
+      const sequence = calls.filter((tool, i) => i === 0 || calls[i - 1] !== tool);
+      const seenHere = new Set<string>();
+      const wholeSet = new Set(sequence);
+      const consider = (tools: readonly string[], whole: boolean): void => {
+        const ordered = distinct(tools);
+        if (ordered.length < o.minTools || ordered.length > o.maxTools) return;
+        const key = setKey(ordered);
+        if (seenHere.has(key)) return;
+        seenHere.add(key);
+        let c = candidates.get(key);
+        if (c === undefined) candidates.set(key, (c = { support: 0, orders: new Map(), examples: [], windowExamples: [], closure: null, size: ordered.length, firstSeen: this.order++ }));
+        c.support++;
+        if (c.closure === null) c.closure = new Set(wholeSet);
+        else for (const x of c.closure) if (!wholeSet.has(x)) c.closure.delete(x);
+        const orderKey = ordered.join('\u0000');
+        c.orders.set(orderKey, (c.orders.get(orderKey) ?? 0) + 1);
+        const examples = whole ? c.examples : c.windowExamples;
+        if (trace.intent !== '' && examples.length < o.maxExamples) examples.push(trace.intent);
+      };
+      consider(sequence, true);
+      if (o.windowMin > 0) {
+        for (let len = o.windowMin; len <= o.windowMax; len++) {
+          for (let i = 0; i + len <= sequence.length; i++) consider(sequence.slice(i, i + len), false);
+        }
+      }
+    }
+  }
+
+  /** The promoted capabilities, in first-seen order; fresh objects, not shared with the learner. */
+  capabilities(): Capability[] {
+    const o = this.o;
+    const learned: { cap: Capability; firstSeen: number }[] = [];
+    for (const c of this.candidates.values()) {
+      // Not closed: every task that ran it also ran more tools, so it is part of a larger group,
+      // not a group of its own (closed itemsets, Pasquier et al. 1999).
+      if (c.support < o.minSupport || c.closure!.size > c.size) continue;
+      let best = '';
+      let bestCount = -1;
+      for (const [key, n] of c.orders) {
+        if (n > bestCount) {
+          best = key;
+          bestCount = n;
+        }
+      }
+      const tools = best.split('\u0000');
+      // A task that was exactly this group says what the group does; a longer task it was part
+      // of describes more than it, so its intent is used only when no exact task exists.
+      const examples = c.examples.length > 0 ? c.examples : c.windowExamples;
+      learned.push({
+        firstSeen: c.firstSeen,
+        cap: {
+          id: learnedCapabilityId(tools),
+          description: examples[0] ?? '',
+          tools,
+          ordered: c.orders.size === 1,
+          source: 'learned',
+          successes: 0,
+          failures: 0,
+          examples: [...examples],
+        },
+      });
+    }
+    // First-seen order: deterministic, and a capability keeps its place as traces are added.
+    learned.sort((a, b) => a.firstSeen - b.firstSeen);
+    return learned.map((l) => l.cap);
+  }
+}
+
 export function learnCapabilities(traces: readonly Trace[], options: LearnCapabilitiesOptions = {}): Capability[] {
-  const o = { ...LEARN_DEFAULTS, ...options };
-  const candidates = new Map<string, Candidate>();
-  let order = 0;
-  for (const trace of traces) {
-    if (!trace.success) continue;
-    // A failed call inside a successful task is not part of the reusable group.
-    const calls = trace.steps.filter((s) => s.ok).map((s) => s.tool);
-    // Consecutive repeats (retries, pagination) are one step of the group.
-    const sequence = calls.filter((tool, i) => i === 0 || calls[i - 1] !== tool);
-    const seenHere = new Set<string>();
-    const wholeSet = new Set(sequence);
-    const consider = (tools: readonly string[], whole: boolean): void => {
-      const ordered = distinct(tools);
-      if (ordered.length < o.minTools || ordered.length > o.maxTools) return;
-      const key = setKey(ordered);
-      if (seenHere.has(key)) return;
-      seenHere.add(key);
-      let c = candidates.get(key);
-      if (c === undefined) candidates.set(key, (c = { support: 0, orders: new Map(), examples: [], windowExamples: [], closure: null, size: ordered.length, firstSeen: order++ }));
-      c.support++;
-      if (c.closure === null) c.closure = new Set(wholeSet);
-      else for (const t of c.closure) if (!wholeSet.has(t)) c.closure.delete(t);
-      const orderKey = ordered.join('\u0000');
-      c.orders.set(orderKey, (c.orders.get(orderKey) ?? 0) + 1);
-      const examples = whole ? c.examples : c.windowExamples;
-      if (trace.intent !== '' && examples.length < o.maxExamples) examples.push(trace.intent);
-    };
-    consider(sequence, true);
-    if (o.windowMin > 0) {
-      for (let len = o.windowMin; len <= o.windowMax; len++) {
-        for (let i = 0; i + len <= sequence.length; i++) consider(sequence.slice(i, i + len), false);
-      }
-    }
-  }
-  const learned: { cap: Capability; firstSeen: number }[] = [];
-  for (const c of candidates.values()) {
-    // Not closed: every task that ran it also ran more tools, so it is part of a larger group,
-    // not a group of its own (closed itemsets, Pasquier et al. 1999).
-    if (c.support < o.minSupport || c.closure!.size > c.size) continue;
-    let best = '';
-    let bestCount = -1;
-    for (const [key, n] of c.orders) {
-      if (n > bestCount) {
-        best = key;
-        bestCount = n;
-      }
-    }
-    const tools = best.split('\u0000');
-    // A task that was exactly this group says what the group does; a longer task it was part of
-    // describes more than it, so its intent is used only when no exact task exists.
-    const examples = c.examples.length > 0 ? c.examples : c.windowExamples;
-    learned.push({
-      firstSeen: c.firstSeen,
-      cap: {
-        id: learnedCapabilityId(tools),
-        description: examples[0] ?? '',
-        tools,
-        ordered: c.orders.size === 1,
-        source: 'learned',
-        successes: 0,
-        failures: 0,
-        examples,
-      },
-    });
-  }
-  // First-seen order: deterministic, and a capability keeps its place as traces are added.
-  learned.sort((a, b) => a.firstSeen - b.firstSeen);
-  return learned.map((l) => l.cap);
+  const learner = new CapabilityLearner(options);
+  learner.add(traces);
+  return learner.capabilities();
 }

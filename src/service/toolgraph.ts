@@ -17,7 +17,7 @@ import { fitWeights, type FitOptions, type FitReport } from '../recommend/fit-we
 import { buildModel, PRIOR_WEIGHTS, type FittedWeights, type RecommenderModel } from '../recommend/model.js';
 import { predictNext, type Prediction } from '../recommend/predict-next.js';
 import { mergeCapabilities } from '../recommend/capability-model.js';
-import { learnCapabilities, type LearnCapabilitiesOptions } from '../recommend/learn-capabilities.js';
+import { CapabilityLearner, type LearnCapabilitiesOptions } from '../recommend/learn-capabilities.js';
 import { expandCapability, rankCapabilities, type CapabilityRanking, type ExpandedCapability } from '../recommend/rank-capabilities.js';
 import { parseCapabilities, parseCapabilityRequest, type Capability } from '../schema/capability.js';
 import { searchTools, type SearchResult } from '../recommend/search-tools.js';
@@ -108,7 +108,10 @@ export class Toolgraph {
   /** Bumped by setCapabilities: the model is stale when it was built for another version. */
   private capabilityVersion = 0;
   private builtCapabilityVersion = -1;
-  private readonly learnOptions: LearnCapabilitiesOptions | false;
+  /** Learns capabilities from `traces` as they grow (null: learning is off). */
+  private readonly learner: CapabilityLearner | null;
+  /** How many of `traces` the learner has counted. */
+  private learned = 0;
 
   /** Set when tool vectors arrived after the current model was built. */
   private toolVectorsStale = false;
@@ -125,7 +128,7 @@ export class Toolgraph {
     this.embedder = options.embedder === undefined ? createHashedEmbedder() : options.embedder;
     this.embedding =
       options.embedder === undefined ? hashedTextEmbedding() : options.embedder === null ? null : prefetchingEmbedding(options.embedder);
-    this.learnOptions = options.learnCapabilities ?? {};
+    this.learner = options.learnCapabilities === false ? null : new CapabilityLearner(options.learnCapabilities ?? {});
     this.novelty = new VectorCache(this.embedder === null ? {} : { dimensions: this.embedder.dimensions });
   }
 
@@ -317,7 +320,9 @@ export class Toolgraph {
       const started = performance.now();
       const reuse = this.pendingSignals;
       this.pendingSignals = null;
-      const learned = this.learnOptions === false ? [] : learnCapabilities(this.traces, this.learnOptions);
+      this.learner?.add(this.traces, this.learned);
+      this.learned = this.traces.length;
+      const learned = this.learner === null ? [] : this.learner.capabilities();
       const capabilities = { capabilities: mergeCapabilities([...this.registered.values()], learned), traces: this.traces, previous: this.model?.capabilities ?? null };
       this.model = buildModel(this.graph, this.catalog, this.weights, {
         seed: this.seed,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { learnCapabilities, learnedCapabilityId } from '../../src/recommend/learn-capabilities.js';
+import { CapabilityLearner, learnCapabilities, learnedCapabilityId } from '../../src/recommend/learn-capabilities.js';
+import { createRng } from '../../src/graph/rng.js';
 import { trace } from '../helpers/traces.js';
 
 const times = (n: number, tools: Parameters<typeof trace>[0], extra: Parameters<typeof trace>[1] = {}) => Array.from({ length: n }, () => trace(tools, extra));
@@ -53,5 +54,31 @@ describe('learnCapabilities', () => {
     const [cap] = learnCapabilities(times(3, tools), { windowMin: 0 });
     expect(cap!.id.length).toBeLessThan(40);
     expect(cap!.id).toBe(learnedCapabilityId([...tools].reverse()));
+  });
+
+  it('learns the same fed in pieces as in one call, and never changes what it returned before', () => {
+    const rng = createRng(3);
+    const tools = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+    const traces = Array.from({ length: 400 }, (_, i) => {
+      const length = 2 + Math.floor(rng() * 4);
+      const names = Array.from({ length }, () => tools[Math.floor(rng() * 4 + (i % 3))]!);
+      return trace(
+        names.map((name) => ({ name, ok: rng() > 0.1 })),
+        { success: rng() > 0.2, intent: `task ${i % 7}` },
+      );
+    });
+    const learner = new CapabilityLearner();
+    let from = 0;
+    let earlier = learner.capabilities();
+    for (const to of [1, 7, 50, 51, 200, 400]) {
+      learner.add(traces.slice(0, to), from);
+      from = to;
+      const snapshot = structuredClone(earlier);
+      const now = learner.capabilities();
+      expect(now).toEqual(learnCapabilities(traces.slice(0, to)));
+      expect(earlier).toEqual(snapshot); // the arrays handed out before were not touched
+      earlier = now;
+    }
+    expect(earlier.length).toBeGreaterThan(5);
   });
 });
