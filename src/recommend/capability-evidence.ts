@@ -16,42 +16,18 @@ export interface CapabilityOutcomes {
   readonly lastSeen: Float64Array;
 }
 
-/**
- * Which traces called each tool, kept as traces arrive: the facade feeds it the traces recorded
- * since its last rebuild rather than indexing every trace again at each rebuild (163,339 traces
- * in the `http` bench: a Set per trace, rebuilt and dropped every time).
- */
-export class TraceToolIndex {
-  readonly tracesOf = new Map<string, number[]>();
-  readonly toolSets: ReadonlySet<string>[] = [];
-  readonly success: boolean[] = [];
-  readonly timestamp: number[] = [];
-
-  /** Indexes the traces from index `from` on (default all). */
-  add(traces: readonly Trace[], from = 0): this {
-    for (let t = from; t < traces.length; t++) {
-      const trace = traces[t]!;
-      const i = this.toolSets.length;
-      const tools = new Set(trace.steps.map((s) => s.tool));
-      (this.toolSets as Set<string>[]).push(tools);
-      this.success.push(trace.success);
-      this.timestamp.push(trace.timestamp);
-      for (const tool of tools) {
-        let list = this.tracesOf.get(tool);
-        if (list === undefined) this.tracesOf.set(tool, (list = []));
-        list.push(i);
-      }
+export function capabilityOutcomes(capabilities: readonly { readonly tools: readonly string[] }[], traces: readonly Trace[]): CapabilityOutcomes {
+  const tracesOf = new Map<string, number[]>();
+  const toolSets: Set<string>[] = [];
+  traces.forEach((trace, i) => {
+    const tools = new Set(trace.steps.map((s) => s.tool));
+    toolSets.push(tools);
+    for (const tool of tools) {
+      let list = tracesOf.get(tool);
+      if (list === undefined) tracesOf.set(tool, (list = []));
+      list.push(i);
     }
-    return this;
-  }
-}
-
-export function capabilityOutcomes(
-  capabilities: readonly { readonly tools: readonly string[] }[],
-  traces: readonly Trace[] | TraceToolIndex,
-): CapabilityOutcomes {
-  const index = traces instanceof TraceToolIndex ? traces : new TraceToolIndex().add(traces);
-  const { tracesOf, toolSets } = index;
+  });
   const n = capabilities.length;
   const successes = new Int32Array(n);
   const failures = new Int32Array(n);
@@ -67,9 +43,10 @@ export function capabilityOutcomes(
     for (const i of rarest!) {
       const set = toolSets[i]!;
       if (!tools.every((t) => set.has(t))) continue;
-      if (index.success[i]) successes[c]!++;
+      const trace = traces[i]!;
+      if (trace.success) successes[c]!++;
       else failures[c]!++;
-      if (index.timestamp[i]! > lastSeen[c]!) lastSeen[c] = index.timestamp[i]!;
+      if (trace.timestamp > lastSeen[c]!) lastSeen[c] = trace.timestamp;
     }
   }
   return { successes, failures, lastSeen };

@@ -26,7 +26,7 @@ import { hypergraphPagerank } from '../spectral/hypergraph-pagerank.js';
 import { stableLabels } from '../spectral/stable-labels.js';
 import { buildBm25, type Bm25Index } from '../text/bm25.js';
 import { splitIdentifier, tokenize } from '../text/tokenize.js';
-import { capabilityOutcomes, type TraceToolIndex } from './capability-evidence.js';
+import { capabilityOutcomes } from './capability-evidence.js';
 
 export interface CapabilityModel {
   readonly capabilities: readonly Capability[];
@@ -55,8 +55,8 @@ export interface CapabilityModel {
 
 export interface CapabilityModelInput {
   readonly capabilities: readonly Capability[];
-  /** Recorded traces, or an index of them kept as they arrive: the capabilities' outcomes. */
-  readonly traces: readonly Trace[] | TraceToolIndex;
+  /** Recorded traces: the capabilities' outcomes. */
+  readonly traces: readonly Trace[];
   /** The model this one replaces, for stable cluster ids. */
   readonly previous?: CapabilityModel | null;
   readonly prior?: BetaPrior;

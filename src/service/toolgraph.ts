@@ -18,7 +18,6 @@ import { buildModel, PRIOR_WEIGHTS, type FittedWeights, type RecommenderModel } 
 import { predictNext, type Prediction } from '../recommend/predict-next.js';
 import { mergeCapabilities } from '../recommend/capability-model.js';
 import { CapabilityLearner, type LearnCapabilitiesOptions } from '../recommend/learn-capabilities.js';
-import { TraceToolIndex } from '../recommend/capability-evidence.js';
 import { expandCapability, rankCapabilities, type CapabilityRanking, type ExpandedCapability } from '../recommend/rank-capabilities.js';
 import { parseCapabilities, parseCapabilityRequest, type Capability } from '../schema/capability.js';
 import { searchTools, type SearchResult } from '../recommend/search-tools.js';
@@ -111,9 +110,7 @@ export class Toolgraph {
   private builtCapabilityVersion = -1;
   /** Learns capabilities from `traces` as they grow (null: learning is off). */
   private readonly learner: CapabilityLearner | null;
-  /** Which traces called each tool, for the capabilities' outcomes. */
-  private readonly traceIndex = new TraceToolIndex();
-  /** How many of `traces` the learner and the index have counted. */
+  /** How many of `traces` the learner has counted. */
   private learned = 0;
 
   /** Set when tool vectors arrived after the current model was built. */
@@ -324,10 +321,9 @@ export class Toolgraph {
       const reuse = this.pendingSignals;
       this.pendingSignals = null;
       this.learner?.add(this.traces, this.learned);
-      this.traceIndex.add(this.traces, this.learned);
       this.learned = this.traces.length;
       const learned = this.learner === null ? [] : this.learner.capabilities();
-      const capabilities = { capabilities: mergeCapabilities([...this.registered.values()], learned), traces: this.traceIndex, previous: this.model?.capabilities ?? null };
+      const capabilities = { capabilities: mergeCapabilities([...this.registered.values()], learned), traces: this.traces, previous: this.model?.capabilities ?? null };
       this.model = buildModel(this.graph, this.catalog, this.weights, {
         seed: this.seed,
         embedding: this.embedding,
