@@ -104,8 +104,9 @@ export interface QueryInput {
   /**
    * The weights that will score the rows (score-rows.ts), when known. The two neighbourhood
    * signals (community, Adamic-Adar) touch hundreds of tools per query; weighted 0 they cannot
-   * move a score, so they then touch none: the untouched tools' background score is exactly what
-   * those rows would get. They are still computed, for the breakdown. Omitted: every signal touches.
+   * move a score, so they then touch none: an untouched tool's background score is what its row
+   * would get (up to rounding). They are still computed, for the breakdown. Omitted: every signal
+   * touches.
    */
   readonly weights?: readonly number[];
 }
