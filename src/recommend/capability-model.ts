@@ -59,6 +59,12 @@ export interface CapabilityModelInput {
   readonly traces: readonly Trace[];
   /** The model this one replaces, for stable cluster ids. */
   readonly previous?: CapabilityModel | null;
+  /**
+   * Keep `previous`'s co-clustering instead of computing it again (extendClusters): what a
+   * caller asks for between full co-clusterings when only a few capabilities are new. Ignored
+   * without a previous model.
+   */
+  readonly reuseClusters?: boolean;
   readonly prior?: BetaPrior;
   readonly seed?: number;
 }
@@ -92,6 +98,47 @@ function documentOf(c: Capability, catalog: ReadonlyMap<string, ToolInfo>): stri
   return tokens;
 }
 
+/**
+ * The previous co-clustering carried over to new items, tools first then capabilities: an item
+ * the previous model had keeps its cluster; a new capability joins the cluster most of its
+ * clustered tools are in (ties to the smaller id), and a tool new to every capability joins the
+ * cluster most of its capabilities are in; -1 when nothing of it was clustered. In Dhillon's
+ * co-clustering a capability's place is set by its tools, so this is the out-of-sample step of
+ * the same model; a full co-clustering replaces it at the caller's cadence.
+ */
+function extendClusters(previous: CapabilityModel, nTools: number, capabilities: readonly Capability[], members: readonly (readonly number[])[]): Int32Array {
+  const labels = alignedPrevious(previous, nTools, capabilities);
+  const majority = (clusters: Iterable<number>): number => {
+    const votes = new Map<number, number>();
+    let best = -1;
+    let bestVotes = 0;
+    for (const k of clusters) {
+      if (k < 0) continue;
+      const v = (votes.get(k) ?? 0) + 1;
+      votes.set(k, v);
+      if (v > bestVotes || (v === bestVotes && k < best)) {
+        best = k;
+        bestVotes = v;
+      }
+    }
+    return best;
+  };
+  capabilities.forEach((c, i) => {
+    if (!previous.indexById.has(c.id)) labels[nTools + i] = majority(members[i]!.map((t) => labels[t]!));
+  });
+  const capsOf = new Map<number, number[]>();
+  members.forEach((tools, i) => {
+    for (const t of tools) {
+      if (labels[t]! >= 0) continue;
+      let list = capsOf.get(t);
+      if (list === undefined) capsOf.set(t, (list = []));
+      list.push(labels[nTools + i]!);
+    }
+  });
+  for (const [t, clusters] of capsOf) labels[t] = majority(clusters);
+  return labels;
+}
+
 /** Previous stable ids aligned with the new items: tools by index, capabilities by id; -1 elsewhere. */
 function alignedPrevious(previous: CapabilityModel, nTools: number, capabilities: readonly Capability[]): Int32Array {
   const out = new Int32Array(nTools + capabilities.length).fill(-1);
@@ -119,13 +166,21 @@ export function buildCapabilityModel(
     return ids;
   });
   const matrix = bipartiteMatrix(members.map((tools) => ({ tools })), nTools);
-  // kMin 1: components are clusters already; the largest is split only when its spectrum has a gap.
-  const clusters = coCluster(matrix.toolsByCapabilities, { kMin: 1, ...(input.seed === undefined ? {} : { seed: input.seed }) });
-  const fresh = new Int32Array(nTools + capabilities.length);
-  fresh.set(clusters.toolClusters);
-  fresh.set(clusters.capabilityClusters, nTools);
   const previous = input.previous ?? null;
-  const stable = previous === null ? stableLabels([], fresh) : stableLabels(alignedPrevious(previous, nTools, capabilities), fresh, { firstFreshId: previous.nextFreshId });
+  let k: number;
+  let stable: { readonly labels: Int32Array; readonly nextFreshId: number };
+  if (previous !== null && input.reuseClusters === true) {
+    k = previous.k;
+    stable = { labels: extendClusters(previous, nTools, capabilities, members), nextFreshId: previous.nextFreshId };
+  } else {
+    // kMin 1: components are clusters already; the largest is split only when its spectrum has a gap.
+    const clusters = coCluster(matrix.toolsByCapabilities, { kMin: 1, ...(input.seed === undefined ? {} : { seed: input.seed }) });
+    const fresh = new Int32Array(nTools + capabilities.length);
+    fresh.set(clusters.toolClusters);
+    fresh.set(clusters.capabilityClusters, nTools);
+    k = clusters.k;
+    stable = previous === null ? stableLabels([], fresh) : stableLabels(alignedPrevious(previous, nTools, capabilities), fresh, { firstFreshId: previous.nextFreshId });
+  }
   const centrality = capabilities.length > 0 ? hypergraphPagerank(matrix.toolsByCapabilities).capabilityScores : new Float64Array(0);
 
   const outcomes = capabilityOutcomes(capabilities, input.traces);
@@ -159,7 +214,7 @@ export function buildCapabilityModel(
     indexById: new Map(capabilities.map((c, i) => [c.id, i])),
     members,
     matrix,
-    k: clusters.k,
+    k,
     toolClusters: stable.labels.slice(0, nTools),
     capabilityClusters: stable.labels.slice(nTools),
     nextFreshId: stable.nextFreshId,

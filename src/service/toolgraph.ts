@@ -17,6 +17,7 @@ import { fitWeights, type FitOptions, type FitReport } from '../recommend/fit-we
 import { buildModel, PRIOR_WEIGHTS, type FittedWeights, type RecommenderModel } from '../recommend/model.js';
 import { predictNext, type Prediction } from '../recommend/predict-next.js';
 import { mergeCapabilities } from '../recommend/capability-model.js';
+import { canReuseClusters, type LastClustering } from '../recommend/recluster-policy.js';
 import { CapabilityLearner, type LearnCapabilitiesOptions } from '../recommend/learn-capabilities.js';
 import { expandCapability, rankCapabilities, type CapabilityRanking, type ExpandedCapability } from '../recommend/rank-capabilities.js';
 import { parseCapabilities, parseCapabilityRequest, type Capability } from '../schema/capability.js';
@@ -40,6 +41,12 @@ import { PatternRegistry, patternId, withDecision, type PatternDecision, type Pa
 import { patternConfidence, patternView, type PatternView } from './pattern-view.js';
 import type { PatternConfidence } from '../scoring/confidence-state.js';
 
+/**
+ * Share of capabilities that may be new since the last full co-clustering before a rebuild runs
+ * one again (ToolgraphOptions.reclusterEveryMs; recluster-policy.ts).
+ */
+export const RECLUSTER_SHARE = 0.1;
+
 export interface ToolgraphOptions {
   /** Seed of every random step (Louvain, fitting). */
   readonly seed?: number;
@@ -49,6 +56,13 @@ export interface ToolgraphOptions {
   readonly embedder?: Embedder | null;
   /** Learning of capabilities from the traces (learn-capabilities.ts); false turns it off. */
   readonly learnCapabilities?: LearnCapabilitiesOptions | false;
+  /**
+   * Capabilities are co-clustered in full at most this often (ms, default 60,000) while only
+   * learned ones are added, and no more than RECLUSTER_SHARE of them are new since the last full
+   * run; rebuilds in between carry the clusters over (capability-model.ts, extendClusters). 0:
+   * co-cluster at every rebuild.
+   */
+  readonly reclusterEveryMs?: number;
   /** Half-life of edge reliability's outcome evidence, in ms (default 14 days). */
   readonly halfLifeMs?: number;
   /** Human feedback saved earlier (`patternRegistryState()`), to start from. */
@@ -112,6 +126,9 @@ export class Toolgraph {
   private readonly learner: CapabilityLearner | null;
   /** How many of `traces` the learner has counted. */
   private learned = 0;
+  private readonly reclusterEveryMs: number;
+  /** The last full co-clustering: when, of which capabilities, at which registration version. */
+  private clustered: LastClustering | null = null;
 
   /** Set when tool vectors arrived after the current model was built. */
   private toolVectorsStale = false;
@@ -129,6 +146,7 @@ export class Toolgraph {
     this.embedding =
       options.embedder === undefined ? hashedTextEmbedding() : options.embedder === null ? null : prefetchingEmbedding(options.embedder);
     this.learner = options.learnCapabilities === false ? null : new CapabilityLearner(options.learnCapabilities ?? {});
+    this.reclusterEveryMs = options.reclusterEveryMs ?? 60_000;
     this.novelty = new VectorCache(this.embedder === null ? {} : { dimensions: this.embedder.dimensions });
   }
 
@@ -323,7 +341,12 @@ export class Toolgraph {
       this.learner?.add(this.traces, this.learned);
       this.learned = this.traces.length;
       const learned = this.learner === null ? [] : this.learner.capabilities();
-      const capabilities = { capabilities: mergeCapabilities([...this.registered.values()], learned), traces: this.traces, previous: this.model?.capabilities ?? null };
+      const merged = mergeCapabilities([...this.registered.values()], learned);
+      const previous = this.model?.capabilities ?? null;
+      const reuseClusters =
+        previous !== null &&
+        canReuseClusters({ last: this.clustered, now: performance.now(), version: this.capabilityVersion, capabilities: merged, everyMs: this.reclusterEveryMs, share: RECLUSTER_SHARE });
+      const capabilities = { capabilities: merged, traces: this.traces, previous, reuseClusters };
       this.model = buildModel(this.graph, this.catalog, this.weights, {
         seed: this.seed,
         embedding: this.embedding,
@@ -331,6 +354,9 @@ export class Toolgraph {
         feedback: this.humanScores(),
         ...(reuse === null ? {} : { communities: { communities: reuse.communities, count: reuse.communityCount } }),
       });
+      if (!reuseClusters) {
+        this.clustered = { at: performance.now(), ids: this.model.capabilities?.indexById ?? new Map(), version: this.capabilityVersion };
+      }
       this.builtCapabilityVersion = this.capabilityVersion;
       this.modelFeedback = this.registry.revision;
       this.restoredSignals = reuse !== null && reuse.version !== this.graph.version;

@@ -52,6 +52,37 @@ describe('capability model', () => {
     for (const id of ['Y', 'b23', 'b34']) expect(cl(id)).toBe(tl('b1'));
   });
 
+  it('carries the previous co-clustering over when asked: old items keep theirs, new ones join their majority', () => {
+    const { model: first } = capModel();
+    const a = first.toolClusters[TOOLS.indexOf('a1')]!;
+    const b = first.toolClusters[TOOLS.indexOf('b1')]!;
+    const added = [
+      ...CAPS,
+      cap('mostly-a', ['a1', 'a2', 'b1']),
+      cap('tie', ['a3', 'b3']),
+      cap('with-lonely', ['lonely', 'b2', 'b4']),
+    ];
+    const { model } = capModel(added, first);
+    const reused = buildCapabilityModel(
+      { n: TOOLS.length, indexByName: new Map(TOOLS.map((t, i) => [t, i])) },
+      new Map<string, ToolInfo>(),
+      { capabilities: added, traces: [], previous: first, reuseClusters: true },
+    );
+    const cl = (m: CapabilityModel, id: string) => m.capabilityClusters[m.indexById.get(id)!]!;
+    for (const c of CAPS) expect(cl(reused, c.id)).toBe(cl(first, c.id));
+    expect(Array.from(reused.toolClusters.slice(0, TOOLS.indexOf('lonely')))).toEqual(Array.from(first.toolClusters.slice(0, TOOLS.indexOf('lonely'))));
+    expect(cl(reused, 'mostly-a')).toBe(a);
+    expect(cl(reused, 'tie')).toBe(Math.min(a, b));
+    expect(cl(reused, 'with-lonely')).toBe(b);
+    // The tool that was in no capability joins the cluster of the one it is now in.
+    expect(reused.toolClusters[TOOLS.indexOf('lonely')]).toBe(b);
+    expect(reused.k).toBe(first.k);
+    expect(reused.nextFreshId).toBe(first.nextFreshId);
+    // Everything else is computed afresh, as in a full build.
+    expect(Array.from(reused.reliability)).toEqual(Array.from(model.reliability));
+    expect(reused.matrix).toEqual(model.matrix);
+  });
+
   it('keeps cluster ids across rebuilds (stable labels), whatever ids the previous model used', () => {
     const { model: first } = capModel();
     // A previous model whose ids are 7 and 3 instead of 0 and 1.
