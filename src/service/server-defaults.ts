@@ -3,8 +3,8 @@
  * the library's.
  *
  * Rebuild debounce: a model rebuild runs on the event loop and blocks it (0.3 s at 10,000 tools
- * with few capabilities; about 3 s in the `http` bench, whose 163,339 traces yield 24,307
- * learned capabilities to co-cluster). With the library's 50 ms, steady ingestion keeps the server
+ * with few capabilities; 1.4 to 2.1 s in the `http` bench, whose 163,339 traces yield 24,307
+ * learned capabilities). With the library's 50 ms, steady ingestion keeps the server
  * rebuilding and queries starve: `toolgraph bench --case http` measured 34 predictions/s under
  * ingestion at 50 ms, 697 at 1 s and 1,139 at 2 s (2,164 without ingestion), with no trace lost
  * in any. The price is ingestion lag: a recorded trace reaches answers about 2 s later
