@@ -407,7 +407,9 @@ class DurableToolgraphImpl implements DurableToolgraph {
       const at = given ?? Date.now();
       const { tools, state } = this.engine.patternConfidence({ id }, { decision, at });
       await this.store.appendPatternFeedback({ patternId: state.id, tools, decision, at }, state);
-      return this.engine.patternFeedback({ id: state.id }, decision, { at });
+      // By its tools, not its id again: finding an id never reviewed walks every transition.
+      const target = tools.length === 2 ? { from: tools[0], to: tools[1] } : { tools };
+      return this.engine.patternFeedback(target, decision, { at });
     });
     this.verdicts = next.catch(() => {});
     return next;
