@@ -48,6 +48,8 @@ export interface CapabilityEvalResult {
 
 export interface CapabilityEvalOptions {
   readonly folds?: number;
+  /** Hold out a quarter of train instead of reading test (splits.ts). */
+  readonly validation?: boolean;
   readonly seed?: number;
   readonly boost?: number;
   readonly onProgress?: (done: number, total: number) => void;
@@ -124,7 +126,7 @@ function query(
 
 export function evaluateCapabilities(dataset: Dataset, options: CapabilityEvalOptions = {}): CapabilityEvalResult[] {
   const boost = options.boost ?? SPEC_BOOST;
-  const splits = splitsOf(dataset.workflows, options.folds);
+  const splits = splitsOf(dataset.workflows, options);
   const testAcc = new Map<CapabilityMethod, Acc>(CAPABILITY_METHODS.map((m) => [m, empty()]));
   const trainAcc = new Map<CapabilityMethod, Acc>(CAPABILITY_METHODS.map((m) => [m, empty()]));
   let candidates = 0;

@@ -43,6 +43,8 @@ export interface DagResult {
 
 export interface DagEvalOptions {
   readonly folds?: number;
+  /** Hold out a quarter of train instead of reading test (splits.ts). */
+  readonly validation?: boolean;
   readonly seed?: number;
   readonly onProgress?: (done: number, total: number) => void;
 }
@@ -116,7 +118,7 @@ function toolgraphDag(model: RecommenderModel, intent: string): Predicted {
 }
 
 export function evaluateDag(dataset: Dataset, options: DagEvalOptions = {}): DagResult[] {
-  const splits = splitsOf(dataset.workflows, options.folds);
+  const splits = splitsOf(dataset.workflows, options);
   const counters = new Map(DAG_METHODS.map((m) => [m, { nodes: new F1Counter(), edges: new F1Counter(), queries: 0 }]));
   const total = splits.reduce((s, sp) => s + sp.test.length, 0);
   let done = 0;

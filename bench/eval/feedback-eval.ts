@@ -2,7 +2,7 @@
  * `toolgraph eval feedback`: does the feedback loop recover when tools start failing?
  *
  * Protocol (README, "Feedback loop"), on the dataset's train/test split, or with `validation`
- * inside train only (fold 0 of 4 by a stable hash of the id held out), for design choices:
+ * inside train only (splits.ts), for design choices:
  *
  * 1. Train. Every train workflow is a successful trace, timestamped evenly over 90 days in file
  *    order. The default profile's weights are fitted on them (fit-weights.ts), once; every model
@@ -34,13 +34,13 @@
 import { createRng } from '../../src/graph/rng.js';
 import { ToolGraph } from '../../src/graph/tool-graph.js';
 import { fitWeights, type FitReport } from '../../src/recommend/fit-weights.js';
-import { foldOf } from '../../src/recommend/folds.js';
 import { buildModel, type FittedWeights, type RecommenderModel } from '../../src/recommend/model.js';
 import { scoreAllTools, type ScoreMode } from '../../src/recommend/score-all.js';
 import type { Dataset } from '../../src/schema/dataset.js';
 import type { WorkflowRecord } from '../../src/schema/trace.js';
 import type { Trace } from '../../src/schema/types.js';
 import { rankOf } from './metrics.js';
+import { splitsOf } from './splits.js';
 import { buildUniverse, indicesOf, type Universe } from './universe.js';
 
 const DAY_MS = 86_400_000;
@@ -272,15 +272,9 @@ function withoutOutcomes(t: Trace): Trace {
   return { ...t, success: true, steps: t.steps.map((s) => ({ tool: s.tool, ok: true })) };
 }
 
-export function splitFor(dataset: Dataset, validation: boolean): { train: WorkflowRecord[]; test: WorkflowRecord[] } {
-  const train = dataset.workflows.filter((w) => w.split === 'train');
-  if (!validation) return { train, test: dataset.workflows.filter((w) => w.split === 'test') };
-  return { train: train.filter((w) => foldOf(w.id, 4) !== 0), test: train.filter((w) => foldOf(w.id, 4) === 0) };
-}
-
 export function evaluateFeedback(dataset: Dataset, options: FeedbackEvalOptions = {}): { results: FeedbackResult[]; fit: FitReport } {
   const seed = options.seed ?? 42;
-  const { train, test } = splitFor(dataset, options.validation ?? false);
+  const { train, test } = splitsOf(dataset.workflows, { validation: options.validation })[0]!;
   const universe = buildUniverse(dataset.tools, train);
   const step = train.length > 0 ? (TRAIN_DAYS * DAY_MS) / train.length : 0;
   const trainTraces = train.map((w, i) => trainTrace(w, Math.round(ORIGIN + i * step)));

@@ -26,8 +26,9 @@ export interface NoMatchResult {
   readonly threshold: number | null;
 }
 
-export function evaluateNoMatch(dataset: Dataset, foreign: Dataset, seed?: number): NoMatchResult {
-  const split = splitsOf(dataset.workflows)[0]!;
+/** With `validation`, both datasets' held-out quarters of train stand in for their test splits. */
+export function evaluateNoMatch(dataset: Dataset, foreign: Dataset, seed?: number, validation = false): NoMatchResult {
+  const split = splitsOf(dataset.workflows, { validation })[0]!;
   const universe = buildUniverse(dataset.tools, split.train);
   const { model } = trainToolgraph(universe, split.train, seed);
   let n = 0;
@@ -52,8 +53,8 @@ export function evaluateNoMatch(dataset: Dataset, foreign: Dataset, seed?: numbe
   }
   let foreignN = 0;
   let foreignNoMatch = 0;
-  for (const w of foreign.workflows) {
-    if (w.split !== 'test' || w.intent === '') continue;
+  for (const w of splitsOf(foreign.workflows, { validation })[0]!.test) {
+    if (w.intent === '') continue;
     foreignN++;
     if (searchTools(model, { query: w.intent, context: [], k: 5 }).kind === 'no-match') foreignNoMatch++;
   }

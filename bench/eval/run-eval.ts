@@ -11,6 +11,8 @@ import { buildUniverse, indicesOf } from './universe.js';
 
 export interface EvalOptions {
   readonly folds?: number;
+  /** Hold out a quarter of train instead of reading test (splits.ts). */
+  readonly validation?: boolean;
   readonly intent?: boolean;
   readonly seed?: number;
   /** Called with (done, total) as test workflows are processed. */
@@ -42,7 +44,7 @@ function average<T extends object>(parts: readonly T[]): T {
 }
 
 export function evaluateNext(dataset: Dataset, options: EvalOptions = {}): NextResult[] {
-  const splits = splitsOf(dataset.workflows, options.folds);
+  const splits = splitsOf(dataset.workflows, options);
   const useIntent = options.intent ?? true;
   const perMethod = new Map<NextMethod, NextMetrics[]>(NEXT_METHODS.map((m) => [m, []]));
   const total = splits.reduce((s, sp) => s + sp.test.length, 0);
@@ -78,7 +80,7 @@ export function evaluateNext(dataset: Dataset, options: EvalOptions = {}): NextR
 }
 
 export function evaluateSearch(dataset: Dataset, options: EvalOptions = {}): SearchResult[] {
-  const splits = splitsOf(dataset.workflows, options.folds);
+  const splits = splitsOf(dataset.workflows, options);
   const perMethod = new Map<SearchMethod, SearchMetrics[]>(SEARCH_METHODS.map((m) => [m, []]));
   const total = splits.reduce((s, sp) => s + sp.test.length, 0);
   let done = 0;

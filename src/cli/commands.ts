@@ -148,6 +148,11 @@ function datasetDirs(dir: string): string[] {
   return children;
 }
 
+/** Marks a JSON line measured on the held-out quarter of train, so it is never read as a test figure. */
+function validationMark(values: Values): { validation?: true } {
+  return values['validation'] === true ? { validation: true } : {};
+}
+
 /** eval nomatch: every --data dataset against every other --foreign dataset. */
 async function runNoMatch(values: Values, data: string): Promise<void> {
   if (typeof values['foreign'] !== 'string') throw new ToolgraphError('INVALID_INPUT', 'eval nomatch: --foreign DIR2 is required');
@@ -158,8 +163,8 @@ async function runNoMatch(values: Values, data: string): Promise<void> {
     const dataset = await loadDataset(dir);
     for (const other of foreign) {
       if (other.name === dataset.name) continue;
-      const result = evaluateNoMatch(dataset, other, seed);
-      if (values['json'] === true) process.stdout.write(`${JSON.stringify(result)}\n`);
+      const result = evaluateNoMatch(dataset, other, seed, values['validation'] === true);
+      if (values['json'] === true) process.stdout.write(`${JSON.stringify({ ...result, ...validationMark(values) })}\n`);
       rows.push(result);
     }
   }
@@ -179,7 +184,7 @@ const evalCommand: Command = {
     folds: { type: 'string', help: 'K-fold by a stable hash of ids instead of the split field' },
     'no-intent': { type: 'boolean', help: 'next, feedback: predict without the intent text' },
     foreign: { type: 'string', help: 'nomatch: a dataset folder (or folder of them) whose intents must come back no-match' },
-    validation: { type: 'boolean', help: 'feedback: hold out a quarter of train instead of test (for design choices)' },
+    validation: { type: 'boolean', help: 'hold out a quarter of train instead of reading test (for design choices)' },
     alternative: { type: 'string', help: "feedback: the drifted transitions' working alternative, runner-up (default) or random" },
     seed: { type: 'string', help: 'seed of every random step (default 42)' },
     json: { type: 'boolean', help: 'one JSON line per method' },
@@ -195,12 +200,13 @@ const evalCommand: Command = {
     if (task === 'feedback') return runFeedbackEval(values, values['data']);
     const folds = values['folds'] === undefined ? undefined : intOption(values, 'folds', 5, 2);
     const seed = intOption(values, 'seed', 42, 0);
-    if (task === 'capability') return runCapabilityEval(datasetDirs(values['data']), { folds, seed, json: values['json'] === true });
+    const validation = values['validation'] === true;
+    if (task === 'capability') return runCapabilityEval(datasetDirs(values['data']), { folds, seed, validation, json: values['json'] === true });
     const rows: Record<string, string | number>[] = [];
     for (const dir of datasetDirs(values['data'])) {
       const dataset = await loadDataset(dir);
       const bar = progressBar(`${task} ${dataset.name}`);
-      const options = { folds, seed, intent: values['no-intent'] !== true, onProgress: (d: number, t: number) => bar.update(d, t) };
+      const options = { folds, seed, validation, intent: values['no-intent'] !== true, onProgress: (d: number, t: number) => bar.update(d, t) };
       const results: readonly { n: number }[] =
         task === 'next' ? evaluateNext(dataset, options) : task === 'search' ? evaluateSearch(dataset, options) : evaluateDag(dataset, options);
       bar.stop();
@@ -210,7 +216,7 @@ const evalCommand: Command = {
         continue;
       }
       for (const r of results) {
-        const line = { ...r, ...(task === 'next' ? { intent: values['no-intent'] !== true } : {}), ...(folds ? { folds } : {}) };
+        const line = { ...r, ...(task === 'next' ? { intent: values['no-intent'] !== true } : {}), ...(folds ? { folds } : {}), ...validationMark(values) };
         if (values['json'] === true) process.stdout.write(`${JSON.stringify(line)}\n`);
         rows.push(line as unknown as Record<string, string | number>);
       }
@@ -250,7 +256,7 @@ async function runFeedbackEval(values: Values, data: string): Promise<void> {
       continue;
     }
     for (const r of results) {
-      const line = { ...r, intent: values['no-intent'] !== true, ...(values['validation'] === true ? { validation: true } : {}) };
+      const line = { ...r, intent: values['no-intent'] !== true, ...validationMark(values) };
       if (values['json'] === true) process.stdout.write(`${JSON.stringify(line)}\n`);
       rows.push(line as unknown as Record<string, string | number>);
     }

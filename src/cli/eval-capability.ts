@@ -10,6 +10,7 @@ import { formatTable } from './table.js';
 export interface CapabilityEvalRun {
   readonly folds?: number | undefined;
   readonly seed: number;
+  readonly validation: boolean;
   readonly json: boolean;
 }
 
@@ -18,10 +19,10 @@ export async function runCapabilityEval(dirs: readonly string[], run: Capability
   for (const dir of dirs) {
     const dataset = await loadDataset(dir);
     const bar = progressBar(`capability ${dataset.name}`);
-    const results = evaluateCapabilities(dataset, { seed: run.seed, ...(run.folds ? { folds: run.folds } : {}), onProgress: (d, t) => bar.update(d, t) });
+    const results = evaluateCapabilities(dataset, { seed: run.seed, validation: run.validation, ...(run.folds ? { folds: run.folds } : {}), onProgress: (d, t) => bar.update(d, t) });
     bar.stop();
     for (const r of results) {
-      const line = { ...r, ...(run.folds ? { folds: run.folds } : {}) };
+      const line = { ...r, ...(run.folds ? { folds: run.folds } : {}), ...(run.validation ? { validation: true } : {}) };
       if (run.json) process.stdout.write(`${JSON.stringify(line)}\n`);
       rows.push([r.data, r.method, r.n, r.candidates, r.capabilities, r.hit1, r.hit5, r.mrr, r.trainMrr, r.trainN]);
     }

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { evaluateFeedback, planDrift, splitFor } from '../../bench/eval/feedback-eval.js';
+import { evaluateFeedback, planDrift } from '../../bench/eval/feedback-eval.js';
+import { splitsOf } from '../../bench/eval/splits.js';
 import { buildUniverse, indicesOf } from '../../bench/eval/universe.js';
 import { ToolGraph } from '../../src/graph/tool-graph.js';
 import { buildModel } from '../../src/recommend/model.js';
@@ -12,7 +13,7 @@ const SAMPLE = fileURLToPath(new URL('../../samples/nestful', import.meta.url));
 describe('the feedback evaluation protocol', () => {
   it('drifts a seeded third of learned test transitions and replays only training traces', async () => {
     const dataset = await loadDataset(SAMPLE);
-    const { train, test } = splitFor(dataset, false);
+    const { train, test } = splitsOf(dataset.workflows)[0]!;
     const universe = buildUniverse(dataset.tools, train);
     const graph = new ToolGraph();
     for (const name of universe.names) graph.addTool(name);
