@@ -34,7 +34,7 @@ import { scoreBm25 } from '../text/bm25.js';
 import { scoreIntent } from '../text/intent-association.js';
 import { SimilarScratch, similarTasks } from '../text/similar-intents.js';
 import type { TextModel } from '../text/text-model.js';
-import { cosineAll, nearestTools } from '../text/tool-vectors.js';
+import { VectorQuery, type ToolVectors } from '../text/tool-vectors.js';
 
 export const SIGNALS = [
   'transition',
@@ -128,11 +128,10 @@ export class FeatureScratch {
   aaMax = 0;
   readonly intentBuf: Float64Array;
   readonly lexicalBuf: Float64Array;
-  readonly embeddingBuf: Float32Array;
   readonly nearTools = new Int32Array(EMBEDDING_NEIGHBOURS);
   readonly nearScores = new Float64Array(EMBEDDING_NEIGHBOURS);
-  /** Whether embeddingBuf holds this query's cosines. */
-  hasEmbedding = false;
+  /** The loaded query vector, made for the first model's dimensions that needs one. */
+  private vectorQuery: VectorQuery | null = null;
   readonly similar: SimilarScratch;
 
   /** Per-tool stamps so a tool repeated in one remembered trace counts once. */
@@ -159,7 +158,12 @@ export class FeatureScratch {
     this.aaTouched = new Int32Array(n);
     this.intentBuf = new Float64Array(n);
     this.lexicalBuf = new Float64Array(n);
-    this.embeddingBuf = new Float32Array(n);
+  }
+
+  /** The query-vector buffers for `vectors` (same tool count as this scratch). */
+  queryFor(vectors: ToolVectors): VectorQuery {
+    if (this.vectorQuery?.index !== vectors) this.vectorQuery = new VectorQuery(vectors, EMBEDDING_NEIGHBOURS);
+    return this.vectorQuery;
   }
 
   touch(c: number): number {
@@ -178,14 +182,14 @@ export class FeatureScratch {
       const c = this.rowTool[r]!;
       this.rowOf[c] = -1;
       this.transitionCount[c] = 0;
-      this.values.fill(0, r * F, r * F + F);
     }
+    // Rows are numbered densely, so their features are one block.
+    this.values.fill(0, 0, this.rows * F);
     for (let i = 0; i < this.aaCount; i++) this.aaRaw[this.aaTouched[i]!] = 0;
     this.aaCount = 0;
     this.aaMax = 0;
     this.rows = 0;
     this.last = -1;
-    this.hasEmbedding = false;
     this.prev = -1;
   }
 }
@@ -254,11 +258,12 @@ export function collectFeatures(graph: GraphSnapshot, text: TextModel, query: Qu
     for (let c = 0; c < n; c++) {
       if (scratch.intentBuf[c]! > INTENT_FLOOR || scratch.lexicalBuf[c]! * lexScale > LEXICAL_FLOOR) scratch.touch(c);
     }
-    const queryVector = text.vectors !== null && query.intentText !== undefined ? text.embedding!.query(query.intentText) : null;
-    if (queryVector !== null) {
-      cosineAll(text.vectors!, queryVector, scratch.embeddingBuf);
-      scratch.hasEmbedding = true;
-      const near = nearestTools(scratch.embeddingBuf, n, EMBEDDING_NEIGHBOURS, scratch.nearTools, scratch.nearScores);
+    const vectors = text.vectors;
+    const queryVector = vectors !== null && query.intentText !== undefined ? text.embedding!.query(query.intentText) : null;
+    const embedded = queryVector !== null ? scratch.queryFor(vectors!) : null;
+    // Rows touched so far stand in for the rows that will need a cosine (similar tasks add a few).
+    if (embedded !== null && embedded.load(queryVector!, EMBEDDING_NEIGHBOURS, scratch.rows)) {
+      const near = embedded.nearest(EMBEDDING_NEIGHBOURS, scratch.nearTools, scratch.nearScores);
       for (let i = 0; i < near; i++) scratch.touch(scratch.nearTools[i]!);
     }
     collectSimilar(text, query.intent, last, scratch);
@@ -269,7 +274,7 @@ export function collectFeatures(graph: GraphSnapshot, text: TextModel, query: Qu
       values[r * F + S_INTENT] = scratch.intentBuf[c]!;
       values[r * F + S_LEXICAL] = scratch.lexicalBuf[c]! * lexScale;
       if (graph.calls[c] === 0) values[r * F + S_LEXICAL_UNSEEN] = values[r * F + S_LEXICAL]!;
-      if (scratch.hasEmbedding) values[r * F + S_EMBEDDING] = Math.max(0, scratch.embeddingBuf[c]!);
+      if (embedded !== null) values[r * F + S_EMBEDDING] = Math.max(0, embedded.cosine(c));
     }
   } else if (query.extra !== undefined) {
     for (const c of query.extra) scratch.touch(c);

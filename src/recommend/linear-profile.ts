@@ -72,18 +72,26 @@ export function linearBackground(graph: GraphSnapshot, weights: readonly number[
 
 /** t_f(0) per signal: most touched rows are zero in most signals, and a log costs more than a lookup. */
 const AT_ZERO = Float64Array.from(SIGNALS, (_, f) => transform(f, 0));
+/** The weighted dynamic signals of one call (static ones come from the background). */
+const active = new Int32Array(F);
 
-/** Scores every touched row into `out[r]`. */
-export function scoreLinearRows(scratch: FeatureScratch, weights: readonly number[], out: Float64Array): void {
-  const { values } = scratch;
+/**
+ * Scores every touched row into `out[r]`: its tool's background score (static signals, and t_f(0)
+ * for every other signal) plus w_f (t_f(x) - t_f(0)) for each weighted dynamic signal that is
+ * non-zero. The same sum as scoring all signals, regrouped so that a row pays only for its
+ * non-zero signals (rows touched through one signal are zero in most others).
+ */
+export function scoreLinearRows(scratch: FeatureScratch, weights: readonly number[], bg: LinearBackground, out: Float64Array): void {
+  const { values, rowTool } = scratch;
+  let m = 0;
+  for (let f = 0; f < F; f++) if (weights[f] !== 0 && f !== S_PAGERANK && f !== S_POPULARITY) active[m++] = f;
   for (let r = 0; r < scratch.rows; r++) {
-    let s = 0;
+    let s = bg.score[rowTool[r]!]!;
     const base = r * F;
-    for (let f = 0; f < F; f++) {
-      const w = weights[f]!;
-      if (w === 0) continue;
+    for (let i = 0; i < m; i++) {
+      const f = active[i]!;
       const x = values[base + f]!;
-      s += w * (x === 0 ? AT_ZERO[f]! : transform(f, x));
+      if (x !== 0) s += weights[f]! * (transform(f, x) - AT_ZERO[f]!);
     }
     out[r] = s;
   }

@@ -26,11 +26,12 @@ export function scoreTouchedRows(model: RecommenderModel, mode: ScoreMode, hasIn
     return model.backgrounds.seed;
   }
   if (mode === 'search') {
-    scoreLinearRows(scratch, model.weights.search, rowScore);
+    scoreLinearRows(scratch, model.weights.search, model.backgrounds.search, rowScore);
     return model.backgrounds.search;
   }
-  scoreLinearRows(scratch, hasIntent ? model.weights.next : model.weights.nextNoIntent, rowScore);
+  const bg = hasIntent ? model.backgrounds.next : model.backgrounds.nextNoIntent;
+  scoreLinearRows(scratch, hasIntent ? model.weights.next : model.weights.nextNoIntent, bg, rowScore);
   // Reliability and human feedback (edge-adjustment.ts): next tool only, search has no context.
   applyEdgeAdjustments(model.graph, model.feedback, 'next', scratch, rowScore);
-  return hasIntent ? model.backgrounds.next : model.backgrounds.nextNoIntent;
+  return bg;
 }

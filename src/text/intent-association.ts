@@ -51,8 +51,11 @@ export interface IntentModel {
   /** CSR over token ids: the tools whose credited intents contain the token. */
   readonly postingStart: Int32Array;
   readonly postingTool: Int32Array;
-  /** c(t,w) of each posting. */
-  readonly postingCount: Float64Array;
+  /**
+   * log(1 + c(t,w) / alpha) of each posting: what the token adds to log P(w | t) over a token the
+   * tool never saw, precomputed because a common token has a posting for most tools.
+   */
+  readonly postingWeight: Float64Array;
   /**
    * BM25 index over the intents of the training traces that called a tool, one document per
    * trace in input order, for the nearest-neighbour vote (intent-knn.ts).
@@ -131,13 +134,13 @@ export function fitIntentAssociation(
   for (let v = 0; v < nTerms; v++) postingStart[v + 1] = postingStart[v]! + termCounts[v]!.size;
   const nPostings = postingStart[nTerms]!;
   const postingTool = new Int32Array(nPostings);
-  const postingCount = new Float64Array(nPostings);
+  const postingWeight = new Float64Array(nPostings);
   for (let v = 0; v < nTerms; v++) {
     const entries = [...termCounts[v]!.entries()].sort((a, b) => a[0] - b[0]);
     let p = postingStart[v]!;
     for (const [tool, count] of entries) {
       postingTool[p] = tool;
-      postingCount[p] = count;
+      postingWeight[p] = Math.log1p(count / smoothing);
       p++;
     }
   }
@@ -168,7 +171,7 @@ export function fitIntentAssociation(
     logDenominator,
     postingStart,
     postingTool,
-    postingCount,
+    postingWeight,
     examples: exampleIndex,
     exampleToolStart,
     exampleTool,
@@ -184,29 +187,31 @@ export function scoreIntent(model: IntentModel, tokens: readonly string[], out: 
       `scoreIntent: out has length ${out.length}, expected at least ${nTools} (one slot per tool)`,
     );
   }
-  const { logPrior, logDenominator, postingStart, postingTool, postingCount } = model;
-  const alpha = model.smoothing;
-  const logAlpha = Math.log(alpha);
+  const { logPrior, logDenominator, postingStart, postingTool, postingWeight } = model;
   const vocabulary = { terms: model.terms };
 
+  // log P(t | w) + const = log prior(t) + sum_w log P(w | t), where an unseen token contributes
+  // log(alpha / denominator(t)) and a seen one log(1 + c / alpha) more (postingWeight).
   let known = 0;
-  out.set(logPrior.subarray(0, nTools));
+  for (const token of tokens) if (termId(vocabulary, token) >= 0) known++;
+  if (known === 0) out.set(logPrior.subarray(0, nTools));
+  else {
+    const unseen = known * Math.log(model.smoothing);
+    for (let t = 0; t < nTools; t++) out[t] = logPrior[t]! + (unseen - known * logDenominator[t]!);
+  }
   for (const token of tokens) {
     const v = termId(vocabulary, token);
     if (v < 0) continue;
-    known++;
     const end = postingStart[v + 1]!;
-    for (let p = postingStart[v]!; p < end; p++) {
-      out[postingTool[p]!]! += Math.log1p(postingCount[p]! / alpha);
-    }
-  }
-  if (known > 0) {
-    for (let t = 0; t < nTools; t++) out[t]! += known * (logAlpha - logDenominator[t]!);
+    for (let p = postingStart[v]!; p < end; p++) out[postingTool[p]!]! += postingWeight[p]!;
   }
   normaliseLogScores(out, nTools);
 }
 
-/** exp(x - logsumexp(x)) in place over out[0..n); -Infinity entries become 0. */
+/**
+ * exp(x - logsumexp(x)) in place over out[0..n); -Infinity entries become 0. Entries more than
+ * 745 below the maximum underflow to 0 in exp anyway, so they skip it.
+ */
 function normaliseLogScores(out: Float64Array, n: number): void {
   let max = -Infinity;
   for (let t = 0; t < n; t++) if (out[t]! > max) max = out[t]!;
@@ -214,13 +219,16 @@ function normaliseLogScores(out: Float64Array, n: number): void {
     out.fill(0, 0, n);
     return;
   }
+  const floor = max - 745;
   let sum = 0;
   for (let t = 0; t < n; t++) {
-    const e = Math.exp(out[t]! - max);
+    const x = out[t]!;
+    const e = x > floor ? Math.exp(x - max) : 0;
     out[t] = e;
     sum += e;
   }
-  for (let t = 0; t < n; t++) out[t]! /= sum;
+  const inv = 1 / sum;
+  for (let t = 0; t < n; t++) out[t]! *= inv;
 }
 
 /** Number of training traces that credited `tool`. */
