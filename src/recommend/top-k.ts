@@ -48,3 +48,9 @@ export function selectTopK(scratch: FeatureScratch, rowScore: Float64Array, bg: 
     insert(top, c, s);
   }
 }
+
+/** Exact top-k of a dense score array over tools 0..n-1 (ties by tool index). O(n + m k). */
+export function selectTopKDense(scores: Float64Array, n: number, top: TopK): void {
+  top.size = 0;
+  for (let c = 0; c < n; c++) insert(top, c, scores[c]!);
+}

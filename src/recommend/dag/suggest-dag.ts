@@ -39,6 +39,7 @@ import { splitClauses } from '../../text/clauses.js';
 import { tokenize } from '../../text/tokenize.js';
 import type { RecommenderModel } from '../model.js';
 import { scoreAllTools } from '../score-all.js';
+import { createTopK, selectTopKDense } from '../top-k.js';
 import { breakCycles, layers, type WeightedEdge } from './acyclic.js';
 import { capabilityUnits, unitEdges } from './capability-nodes.js';
 import { feeds, outputKeys } from './data-flow.js';
@@ -211,9 +212,12 @@ function chooseTools(
   for (let c = 0; c < n; c++) if (scores[c]! > max) max = scores[c]!;
   let sum = 0;
   for (let c = 0; c < n; c++) sum += Math.exp(scores[c]! - max);
-  const order = Array.from({ length: n }, (_, c) => c).sort((a, b) => scores[b]! - scores[a]! || a - b);
+  // Only the best `length` tools not already done are read: select them, do not sort all n.
+  const top = createTopK(Math.min(n, length + done.size));
+  selectTopKDense(scores, n, top);
   const chosen: Step[] = [];
-  for (const c of order) {
+  for (let i = 0; i < top.size; i++) {
+    const c = top.tools[i]!;
     if (chosen.length >= length) break;
     if (done.has(c)) continue;
     const confidence = Math.min(1, (length * Math.exp(scores[c]! - max)) / sum);
