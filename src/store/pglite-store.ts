@@ -7,7 +7,7 @@
  * the process afterwards loses nothing, and killing it mid-transaction leaves nothing of it
  * (recovery replays the WAL on the next open).
  */
-import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions, type QueryOptions } from '@electric-sql/pglite';
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
@@ -188,6 +188,19 @@ function pgliteAssets(): Promise<PgliteAssets | undefined> {
   return assets;
 }
 
+/** PostgreSQL's type oid of json. */
+const JSON_OID = 114;
+
+/**
+ * PGlite serialises a json parameter with JSON.stringify unless it is a string; bytes (the
+ * store's large json parameters, sql-store.ts jsonParam) must pass through untouched so that
+ * they go in the binary format, as `pg` sends them. (PGlite binds any bytes a serializer returns
+ * in the binary format; its type says string, hence the cast.)
+ */
+const QUERY_OPTIONS: QueryOptions = {
+  serializers: { [JSON_OID]: (value: unknown) => (value instanceof Uint8Array ? value : typeof value === 'string' ? value : JSON.stringify(value)) as string },
+};
+
 class PgliteDriver implements SqlDriver {
   readonly kind = 'pglite' as const;
   // PGlite has one connection: serialise our calls so a transaction never interleaves with
@@ -208,7 +221,7 @@ class PgliteDriver implements SqlDriver {
   }
 
   query(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-    return this.serial(async () => (await this.db.query<Row>(sql, params as unknown[])).rows);
+    return this.serial(async () => (await this.db.query<Row>(sql, params as unknown[], QUERY_OPTIONS)).rows);
   }
 
   exec(sql: string): Promise<void> {
@@ -221,7 +234,7 @@ class PgliteDriver implements SqlDriver {
     return this.serial(() =>
       this.db.transaction(async (tx) =>
         fn({
-          query: async (sql, params = []) => (await tx.query<Row>(sql, params as unknown[])).rows,
+          query: async (sql, params = []) => (await tx.query<Row>(sql, params as unknown[], QUERY_OPTIONS)).rows,
           exec: async (sql) => {
             await tx.exec(sql);
           },
