@@ -66,10 +66,10 @@ export function searchTools(model: RecommenderModel, request: SearchRequest): Se
       items.push({ tool: graph.names[c]!, kind: 'tool', score: Math.exp(top.scores[i]! - logZ), signals: breakdown(graph, scratch, c) });
     }
     const fit = coverage(model.text, queryWords(model.text, tokens), top.tools, top.size);
-    const unmatched = surfaceWords(request.query, fit.unmatched);
     // Below the fitted threshold nothing fits; with no fit yet, nothing fits when no word matched.
     const threshold = model.weights.noMatchCoverage ?? Number.MIN_VALUE;
     if (fit.best >= threshold && top.size > 0) return { kind: 'results', version: graph.version, items, coverage: fit.best };
+    const unmatched = surfaceWords(request.query, fit.unmatched);
     const hint =
       tokens.length === 0
         ? 'the query has no content words to match'

@@ -192,16 +192,18 @@ export function scoreIntent(model: IntentModel, tokens: readonly string[], out: 
 
   // log P(t | w) + const = log prior(t) + sum_w log P(w | t), where an unseen token contributes
   // log(alpha / denominator(t)) and a seen one log(1 + c / alpha) more (postingWeight).
-  let known = 0;
-  for (const token of tokens) if (termId(vocabulary, token) >= 0) known++;
+  const ids: number[] = [];
+  for (const token of tokens) {
+    const v = termId(vocabulary, token);
+    if (v >= 0) ids.push(v);
+  }
+  const known = ids.length;
   if (known === 0) out.set(logPrior.subarray(0, nTools));
   else {
     const unseen = known * Math.log(model.smoothing);
     for (let t = 0; t < nTools; t++) out[t] = logPrior[t]! + (unseen - known * logDenominator[t]!);
   }
-  for (const token of tokens) {
-    const v = termId(vocabulary, token);
-    if (v < 0) continue;
+  for (const v of ids) {
     const end = postingStart[v + 1]!;
     for (let p = postingStart[v]!; p < end; p++) out[postingTool[p]!]! += postingWeight[p]!;
   }
