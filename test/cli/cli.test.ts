@@ -89,6 +89,26 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
     }
   });
 
+  it('evaluates on a held-out quarter of train with --validation, never on test, and marks the lines', async () => {
+    const { loadDataset } = await import('../../src/schema/dataset.js');
+    const { splitsOf } = await import('../../bench/eval/splits.js');
+    const dataset = await loadDataset(`${ROOT}samples/nestful`);
+    const heldOut = splitsOf(dataset.workflows, { validation: true })[0]!.test.filter((w) => w.intent !== '');
+    expect(heldOut.every((w) => w.split === 'train')).toBe(true);
+    const { status, stdout } = run(['eval', 'search', '--data', 'samples/nestful', '--validation', '--json']);
+    expect(status).toBe(0);
+    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { method: string; n: number; validation?: boolean });
+    expect(lines.map((l) => l.method)).toEqual(['bm25', 'learned', 'toolgraph']);
+    for (const l of lines) {
+      expect(l.validation).toBe(true);
+      expect(l.n).toBe(heldOut.length);
+    }
+    const onTest = run(['eval', 'search', '--data', 'samples/nestful', '--json']);
+    const testLine = JSON.parse(onTest.stdout.trim().split('\n')[0]!) as { n: number; validation?: boolean };
+    expect(testLine.validation).toBeUndefined();
+    expect(testLine.n).toBe(dataset.workflows.filter((w) => w.split === 'test' && w.intent !== '').length);
+  });
+
   it('evaluates the feedback loop on a drift replay, undrifted rows in the same run', () => {
     const { status, stdout } = run(['eval', 'feedback', '--data', 'samples/nestful', '--json']);
     expect(status).toBe(0);
