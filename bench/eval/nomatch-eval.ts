@@ -24,7 +24,24 @@ export interface NoMatchResult {
   readonly hit1Always: number;
   readonly recall5: number;
   readonly threshold: number | null;
+  /**
+   * What calibration could buy: with the threshold at the q-quantile of these in-domain
+   * queries' own coverage (so about q of them are turned away), the in-domain Hit@1 and the
+   * foreign no-match rate. Descriptive: set on the evaluated queries themselves, never used to
+   * choose the shipped threshold (that is fitted on train, fit-weights.ts).
+   */
+  readonly curve: readonly CurvePoint[];
 }
+
+export interface CurvePoint {
+  readonly quantile: number;
+  readonly threshold: number;
+  readonly inDomainNoMatch: number;
+  readonly hit1: number;
+  readonly foreignNoMatch: number;
+}
+
+export const CURVE_QUANTILES = [0.02, 0.05, 0.1, 0.2] as const;
 
 /** With `validation`, both datasets' held-out quarters of train stand in for their test splits. */
 export function evaluateNoMatch(dataset: Dataset, foreign: Dataset, seed?: number, validation = false): NoMatchResult {
@@ -36,6 +53,7 @@ export function evaluateNoMatch(dataset: Dataset, foreign: Dataset, seed?: numbe
   let hits = 0;
   let hitsAlways = 0;
   let recall = 0;
+  const inDomain: { coverage: number; hit: boolean }[] = [];
   for (const w of split.test) {
     if (w.intent === '') continue;
     const result = searchTools(model, { query: w.intent, context: [], k: 5 });
@@ -43,6 +61,7 @@ export function evaluateNoMatch(dataset: Dataset, foreign: Dataset, seed?: numbe
     const top = result.items[0]?.tool;
     const hit = top !== undefined && gold.has(top);
     n++;
+    inDomain.push({ coverage: result.coverage, hit });
     if (hit) hitsAlways++;
     if (result.kind === 'no-match') {
       noMatch++;
@@ -53,11 +72,25 @@ export function evaluateNoMatch(dataset: Dataset, foreign: Dataset, seed?: numbe
   }
   let foreignN = 0;
   let foreignNoMatch = 0;
+  const foreignCoverage: number[] = [];
   for (const w of splitsOf(foreign.workflows, { validation })[0]!.test) {
     if (w.intent === '') continue;
     foreignN++;
-    if (searchTools(model, { query: w.intent, context: [], k: 5 }).kind === 'no-match') foreignNoMatch++;
+    const result = searchTools(model, { query: w.intent, context: [], k: 5 });
+    foreignCoverage.push(result.coverage);
+    if (result.kind === 'no-match') foreignNoMatch++;
   }
+  const sorted = inDomain.map((q) => q.coverage).sort((a, b) => a - b);
+  const curve: CurvePoint[] = sorted.length === 0 ? [] : CURVE_QUANTILES.map((quantile) => {
+    const threshold = sorted[Math.floor(quantile * (sorted.length - 1))]!;
+    return {
+      quantile,
+      threshold,
+      inDomainNoMatch: inDomain.filter((q) => q.coverage < threshold).length / n,
+      hit1: inDomain.filter((q) => q.hit && q.coverage >= threshold).length / n,
+      foreignNoMatch: foreignN > 0 ? foreignCoverage.filter((c) => c < threshold).length / foreignN : 0,
+    };
+  });
   return {
     task: 'nomatch',
     data: dataset.name,
@@ -70,5 +103,6 @@ export function evaluateNoMatch(dataset: Dataset, foreign: Dataset, seed?: numbe
     hit1Always: n > 0 ? hitsAlways / n : 0,
     recall5: n > 0 ? recall / n : 0,
     threshold: model.weights.noMatchCoverage ?? null,
+    curve,
   };
 }

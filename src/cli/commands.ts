@@ -171,6 +171,10 @@ async function runNoMatch(values: Values, data: string): Promise<void> {
   if (values['json'] !== true) {
     const metrics = ['n', 'foreignN', 'inDomainNoMatch', 'foreignNoMatch', 'hit1', 'hit1Always', 'recall5'] as const;
     process.stdout.write(`${formatTable(['data', 'foreign', ...metrics], rows.map((r) => [r.data, r.foreign, ...metrics.map((m) => r[m])]))}\n`);
+    // What calibration could buy: thresholds at quantiles of the evaluated in-domain coverage.
+    const curve = rows.flatMap((r) => r.curve.map((p) => [r.data, r.foreign, p.quantile, p.inDomainNoMatch, p.hit1, p.foreignNoMatch]));
+    process.stdout.write(`\ncalibration curve (threshold at a quantile of the evaluated in-domain coverage):\n`);
+    process.stdout.write(`${formatTable(['data', 'foreign', 'quantile', 'inDomainNoMatch', 'hit1', 'foreignNoMatch'], curve)}\n`);
   }
 }
 
