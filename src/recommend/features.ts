@@ -130,7 +130,7 @@ export class FeatureScratch {
   readonly lexicalBuf: Float64Array;
   readonly nearTools = new Int32Array(EMBEDDING_NEIGHBOURS);
   readonly nearScores = new Float64Array(EMBEDDING_NEIGHBOURS);
-  /** The loaded query vector, made for the first model's dimensions that needs one. */
+  /** The query-vector buffers for the model's tool vectors, remade when they change. */
   private vectorQuery: VectorQuery | null = null;
   readonly similar: SimilarScratch;
 
