@@ -43,8 +43,12 @@ export interface CurvePoint {
 
 export const CURVE_QUANTILES = [0.02, 0.05, 0.1, 0.2] as const;
 
-/** With `validation`, both datasets' held-out quarters of train stand in for their test splits. */
-export function evaluateNoMatch(dataset: Dataset, foreign: Dataset, seed?: number, validation = false): NoMatchResult {
+/**
+ * One model per dataset, trained once, and its in-domain searches run once; then each foreign
+ * dataset (skipping one of the same name) is searched against it. With `validation`, every
+ * dataset's held-out quarter of train stands in for its test split.
+ */
+export function evaluateNoMatch(dataset: Dataset, foreigns: readonly Dataset[], seed?: number, validation = false): NoMatchResult[] {
   const split = splitsOf(dataset.workflows, { validation })[0]!;
   const universe = buildUniverse(dataset.tools, split.train);
   const { model } = trainToolgraph(universe, split.train, seed);
@@ -70,39 +74,41 @@ export function evaluateNoMatch(dataset: Dataset, foreign: Dataset, seed?: numbe
     if (hit) hits++;
     recall += result.items.filter((it) => gold.has(it.tool)).length / gold.size;
   }
-  let foreignN = 0;
-  let foreignNoMatch = 0;
-  const foreignCoverage: number[] = [];
-  for (const w of splitsOf(foreign.workflows, { validation })[0]!.test) {
-    if (w.intent === '') continue;
-    foreignN++;
-    const result = searchTools(model, { query: w.intent, context: [], k: 5 });
-    foreignCoverage.push(result.coverage);
-    if (result.kind === 'no-match') foreignNoMatch++;
-  }
   const sorted = inDomain.map((q) => q.coverage).sort((a, b) => a - b);
-  const curve: CurvePoint[] = sorted.length === 0 ? [] : CURVE_QUANTILES.map((quantile) => {
-    const threshold = sorted[Math.floor(quantile * (sorted.length - 1))]!;
-    return {
-      quantile,
-      threshold,
-      inDomainNoMatch: inDomain.filter((q) => q.coverage < threshold).length / n,
-      hit1: inDomain.filter((q) => q.hit && q.coverage >= threshold).length / n,
-      foreignNoMatch: foreignN > 0 ? foreignCoverage.filter((c) => c < threshold).length / foreignN : 0,
-    };
-  });
-  return {
-    task: 'nomatch',
-    data: dataset.name,
-    foreign: foreign.name,
-    n,
-    foreignN,
-    inDomainNoMatch: n > 0 ? noMatch / n : 0,
-    foreignNoMatch: foreignN > 0 ? foreignNoMatch / foreignN : 0,
-    hit1: n > 0 ? hits / n : 0,
-    hit1Always: n > 0 ? hitsAlways / n : 0,
-    recall5: n > 0 ? recall / n : 0,
-    threshold: model.weights.noMatchCoverage ?? null,
-    curve,
-  };
+  const thresholds = sorted.length === 0 ? [] : CURVE_QUANTILES.map((quantile) => ({ quantile, threshold: sorted[Math.floor(quantile * (sorted.length - 1))]! }));
+  return foreigns
+    .filter((foreign) => foreign.name !== dataset.name)
+    .map((foreign) => {
+      let foreignN = 0;
+      let foreignNoMatch = 0;
+      const foreignCoverage: number[] = [];
+      for (const w of splitsOf(foreign.workflows, { validation })[0]!.test) {
+        if (w.intent === '') continue;
+        foreignN++;
+        const result = searchTools(model, { query: w.intent, context: [], k: 5 });
+        foreignCoverage.push(result.coverage);
+        if (result.kind === 'no-match') foreignNoMatch++;
+      }
+      const curve: CurvePoint[] = thresholds.map(({ quantile, threshold }) => ({
+        quantile,
+        threshold,
+        inDomainNoMatch: inDomain.filter((q) => q.coverage < threshold).length / n,
+        hit1: inDomain.filter((q) => q.hit && q.coverage >= threshold).length / n,
+        foreignNoMatch: foreignN > 0 ? foreignCoverage.filter((c) => c < threshold).length / foreignN : 0,
+      }));
+      return {
+        task: 'nomatch' as const,
+        data: dataset.name,
+        foreign: foreign.name,
+        n,
+        foreignN,
+        inDomainNoMatch: n > 0 ? noMatch / n : 0,
+        foreignNoMatch: foreignN > 0 ? foreignNoMatch / foreignN : 0,
+        hit1: n > 0 ? hits / n : 0,
+        hit1Always: n > 0 ? hitsAlways / n : 0,
+        recall5: n > 0 ? recall / n : 0,
+        threshold: model.weights.noMatchCoverage ?? null,
+        curve,
+      };
+    });
 }

@@ -161,9 +161,7 @@ async function runNoMatch(values: Values, data: string): Promise<void> {
   const rows: NoMatchResult[] = [];
   for (const dir of datasetDirs(data)) {
     const dataset = await loadDataset(dir);
-    for (const other of foreign) {
-      if (other.name === dataset.name) continue;
-      const result = evaluateNoMatch(dataset, other, seed, values['validation'] === true);
+    for (const result of evaluateNoMatch(dataset, foreign, seed, values['validation'] === true)) {
       if (values['json'] === true) process.stdout.write(`${JSON.stringify({ ...result, ...validationMark(values) })}\n`);
       rows.push(result);
     }

@@ -277,9 +277,9 @@ function worse(s: number, c: number, t: number, d: number): boolean {
 
 /** Inserts (c, s) into the descending top-k list of `size` entries if s > 0 and it beats the k-th; returns the new size. */
 function insertTop(c: number, s: number, k: number, size: number, tools: Int32Array, scores: Float64Array): number {
-  if (s <= 0 || (size === k && (s < scores[k - 1]! || (s === scores[k - 1]! && c > tools[k - 1]!)))) return size;
+  if (s <= 0 || (size === k && worse(s, c, scores[k - 1]!, tools[k - 1]!))) return size;
   let i = size < k ? size++ : k - 1;
-  while (i > 0 && (s > scores[i - 1]! || (s === scores[i - 1]! && c < tools[i - 1]!))) {
+  while (i > 0 && worse(scores[i - 1]!, tools[i - 1]!, s, c)) {
     scores[i] = scores[i - 1]!;
     tools[i] = tools[i - 1]!;
     i--;

@@ -9,7 +9,10 @@ const TINY = fileURLToPath(new URL('../fixtures/schema/tiny', import.meta.url));
 describe('the no-match evaluation', () => {
   it('reports the fitted rule and a calibration curve that trades in-domain answers for refusals', async () => {
     const [dataset, foreign] = await Promise.all([loadDataset(SAMPLE), loadDataset(TINY)]);
-    const r = evaluateNoMatch(dataset, foreign, 42);
+    const results = evaluateNoMatch(dataset, [dataset, foreign], 42);
+    // The dataset itself is never its own foreign data.
+    expect(results.map((x) => x.foreign)).toEqual([foreign.name]);
+    const r = results[0]!;
     expect(r.n).toBe(dataset.workflows.filter((w) => w.split === 'test' && w.intent !== '').length);
     expect(r.foreignN).toBe(foreign.workflows.filter((w) => w.split === 'test' && w.intent !== '').length);
     expect(r.hit1).toBeLessThanOrEqual(r.hit1Always);
