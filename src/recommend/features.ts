@@ -35,6 +35,7 @@ import { scoreIntent } from '../text/intent-association.js';
 import { SimilarScratch, similarTasks } from '../text/similar-intents.js';
 import type { TextModel } from '../text/text-model.js';
 import { VectorQuery, type ToolVectors } from '../text/tool-vectors.js';
+import { termId } from '../text/vocabulary.js';
 
 export const SIGNALS = [
   'transition',
@@ -261,9 +262,16 @@ export function collectFeatures(graph: GraphSnapshot, text: TextModel, query: Qu
     const vectors = text.vectors;
     const queryVector = vectors !== null && query.intentText !== undefined ? text.embedding!.query(query.intentText) : null;
     const embedded = queryVector !== null ? scratch.queryFor(vectors!) : null;
+    // The nearest tools are what the embedding adds to the word indexes: tools whose text
+    // resembles a query word that neither the catalogue nor any recorded intent contains (a
+    // misspelling, an inflection the stemmer misses, a dense model's synonym). A known word
+    // already touches the tools that contain it through the lexical and intent scores, so a
+    // query of known words skips the search for neighbours (touching none at all left every
+    // validation figure unchanged; README, "Performance").
+    const neighbours = hasUnknownWord(text, query.intent) ? EMBEDDING_NEIGHBOURS : 0;
     // Rows touched so far stand in for the rows that will need a cosine (similar tasks add a few).
-    if (embedded !== null && embedded.load(queryVector!, EMBEDDING_NEIGHBOURS, scratch.rows)) {
-      const near = embedded.nearest(EMBEDDING_NEIGHBOURS, scratch.nearTools, scratch.nearScores);
+    if (embedded !== null && embedded.load(queryVector!, neighbours, scratch.rows) && neighbours > 0) {
+      const near = embedded.nearest(neighbours, scratch.nearTools, scratch.nearScores);
       for (let i = 0; i < near; i++) scratch.touch(scratch.nearTools[i]!);
     }
     collectSimilar(text, query.intent, last, scratch);
@@ -286,6 +294,12 @@ export function collectFeatures(graph: GraphSnapshot, text: TextModel, query: Qu
     values[r * F + S_PAGERANK] = graph.pagerankPercentile[c]!;
     values[r * F + S_POPULARITY] = maxCalls > 0 ? graph.calls[c]! / maxCalls : 0;
   }
+}
+
+/** Whether a query word is in neither the catalogue's index nor the recorded intents'. */
+export function hasUnknownWord(text: TextModel, tokens: readonly string[]): boolean {
+  for (const token of tokens) if (termId(text.bm25, token) < 0 && termId(text.intent, token) < 0) return true;
+  return false;
 }
 
 /**

@@ -126,7 +126,8 @@ export class VectorQuery {
 
   /**
    * Loads `query` (length d) for a search of k nearest tools after which about `rows` tools will
-   * need their cosine. False for the zero vector, which matches nothing (every cosine 0).
+   * need their cosine (k = 0: no nearest tools). False for the zero vector, which matches nothing
+   * (every cosine 0).
    */
   load(query: Float32Array, k: number, rows: number): boolean {
     const { unit, dims, index } = this;
@@ -146,8 +147,10 @@ export class VectorQuery {
     }
     dims.subarray(0, this.size).sort((a, b) => Math.abs(unit[b]!) - Math.abs(unit[a]!) || a - b);
     const meanRow = index.n > 0 ? index.rowStart[index.n]! / index.n : 0;
-    const sparse = this.probePostings() + index.n + (rows + k * CANDIDATES_PER_NEIGHBOUR) * meanRow;
-    if (densePostings <= sparse || index.n <= k * CANDIDATES_PER_NEIGHBOUR) {
+    // With k = 0 no nearest tools are asked for: only the candidates' dot products.
+    const probe = k > 0 ? this.probePostings() + index.n : 0;
+    const sparse = probe + (rows + k * CANDIDATES_PER_NEIGHBOUR) * meanRow;
+    if (densePostings <= sparse || (k > 0 && index.n <= k * CANDIDATES_PER_NEIGHBOUR)) {
       this.dense = true;
       const { start, tools, values } = index;
       const out = this.scores;
