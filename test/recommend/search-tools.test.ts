@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolGraph } from '../../src/graph/tool-graph.js';
+import { hasUnknownWord } from '../../src/recommend/features.js';
 import { buildModel, PRIOR_WEIGHTS } from '../../src/recommend/model.js';
 import { coverage, queryWords } from '../../src/recommend/query-coverage.js';
 import { searchTools } from '../../src/recommend/search-tools.js';
@@ -57,6 +58,24 @@ describe('searchTools', () => {
     expect(result.kind).toBe('no-match');
     expect(result.unmatched).toEqual(['Paris', 'tomorrow']);
     expect(searchTools(strict, { query: 'weather forecast city', context: [], k: 3 }).kind).toBe('results');
+  });
+
+  it('reaches a misspelt tool through the embedding neighbours, which only unknown words look for', () => {
+    const m = model();
+    expect(hasUnknownWord(m.text, ['weather', 'yen'])).toBe(false); // a catalogue word, an intent word
+    expect(hasUnknownWord(m.text, ['weather', 'currensy'])).toBe(true);
+    // No word is known and no trace called the tool, so neither the lexical nor the intent
+    // score touches it: only the neighbours can (without them the traced tools come first).
+    const g = new ToolGraph();
+    for (const name of catalog.keys()) g.addTool(name);
+    g.ingest(trace(['weather_forecast'], { intent: 'will it rain' }));
+    g.ingest(trace(['flight_search'], { intent: 'fly to Rome' }));
+    const untraced = buildModel(g, catalog, PRIOR_WEIGHTS, { embedding: hashedTextEmbedding() });
+    const result = searchTools(untraced, { query: 'currensy convertt', context: [], k: 3 });
+    const found = result.items.find((item) => item.tool === 'currency_convert')!;
+    expect(found.signals.embedding).toBeGreaterThan(0.2);
+    expect(found.signals.lexical).toBe(0);
+    expect(found.signals.intent).toBe(0);
   });
 
   it('computes coverage as the idf-weighted share of query words a tool explains', () => {

@@ -171,6 +171,19 @@ describe('tool vectors', () => {
     expect(scores[0]).toBeCloseTo(1, 6);
   });
 
+  it('asked for no neighbours, reads only the candidates: exact cosines, no nearest tools', () => {
+    const small = build(tools.slice(0, 8));
+    const vq = new VectorQuery(small, 4);
+    const expected = bruteCosines(tools.slice(0, 8), queries[0]!);
+    // A catalogue this small is searched densely when neighbours are wanted, not when none are.
+    vq.load(queries[0]!, 4, 0);
+    expect(vq.dense).toBe(true);
+    vq.load(queries[0]!, 0, 0);
+    expect(vq.dense).toBe(false);
+    for (let c = 0; c < 8; c++) expect(vq.cosine(c)).toBeCloseTo(expected[c]!, 6);
+    expect(vq.nearest(0, new Int32Array(4), new Float64Array(4))).toBe(0);
+  });
+
   it('refuses more neighbours than it was sized for', () => {
     const vq = new VectorQuery(index, 4);
     vq.load(queries[0]!, 4, 0);
