@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ToolGraph } from '../../../src/graph/tool-graph.js';
 import { feeds, outputKeys } from '../../../src/recommend/dag/data-flow.js';
-import { buildPrecedence, probabilityBefore } from '../../../src/recommend/dag/precedence.js';
+import { buildPrecedence, GLOBAL_PRIOR_WEIGHT, probabilityBefore } from '../../../src/recommend/dag/precedence.js';
 import { suggestDag, type DagNode } from '../../../src/recommend/dag/suggest-dag.js';
 import { buildModel } from '../../../src/recommend/model.js';
 import { Toolgraph } from '../../../src/service/toolgraph.js';
@@ -49,6 +49,17 @@ describe('data flow and precedence', () => {
     expect(probabilityBefore(index, 1, 2)).toBeCloseTo(1 / 2);
     expect(probabilityBefore(index, 2, 0)).toBeCloseTo(1 / 4);
   });
+
+  it("lets the similar past tasks' order decide a pair, with the global order as a weak prior", () => {
+    const index = buildPrecedence(3, Int32Array.from([0, 3, 6]), Int32Array.from([0, 1, 2, 0, 2, 1]));
+    const none = { counts: new Map<number, number>(), n: 3 };
+    expect(probabilityBefore(index, 0, 1, none)).toBeCloseTo(3 / 4); // no neighbour saw the pair
+    const near = { counts: new Map([[2 * 3 + 1, 0.5]]), n: 3 }; // 2 before 1, kNN weight 0.5
+    const prior = GLOBAL_PRIOR_WEIGHT;
+    expect(probabilityBefore(index, 2, 1, near)).toBeCloseTo((0.5 + prior / 2) / (0.5 + prior));
+    expect(probabilityBefore(index, 2, 1, near)).toBeGreaterThan(0.8);
+    expect(probabilityBefore(index, 1, 2, near)).toBeCloseTo(1 - probabilityBefore(index, 2, 1, near));
+  });
 });
 
 describe('suggestDag', () => {
@@ -69,6 +80,17 @@ describe('suggestDag', () => {
     const dag = suggestDag(flightsModel(), { intent: 'email me the weather forecast for city 3' });
     expect(dag.nodes.map((n) => label(n))).toEqual(['get_weather', 'send_email']);
     expect(dag.edges).toEqual([{ from: 'n1', to: 'n2', confidence: 0.95, source: 'sequence' }]);
+  });
+
+  it('orders two tools recorded both ways as the most similar past tasks did', () => {
+    const g = new ToolGraph();
+    for (const t of catalog) g.addTool(t.name);
+    // Globally send_email comes first more often; for weather reports it comes last.
+    for (let i = 0; i < 8; i++) g.ingest(trace(['send_email', 'get_weather'], { id: `a${i}`, intent: `tell my team by email ${i} then check the sky` }));
+    for (let i = 0; i < 3; i++) g.ingest(trace(['get_weather', 'send_email'], { id: `b${i}`, intent: `forecast report mailed tonight ${i}` }));
+    const model = buildModel(g, new Map(catalog.map((t) => [t.name, t])));
+    expect(suggestDag(model, { intent: 'forecast report mailed tonight' }).nodes.map(label)).toEqual(['get_weather', 'send_email']);
+    expect(suggestDag(model, { intent: 'tell my team by email then check the sky' }).nodes.map(label)).toEqual(['send_email', 'get_weather']);
   });
 
   it('does not suggest what the context already did, and respects maxNodes', () => {
