@@ -35,6 +35,8 @@ export interface ToolVectors {
   readonly rowStart: Int32Array;
   readonly rowDims: Int32Array;
   readonly rowValues: Float32Array;
+  /** Tools the embedding had no vector for yet (an asynchronous embedder still prefetching). */
+  readonly missing: number;
 }
 
 /** Share of the query's squared norm whose dimensions are probed for nearest-tool candidates. */
@@ -87,7 +89,9 @@ export function buildToolVectors(texts: readonly string[], embedding: TextEmbedd
     rowStart[c + 1] = q;
   });
   embedding.retain(texts);
-  return { n, dimensions: d, start, tools, values, rowStart, rowDims, rowValues };
+  let missing = 0;
+  for (const unit of units) if (unit === null) missing++;
+  return { n, dimensions: d, start, tools, values, rowStart, rowDims, rowValues, missing };
 }
 
 /**
