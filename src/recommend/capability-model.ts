@@ -25,7 +25,7 @@ import { coCluster } from '../spectral/co-cluster.js';
 import { hypergraphPagerank } from '../spectral/hypergraph-pagerank.js';
 import { stableLabels } from '../spectral/stable-labels.js';
 import { buildBm25, type Bm25Index } from '../text/bm25.js';
-import { splitIdentifier, tokenize } from '../text/tokenize.js';
+import { catalogueTokens, identifierTokens } from '../text/tokenize.js';
 import { capabilityOutcomes } from './capability-evidence.js';
 
 export interface CapabilityModel {
@@ -88,12 +88,12 @@ export function mergeCapabilities(registered: readonly Capability[], learned: re
 }
 
 function documentOf(c: Capability, catalog: ReadonlyMap<string, ToolInfo>): string[] {
-  const tokens = [...tokenize(c.description)];
-  for (const example of c.examples) if (example !== c.description) tokens.push(...tokenize(example));
+  const tokens = [...catalogueTokens(c.description)];
+  for (const example of c.examples) if (example !== c.description) tokens.push(...catalogueTokens(example));
   for (const tool of c.tools) {
-    tokens.push(...splitIdentifier(tool));
+    tokens.push(...identifierTokens(tool));
     const info = catalog.get(tool);
-    if (info !== undefined) tokens.push(...tokenize(info.description));
+    if (info !== undefined) tokens.push(...catalogueTokens(info.description));
   }
   return tokens;
 }

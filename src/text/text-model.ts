@@ -8,7 +8,7 @@ import type { IntentRecord } from '../graph/tool-graph.js';
 import { buildBm25, type Bm25Index } from './bm25.js';
 import { fitIntentAssociation, type IntentModel } from './intent-association.js';
 import { buildIntentMemory, type IntentMemory } from './similar-intents.js';
-import { splitIdentifier, tokenize } from './tokenize.js';
+import { identifierTokens, tokenize } from './tokenize.js';
 import type { TextEmbedding } from './text-embedding.js';
 import { toolDocument } from './tool-document.js';
 import { buildToolVectors, toolText, type ToolVectors } from './tool-vectors.js';
@@ -35,7 +35,7 @@ export function buildTextModel(
 ): TextModel {
   const tools = names.map((name) => catalog.get(name) ?? { name, description: '', params: [] });
   const { bm25, nameTokens, vectors } = catalogueText(tools, catalog, embedding);
-  const examples = intents.map((record) => ({ tokens: intentTokens(record), tools: record.tools }));
+  const examples = intents.map((record) => ({ tokens: tokenize(record.intent), tools: record.tools }));
   return {
     bm25,
     intent: fitIntentAssociation(names.length, examples),
@@ -48,22 +48,13 @@ export function buildTextModel(
 }
 
 /**
- * A model is rebuilt after every burst of traces, and most rebuilds change neither the tools'
- * texts nor the recorded intents' words. So what only those decide is kept between builds: the
- * tokens of each intent record (records are never modified), and the catalogue's BM25 index,
- * name tokens and tool vectors, reused while every tool's name, description and parameters and
- * the embedding are the same (checked field by field, so an edit in place is seen) and no tool
- * was waiting for its vector. At 10,000 tools and 45,000 intents that is about 0.27 of the 1.2 s
- * a rebuild took (README, "Store").
+ * A model is rebuilt after every burst of traces, and most rebuilds change no tool's text. So
+ * the catalogue's BM25 index, name tokens and tool vectors are kept between builds and reused
+ * while every tool's name, description and parameters and the embedding are the same (checked
+ * field by field, so an edit in place is seen) and no tool was waiting for its vector; the
+ * tokens of catalogue text are remembered (tokenize.ts, catalogueTokens) for the builds that
+ * do change it, such as a new tool seen in a trace.
  */
-const tokensOfRecord = new WeakMap<IntentRecord, readonly string[]>();
-
-function intentTokens(record: IntentRecord): readonly string[] {
-  let tokens = tokensOfRecord.get(record);
-  if (tokens === undefined) tokensOfRecord.set(record, (tokens = tokenize(record.intent)));
-  return tokens;
-}
-
 interface CatalogueText {
   /** Per tool, its fields as one unambiguous string. */
   readonly keys: readonly string[];
@@ -92,7 +83,7 @@ function catalogueText(tools: readonly ToolInfo[], catalog: ReadonlyMap<string, 
     keys,
     embedding,
     bm25: buildBm25(tools.map((tool) => toolDocument(tool))),
-    nameTokens: tools.map((tool) => [...new Set(splitIdentifier(tool.name))]),
+    nameTokens: tools.map((tool) => [...new Set(identifierTokens(tool.name))]),
     vectors: embedding === null ? null : buildToolVectors(tools.map((t) => toolText(t.name, t.description, t.params)), embedding),
   };
   catalogueTexts.set(catalog, built);

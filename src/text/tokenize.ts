@@ -137,6 +137,37 @@ export function splitIdentifier(name: string): string[] {
   return out;
 }
 
+/**
+ * Tokens of catalogue text (tool names, descriptions, parameters, capability documents),
+ * remembered: every model build tokenises the whole catalogue and every capability's document
+ * again, and those texts rarely change between builds (a profile of rebuilds at 10,000 tools put
+ * 12% of their time in the tokenizer, most of it the same capability documents). Bounded: the
+ * memory is emptied when it holds MEMO_LIMIT texts, so text that does not recur (intents,
+ * queries: use `tokenize`) only costs a refill. The arrays are shared: read-only.
+ */
+export const MEMO_LIMIT = 1 << 16;
+const textMemo = new Map<string, readonly string[]>();
+const identifierMemo = new Map<string, readonly string[]>();
+
+function remembered(memo: Map<string, readonly string[]>, text: string, split: (text: string) => string[]): readonly string[] {
+  let tokens = memo.get(text);
+  if (tokens === undefined) {
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    memo.set(text, (tokens = split(text)));
+  }
+  return tokens;
+}
+
+/** `tokenize`, remembered: for catalogue text. */
+export function catalogueTokens(text: string): readonly string[] {
+  return remembered(textMemo, text, tokenize);
+}
+
+/** `splitIdentifier`, remembered: for tool and parameter names. */
+export function identifierTokens(name: string): readonly string[] {
+  return remembered(identifierMemo, name, splitIdentifier);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Light stemmer: Porter 1980 steps 1a, 1b, 1c and 5, with the Porter2 -s / -ies rules.
 

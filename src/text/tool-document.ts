@@ -23,7 +23,7 @@
  */
 import { ToolgraphError } from '../schema/errors.js';
 import type { ToolInfo } from '../schema/types.js';
-import { splitIdentifier, tokenize } from './tokenize.js';
+import { catalogueTokens, identifierTokens } from './tokenize.js';
 
 export interface ToolDocumentOptions {
   /** Times the name's tokens are repeated; an integer >= 1. Default 3. */
@@ -41,12 +41,12 @@ export function toolDocument(tool: ToolInfo, options: ToolDocumentOptions = {}):
     throw new ToolgraphError('INVALID_INPUT', `toolDocument: nameWeight must be an integer >= 1, got ${nameWeight}`);
   }
   const doc: string[] = [];
-  const name = splitIdentifier(tool.name);
+  const name = identifierTokens(tool.name);
   for (let r = 0; r < nameWeight; r++) for (const token of name) doc.push(token);
-  for (const token of tokenize(tool.description)) doc.push(token);
+  for (const token of catalogueTokens(tool.description)) doc.push(token);
   for (const param of tool.params) {
-    for (const token of splitIdentifier(param.name)) doc.push(token);
-    if (paramDescriptions) for (const token of tokenize(param.description)) doc.push(token);
+    for (const token of identifierTokens(param.name)) doc.push(token);
+    if (paramDescriptions) for (const token of catalogueTokens(param.description)) doc.push(token);
   }
   return doc;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitIdentifier, tokenize } from '../../src/text/tokenize.js';
+import { catalogueTokens, identifierTokens, MEMO_LIMIT, splitIdentifier, tokenize } from '../../src/text/tokenize.js';
 
 /** mulberry32: a local seeded generator, so the fuzz cases are the same on every run. */
 function rng(seed: number): () => number {
@@ -145,5 +145,25 @@ describe('splitIdentifier', () => {
   it('returns nothing for a name without letters or digits', () => {
     expect(splitIdentifier('__--::')).toEqual([]);
     expect(splitIdentifier('')).toEqual([]);
+  });
+});
+
+describe('remembered catalogue tokens', () => {
+  it('gives what tokenize and splitIdentifier give, the same array for the same text', () => {
+    const text = 'Search flights between two airports';
+    expect(catalogueTokens(text)).toEqual(tokenize(text));
+    expect(catalogueTokens(text)).toBe(catalogueTokens(text));
+    expect(identifierTokens('SkyScrapperFlightSearch')).toEqual(splitIdentifier('SkyScrapperFlightSearch'));
+    // The two are different functions: a name of stop words keeps its words only as a name.
+    expect(catalogueTokens('do it')).toEqual([]);
+    expect(identifierTokens('do it')).toEqual(['do', 'it']);
+  });
+
+  it('stays bounded: past MEMO_LIMIT texts it starts again', () => {
+    const first = catalogueTokens('bounded memo probe');
+    for (let i = 0; i < MEMO_LIMIT; i++) catalogueTokens(`filler text ${i}`);
+    const again = catalogueTokens('bounded memo probe');
+    expect(again).toEqual(first);
+    expect(again).not.toBe(first);
   });
 });
