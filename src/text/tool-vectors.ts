@@ -54,9 +54,13 @@ export function toolText(name: string, description: string, params: readonly { n
 export function buildToolVectors(texts: readonly string[], embedding: TextEmbedding): ToolVectors {
   const n = texts.length;
   const d = embedding.dimensions;
+  let missing = 0;
   const units: (Float32Array | null)[] = texts.map((text) => {
     const v = embedding.tool(text);
-    if (v === null) return null;
+    if (v === null) {
+      missing++;
+      return null;
+    }
     let norm = 0;
     for (let i = 0; i < d; i++) norm += v[i]! * v[i]!;
     if (norm === 0) return null;
@@ -89,8 +93,6 @@ export function buildToolVectors(texts: readonly string[], embedding: TextEmbedd
     rowStart[c + 1] = q;
   });
   embedding.retain(texts);
-  let missing = 0;
-  for (const unit of units) if (unit === null) missing++;
   return { n, dimensions: d, start, tools, values, rowStart, rowDims, rowValues, missing };
 }
 
