@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { BACKOFF_WEIGHTS, fitWeights } from '../../src/recommend/fit-weights.js';
+import { ToolGraph } from '../../src/graph/tool-graph.js';
+import { BACKOFF_WEIGHTS, fitWeights, NO_MATCH_QUANTILE } from '../../src/recommend/fit-weights.js';
 import { SIGNALS } from '../../src/recommend/features.js';
+import { foldOf } from '../../src/recommend/folds.js';
+import { buildModel, PRIOR_WEIGHTS } from '../../src/recommend/model.js';
+import { coverage, queryWords } from '../../src/recommend/query-coverage.js';
+import { searchTools } from '../../src/recommend/search-tools.js';
+import { tokenize } from '../../src/text/tokenize.js';
 import type { Trace } from '../../src/schema/types.js';
 import { trace } from '../helpers/traces.js';
 
@@ -32,6 +38,34 @@ describe('fitWeights', () => {
     expect(report.nextNoIntent.hit1Backoff).toBe(1);
     expect(report.nextNoIntent.selected).toBe('backoff');
     expect(report.weights.nextNoIntent).toEqual(BACKOFF_WEIGHTS);
+  });
+
+  it('fits the no-match threshold on the coverage search reports for held-out intents, not on their gold tools', () => {
+    const traces = intentDecides(80);
+    // A tool no trace calls whose description holds every request's words (the number too):
+    // search returns it, and it explains more of each held-out request than its gold tools,
+    // which never saw that request's number.
+    const ledger = { name: 'ledger', description: traces.map((t) => t.intent).join('. '), params: [] };
+    const catalog = new Map([[ledger.name, ledger]]);
+    const report = fitWeights(traces, catalog, { seed: 3 });
+    // The same folds by hand: each held-out intent searched in the model of the other folds.
+    const searched: number[] = [];
+    const gold: number[] = [];
+    for (let k = 0; k < report.folds; k++) {
+      const graph = new ToolGraph();
+      graph.addTool(ledger.name);
+      for (const t of traces) if (foldOf(t.id, report.folds) !== k) graph.ingest(t);
+      const model = buildModel(graph, catalog, PRIOR_WEIGHTS, { seed: 3 });
+      for (const t of traces.filter((x) => foldOf(x.id, report.folds) === k)) {
+        searched.push(searchTools(model, { query: t.intent, context: [], k: 5 }).coverage);
+        const tools = [...new Set(t.steps.map((s) => model.graph.indexByName.get(s.tool)!))];
+        gold.push(coverage(model.text, queryWords(model.text, tokenize(t.intent)), tools, tools.length).best);
+      }
+    }
+    const quantile = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(NO_MATCH_QUANTILE * (values.length - 1))];
+    expect(report.noMatch.queries).toBe(traces.length);
+    expect(report.noMatch.coverage).toBe(quantile(searched));
+    expect(report.noMatch.coverage).toBeGreaterThan(quantile(gold)!);
   });
 
   it('is deterministic for the same traces and seed', () => {
