@@ -43,17 +43,7 @@ export function precedenceOf(model: RecommenderModel): Precedence {
 export function buildPrecedence(n: number, start: Int32Array, tools: Int32Array): Precedence {
   const counts = new Map<number, number>();
   const first = new Map<number, number>();
-  for (let j = 0; j + 1 < start.length; j++) {
-    first.clear();
-    for (let p = start[j]!; p < start[j + 1]!; p++) if (!first.has(tools[p]!)) first.set(tools[p]!, p);
-    const entries = [...first].sort((x, y) => x[1] - y[1]);
-    for (let x = 0; x < entries.length; x++) {
-      for (let y = x + 1; y < entries.length && entries[y]![1] - entries[x]![1] <= WINDOW; y++) {
-        const key = entries[x]![0] * n + entries[y]![0];
-        counts.set(key, (counts.get(key) ?? 0) + 1);
-      }
-    }
-  }
+  for (let j = 0; j + 1 < start.length; j++) countSequence(counts, n, first, tools, start[j]!, start[j + 1]!, 1, null);
   return { counts, n };
 }
 
@@ -71,18 +61,35 @@ export function neighbourPrecedence(model: RecommenderModel, neighbours: readonl
   const counts = new Map<number, number>();
   const first = new Map<number, number>();
   for (const { task, weight } of neighbours) {
-    first.clear();
-    for (let p = sequenceStart[task]!; p < sequenceStart[task + 1]!; p++) {
-      const t = sequenceTools[p]!;
-      if (wanted.has(t) && !first.has(t)) first.set(t, p);
-    }
-    for (const [a, pa] of first) {
-      for (const [b, pb] of first) {
-        if (pa < pb && pb - pa <= WINDOW) counts.set(a * n + b, (counts.get(a * n + b) ?? 0) + weight);
-      }
-    }
+    countSequence(counts, n, first, sequenceTools, sequenceStart[task]!, sequenceStart[task + 1]!, weight, wanted);
   }
   return { counts, n };
+}
+
+/** Adds `weight` to before(a, b) for the first occurrences of tools[from .. to) (only `wanted` ones, if given). */
+function countSequence(
+  counts: Map<number, number>,
+  n: number,
+  first: Map<number, number>,
+  tools: Int32Array,
+  from: number,
+  to: number,
+  weight: number,
+  wanted: ReadonlySet<number> | null,
+): void {
+  first.clear();
+  for (let p = from; p < to; p++) {
+    const t = tools[p]!;
+    if ((wanted === null || wanted.has(t)) && !first.has(t)) first.set(t, p);
+  }
+  // Map order is insertion order: by first position already.
+  const entries = [...first];
+  for (let x = 0; x < entries.length; x++) {
+    for (let y = x + 1; y < entries.length && entries[y]![1] - entries[x]![1] <= WINDOW; y++) {
+      const key = entries[x]![0] * n + entries[y]![0];
+      counts.set(key, (counts.get(key) ?? 0) + weight);
+    }
+  }
 }
 
 /**
