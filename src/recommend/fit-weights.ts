@@ -128,7 +128,8 @@ export function fitWeights(
         // The statistic the rule thresholds: the best coverage among the search's own top
         // results (search-tools.ts), not among the gold tools. Search picks the tools that match
         // the most words, so gold-tool coverage ran lower and its 2% quantile turned away only
-        // 0.1-0.4% of in-domain requests (README, "No match").
+        // 0.1-0.4% of in-domain requests (README, "No match"). The fold models rank with the
+        // prior search weights: the fitted ones do not exist yet.
         if (gold.length > 0) coverages.push(searchTools(model, { query: t.intent, context: [], k: DEFAULT_K }).coverage);
         if (gold.length > 0) collected.search.push(...queries(model, group, { context: [], intent: tokens, intentText: t.intent, extra: gold }, gold));
       }
