@@ -27,6 +27,7 @@ import { runCapabilityEval } from './eval-capability.js';
 import { serveCommands } from './serve-commands.js';
 import { progressBar } from './progress.js';
 import { DATA_DIR_OPTION, ingestSources, STORE_COMMANDS, storeLabel, usesStore, withStore } from './store-commands.js';
+import { intOption, listOption } from './options.js';
 import { formatTable } from './table.js';
 
 type Values = Record<string, string | boolean | undefined>;
@@ -65,22 +66,6 @@ export function sampleDir(): string {
     if (existsSync(candidate)) return candidate;
   }
   throw new ToolgraphError('NOT_FOUND', 'toolgraph: bundled samples/nestful not found next to the package');
-}
-
-function intOption(values: Values, name: string, fallback: number, min = 1): number {
-  const raw = values[name];
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) {
-    throw new ToolgraphError('INVALID_INPUT', `--${name}: expected an integer >= ${min}, got '${String(raw)}'`);
-  }
-  return value;
-}
-
-function listOption(values: Values, name: string): string[] {
-  const raw = values[name];
-  if (typeof raw !== 'string' || raw === '') return [];
-  return raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
 }
 
 function print(values: Values, json: unknown, table: () => string): void {

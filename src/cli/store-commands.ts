@@ -1,7 +1,8 @@
 /**
- * The CLI commands over the durable store: `ingest`, `tools`, `stats`, `export`, and the store
- * mode of `predict`, `search`, `fit` and `demo`. The store is PGlite in `--data-dir` (default
- * `.toolgraph/` in the working directory), or PostgreSQL when TOOLGRAPH_DATABASE_URL is set.
+ * The CLI commands over the durable store: `ingest`, `tools`, `capabilities`, `stats`, `export`,
+ * and the store mode of `predict`, `search`, `fit` and `demo`. The store is PGlite in
+ * `--data-dir` (default `.toolgraph/` in the working directory), or PostgreSQL when
+ * TOOLGRAPH_DATABASE_URL is set.
  */
 import { existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -13,6 +14,7 @@ import { parseTrace, parseWorkflowRecord, workflowToTrace } from '../schema/trac
 import type { ToolInfo, Trace } from '../schema/types.js';
 import { openToolgraph, type DurableToolgraph } from '../service/durable-toolgraph.js';
 import { DATABASE_URL_ENV, DEFAULT_DATA_DIR, storeOptionsFromEnv } from '../store/open-store.js';
+import { intOption, listOption } from './options.js';
 import { progressBar } from './progress.js';
 import { formatTable } from './table.js';
 
@@ -153,6 +155,11 @@ export async function readTraceSource(path: string, onLine: (done: number, total
 /** A catalogue file: JSONL as a dataset's tools.jsonl (parseCatalogJsonl), or JSON. */
 async function readCatalog(path: string): Promise<unknown> {
   if (path.endsWith('.jsonl') || path.endsWith('.ndjson')) return parseCatalogJsonl(await readTextFile(path), path);
+  return readJson(path);
+}
+
+/** A JSON file's value; INVALID_INPUT naming the file when it is not JSON. */
+async function readJson(path: string): Promise<unknown> {
   const text = await readTextFile(path);
   try {
     return JSON.parse(text) as unknown;
@@ -302,6 +309,66 @@ const toolsCommand: StoreCommand = {
   },
 };
 
+const capabilitiesCommand: StoreCommand = {
+  name: 'capabilities',
+  summary: 'Register capabilities (named groups of tools) in the store, list them, rank them, or show one.',
+  usage: 'capabilities import FILE | list | rank [--intent TEXT] [--context a,b] [--k N] | show ID [--data-dir DIR] [--json]',
+  example: 'toolgraph capabilities import capabilities.json && toolgraph capabilities rank --intent "book a hotel"',
+  options: {
+    ...DATA_DIR_OPTION,
+    intent: { type: 'string', help: "rank: the task's intent in words" },
+    context: { type: 'string', help: 'rank: comma-separated tools called so far, in order' },
+    k: { type: 'string', help: 'rank: number of results (default 5)' },
+    json: { type: 'boolean', help: 'print JSON' },
+  },
+  async run(values, positionals) {
+    const [action, arg] = positionals;
+    if (action === 'import') {
+      if (arg === undefined) throw new ToolgraphError('INVALID_INPUT', "capabilities import: expected FILE (JSON: an array of capabilities or {capabilities: [...]})");
+      const body = await readJson(arg);
+      const result = await withStore(values, (tg) => tg.setCapabilities(body));
+      print(values, { ...result, store: storeLabel(values) }, () =>
+        `${formatTable(['registered capabilities now'], [[result.capabilities]])}\nstore: ${storeLabel(values)}`,
+      );
+      return;
+    }
+    if (action === 'list') {
+      const capabilities = await withStore(values, async (tg) => [...(await tg.capabilities())]);
+      if (values['json'] === true) {
+        for (const c of capabilities) process.stdout.write(`${JSON.stringify(c)}\n`);
+        return;
+      }
+      process.stdout.write(
+        `${formatTable(['capability', 'source', 'tools', 'description'], capabilities.map((c) => [c.id, c.source, c.tools.join(c.ordered ? ' > ' : ', '), c.description.slice(0, 60)]))}\n`,
+      );
+      return;
+    }
+    if (action === 'rank') {
+      const request = {
+        context: listOption(values, 'context'),
+        ...(typeof values['intent'] === 'string' ? { intent: values['intent'] } : {}),
+        k: intOption(values, 'k', 5),
+      };
+      const ranking = await withStore(values, (tg) => tg.rankCapabilities(request));
+      print(values, ranking, () => {
+        const unknown = ranking.unknownContext.length > 0 ? `\nunknown context tools ignored: ${ranking.unknownContext.join(', ')}` : '';
+        const rows = ranking.items.map((c, i) => [i + 1, c.capability, c.source, c.score, c.relevance, c.structuralBoost, c.reliability, c.tools.join(c.ordered ? ' > ' : ', ')]);
+        return `mode: ${ranking.mode}${unknown}\n${formatTable(['#', 'capability', 'source', 'score', 'relevance', 'boost', 'reliability', 'tools'], rows)}`;
+      });
+      return;
+    }
+    if (action === 'show') {
+      if (arg === undefined) throw new ToolgraphError('INVALID_INPUT', 'capabilities show: expected ID');
+      const capability = await withStore(values, (tg) => tg.expandCapability(arg));
+      print(values, capability, () =>
+        formatTable(['capability', 'source', 'ordered', 'tools', 'description'], [[capability.id, capability.source, capability.ordered ? 'yes' : 'no', capability.tools.join(capability.ordered ? ' > ' : ', '), capability.description]]),
+      );
+      return;
+    }
+    throw new ToolgraphError('INVALID_INPUT', `capabilities: expected 'import FILE', 'list', 'rank' or 'show ID', got '${action ?? ''}'`);
+  },
+};
+
 const statsCommand: StoreCommand = {
   name: 'stats',
   summary: 'What the store has learned: tools, transitions, communities, top tools by PageRank.',
@@ -369,7 +436,7 @@ const exportCommand: StoreCommand = {
   },
 };
 
-export const STORE_COMMANDS: readonly StoreCommand[] = [ingestCommand, toolsCommand, statsCommand, exportCommand];
+export const STORE_COMMANDS: readonly StoreCommand[] = [ingestCommand, toolsCommand, capabilitiesCommand, statsCommand, exportCommand];
 
 /** True when a command should answer from the store: no --data / --traces source given. */
 export function usesStore(values: Values): boolean {

@@ -18,6 +18,7 @@
  * O(C + T + nnz) per request (the score's input checks and the Jaccard pass) plus BM25.
  */
 import type { GraphSnapshot } from '../graph/snapshot.js';
+import type { Capability } from '../schema/capability.js';
 import { ToolgraphError } from '../schema/errors.js';
 import { capabilityScore, type CapabilityMode, type CapabilityScoreResult } from '../spectral/capability-score.js';
 import { scoreBm25 } from '../text/bm25.js';
@@ -174,7 +175,11 @@ export interface ExpandedCapability {
 export function expandCapability(model: CapabilityModel | null, id: string): ExpandedCapability {
   const c = model?.indexById.get(id);
   if (model == null || c === undefined) throw new ToolgraphError('NOT_FOUND', `expandCapability: no capability with id ${JSON.stringify(id.slice(0, 200))}`);
-  const cap = model.capabilities[c]!;
+  return describeCapability(model.capabilities[c]!);
+}
+
+/** What a caller sees of a capability: its definition, without the learned examples and counts. */
+export function describeCapability(cap: Capability): ExpandedCapability {
   return {
     id: cap.id,
     tools: cap.tools,

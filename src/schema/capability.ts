@@ -36,7 +36,8 @@ export const capabilityInputSchema = z.strictObject({
 export type CapabilityInput = z.input<typeof capabilityInputSchema>;
 
 const capabilityListSchema = limitedArray(capabilityInputSchema, MAX_CAPABILITIES);
-const capabilityInputListSchema = z.union([capabilityListSchema, z.strictObject({ capabilities: capabilityListSchema })]);
+/** What setCapabilities accepts: an array of capabilities or `{capabilities: [...]}`. */
+export const capabilityInputListSchema = z.union([capabilityListSchema, z.strictObject({ capabilities: capabilityListSchema })]);
 
 /** A validated capability, registered by a caller or learned from traces. */
 export interface Capability {

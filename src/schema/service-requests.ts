@@ -42,6 +42,9 @@ export function parseScoreRequest(input: unknown): ScoreRequest {
 /** MCP record_trace: one trace per call. */
 export const recordTraceRequestSchema = z.strictObject({ trace: traceObjectSchema });
 
+/** MCP expand_capability. */
+export const expandCapabilityRequestSchema = z.strictObject({ id: z.string().describe('A capability id, as rank_capabilities or suggest_dag reported it') });
+
 /** What POST /v1/traces accepts as JSON (NDJSON: one of these per line), for the OpenAPI document. */
 export const traceInputSchema = z.union([reasoningTraceSchema, compactTraceSchema]);
 export const tracesBodySchema = z.union([traceInputSchema, z.array(traceInputSchema)]);
@@ -157,6 +160,43 @@ export const toolInfoSchema = z.object({
 export const toolsResponseSchema = z.object({ tools: z.array(toolInfoSchema) });
 
 export const setToolsResponseSchema = z.object({ tools: z.number(), version: z.number() });
+
+export const capabilityViewSchema = z.object({
+  id: z.string(),
+  tools: z.array(z.string()).describe('Member tools, in run order when ordered'),
+  ordered: z.boolean(),
+  description: z.string(),
+  code: z.string().optional(),
+  source: z.enum(['registered', 'learned']),
+});
+
+export const capabilitiesResponseSchema = z.object({ capabilities: z.array(capabilityViewSchema) });
+
+export const setCapabilitiesResponseSchema = z.object({
+  capabilities: z.number().describe('Registered capabilities now'),
+  version: z.number(),
+});
+
+export const capabilityRankingSchema = z.object({
+  mode: z.enum(['active-search', 'passive-suggestion', 'exploration']).describe('spec 003 section 4.4: intent given, context only, or neither'),
+  items: z.array(
+    z.looseObject({
+      kind: z.literal('capability'),
+      capability: z.string(),
+      tools: z.array(z.string()),
+      ordered: z.boolean(),
+      description: z.string(),
+      source: z.enum(['registered', 'learned']),
+      score: z.number(),
+      relevance: z.number(),
+      structuralBoost: z.number(),
+      reliability: z.number(),
+      confidence: z.number().nullable(),
+      cluster: z.number(),
+    }),
+  ),
+  unknownContext: z.array(z.string()).describe('Context tools the graph has never seen, ignored'),
+});
 
 /**
  * Codes the HTTP face adds to the library's: a missing or wrong token, a body in another format,

@@ -16,21 +16,24 @@
  * - Snapshots: every `snapshotEvery` traces, after a fit, and on close when traces were applied
  *   since the last one; each is followed by a fold of the store's transitions table.
  *
- * Not shared live between instances (read at open): the catalogue and the fitted weights.
+ * Not shared live between instances (read at open): the catalogue, the registered capabilities
+ * and the fitted weights.
  */
 import { decodeGraph, encodeGraph, GRAPH_CODEC_FORMAT } from '../graph/graph-codec.js';
 import type { DagSuggestion } from '../recommend/dag/suggest-dag.js';
 import { SIGNALS } from '../recommend/features.js';
 import type { FitOptions, FitReport } from '../recommend/fit-weights.js';
+import { describeCapability, type CapabilityRanking, type ExpandedCapability } from '../recommend/rank-capabilities.js';
 import type { Prediction } from '../recommend/predict-next.js';
 import type { SearchResult } from '../recommend/search-tools.js';
 import type { ContributionResult } from '../scoring/contribute-trace.js';
+import type { Capability } from '../schema/capability.js';
 import { ToolgraphError } from '../schema/errors.js';
 import { parseCatalog } from '../schema/tool.js';
 import { parseTraceBatch } from '../schema/trace.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
 import { openStore, type OpenStoreOptions } from '../store/open-store.js';
-import { iterateTraces, type AppendResult, type Store, type StoreStats, type Unsubscribe } from '../store/store.js';
+import { iterateTraces, type AppendResult, type CapabilityInfo, type Store, type StoreStats, type Unsubscribe } from '../store/store.js';
 import type { Embedder } from '../text/embedder.js';
 import { GroupCommit } from './group-commit.js';
 import type { PatternView } from './pattern-view.js';
@@ -139,6 +142,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
   private closed: Promise<void> | null = null;
   private readonly snapshotEvery: number;
   private verdicts: Promise<unknown> = Promise.resolve();
+  private registrations: Promise<unknown> = Promise.resolve();
   private readonly warn: (message: string) => void;
 
   constructor(
@@ -168,11 +172,12 @@ class DurableToolgraphImpl implements DurableToolgraph {
 
   async start(openMs: number): Promise<void> {
     const t0 = performance.now();
-    const [tools, weights, snapshot, feedback] = await Promise.all([
+    const [tools, weights, snapshot, feedback, capabilities] = await Promise.all([
       this.store.listTools(),
       this.store.getWeights(),
       this.store.getSnapshot(),
       this.store.listPatternFeedback(),
+      this.store.listCapabilities(),
     ]);
     if (tools.length > 0) this.engine.setTools(tools);
     if (weights !== null) {
@@ -209,6 +214,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
     const replayed = await this.replay();
     const r1 = performance.now();
     this.engine.restorePatternFeedback(feedback);
+    this.restoreCapabilities(capabilities);
     // Ready to answer: the first model, built now rather than on the first query.
     this.engine.rebuild();
     const r2 = performance.now();
@@ -242,6 +248,23 @@ class DurableToolgraphImpl implements DurableToolgraph {
         this.poll.unref?.();
       }
     }
+  }
+
+  /**
+   * Registers the stored capabilities, each checked again as setCapabilities checks it (the
+   * tools they name are in the catalogue or the replayed traces); one that fails is reported and
+   * left out, and the others still count.
+   */
+  private restoreCapabilities(stored: readonly CapabilityInfo[]): void {
+    const valid: Capability[] = [];
+    for (const c of stored) {
+      try {
+        valid.push(...this.engine.checkCapabilities([c], 'open'));
+      } catch (error) {
+        this.warn(`stored capability ${JSON.stringify(c.id.slice(0, 80))} was left out: ${(error as Error).message}`);
+      }
+    }
+    if (valid.length > 0) this.engine.registerCapabilities(valid);
   }
 
   /** Applies every stored trace after the cursor, page by page; returns how many. */
@@ -363,6 +386,33 @@ class DurableToolgraphImpl implements DurableToolgraph {
     return this.engine.tools();
   }
 
+  /**
+   * Checked first (INVALID_INPUT, UNKNOWN_TOOL: nothing stored), stored, then registered. Calls
+   * are queued, so the store and the engine see registrations in the same order.
+   */
+  setCapabilities(input: unknown): Promise<{ capabilities: number; version: number }> {
+    const next = this.registrations.then(async () => {
+      this.assertOpen('setCapabilities');
+      const capabilities = this.engine.checkCapabilities(input);
+      await this.store.putCapabilities(capabilities);
+      return this.engine.registerCapabilities(capabilities);
+    });
+    this.registrations = next.catch(() => {});
+    return next;
+  }
+
+  async capabilities(): Promise<readonly ExpandedCapability[]> {
+    return this.engine.capabilities().map(describeCapability);
+  }
+
+  async rankCapabilities(request: unknown): Promise<CapabilityRanking> {
+    return this.engine.rankCapabilities(request);
+  }
+
+  async expandCapability(id: string): Promise<ExpandedCapability> {
+    return this.engine.expandCapability(id);
+  }
+
   async ingest(input: unknown): Promise<IngestResult> {
     this.assertOpen('ingest');
     return this.ingestTraces(parseTraceBatch(input));
@@ -458,6 +508,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
       try {
         await this.writer.flush();
         await this.verdicts;
+        await this.registrations;
         await this.unsubscribe?.();
         await this.applying;
         await this.snapshotting;

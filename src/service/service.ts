@@ -7,6 +7,7 @@
 import type { FitReport } from '../recommend/fit-weights.js';
 import type { Prediction } from '../recommend/predict-next.js';
 import type { DagSuggestion } from '../recommend/dag/suggest-dag.js';
+import { describeCapability, type CapabilityRanking, type ExpandedCapability } from '../recommend/rank-capabilities.js';
 import type { SearchResult } from '../recommend/search-tools.js';
 import type { ContributionResult } from '../scoring/contribute-trace.js';
 import { parsePatternDecision } from '../schema/pattern-requests.js';
@@ -18,6 +19,17 @@ export interface ToolgraphService {
   /** Adds or replaces catalogue entries (MCP tools/list entries or dataset tools). */
   setTools(input: unknown): Promise<{ readonly tools: number; readonly version: number }>;
   tools(): Promise<readonly ToolInfo[]>;
+  /**
+   * Adds or replaces registered capabilities by id (an array or `{capabilities: [...]}`); every
+   * tool must be known. Resolves once they are durable; they join the model at its next rebuild.
+   */
+  setCapabilities(input: unknown): Promise<{ readonly capabilities: number; readonly version: number }>;
+  /** Every capability of the current model: registered ones, then learned ones. */
+  capabilities(): Promise<readonly ExpandedCapability[]>;
+  /** Ranks capabilities for an intent and/or context tools (spec 003 section 4.4). */
+  rankCapabilities(request: unknown): Promise<CapabilityRanking>;
+  /** A capability's tools (in run order when ordered); NOT_FOUND for an unknown id. */
+  expandCapability(id: string): Promise<ExpandedCapability>;
   /** One trace or an array of them, any accepted format; resolves once they are durable. */
   ingest(input: unknown): Promise<IngestResult>;
   predictNext(request: unknown): Promise<Prediction>;
@@ -41,6 +53,10 @@ export function inMemoryService(tg: Toolgraph): ToolgraphService {
   return {
     setTools: async (input) => tg.setTools(input),
     tools: async () => tg.tools(),
+    setCapabilities: async (input) => tg.setCapabilities(input),
+    capabilities: async () => tg.capabilities().map(describeCapability),
+    rankCapabilities: async (request) => tg.rankCapabilities(request),
+    expandCapability: async (id) => tg.expandCapability(id),
     ingest: async (input) => tg.ingest(input),
     predictNext: async (request) => {
       await tg.prepareEmbeddings(textOf(request, 'intent'));

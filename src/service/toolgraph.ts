@@ -19,7 +19,7 @@ import { predictNext, type Prediction } from '../recommend/predict-next.js';
 import { mergeCapabilities } from '../recommend/capability-model.js';
 import { canReuseClusters, type LastClustering } from '../recommend/recluster-policy.js';
 import { CapabilityLearner, type LearnCapabilitiesOptions } from '../recommend/learn-capabilities.js';
-import { expandCapability, rankCapabilities, type CapabilityRanking, type ExpandedCapability } from '../recommend/rank-capabilities.js';
+import { describeCapability, expandCapability, rankCapabilities, type CapabilityRanking, type ExpandedCapability } from '../recommend/rank-capabilities.js';
 import { parseCapabilities, parseCapabilityRequest, type Capability } from '../schema/capability.js';
 import { searchTools, type SearchResult } from '../recommend/search-tools.js';
 import { contributeTrace, type ContributionResult } from '../scoring/contribute-trace.js';
@@ -283,17 +283,35 @@ export class Toolgraph {
    * first that is not, and nothing is registered.
    */
   setCapabilities(input: unknown): { capabilities: number; version: number } {
+    return this.registerCapabilities(this.checkCapabilities(input));
+  }
+
+  /**
+   * setCapabilities' checks without registering anything: the parsed capabilities, or
+   * INVALID_INPUT / UNKNOWN_TOOL. The durable service stores what passes, then registers it.
+   */
+  checkCapabilities(input: unknown, caller = 'setCapabilities'): Capability[] {
     const parsed = parseCapabilities(input);
     for (const c of parsed) {
       const unknown = c.tools.find((tool) => this.graph.indexOf(tool) === undefined);
       if (unknown !== undefined) {
-        throw new ToolgraphError('UNKNOWN_TOOL', `setCapabilities: capability ${JSON.stringify(c.id.slice(0, 80))} names tool ${JSON.stringify(unknown.slice(0, 80))}, which neither the catalogue nor a trace has; register it with setTools first`);
+        throw new ToolgraphError('UNKNOWN_TOOL', `${caller}: capability ${JSON.stringify(c.id.slice(0, 80))} names tool ${JSON.stringify(unknown.slice(0, 80))}, which neither the catalogue nor a trace has; register it with setTools first`);
       }
     }
-    for (const c of parsed) this.registered.set(c.id, c);
+    return parsed;
+  }
+
+  /** Registers capabilities checkCapabilities returned (by id: a known id is replaced). */
+  registerCapabilities(capabilities: readonly Capability[]): { capabilities: number; version: number } {
+    for (const c of capabilities) this.registered.set(c.id, c);
     this.capabilityVersion++;
     this.invalidate();
     return { capabilities: this.registered.size, version: this.graph.version };
+  }
+
+  /** The registered capabilities, in registration order (the learned ones are in capabilities()). */
+  registeredCapabilities(): readonly Capability[] {
+    return [...this.registered.values()];
   }
 
   /** Ranks capabilities for an intent and/or context tools (spec 003 section 4.4's three modes). */
@@ -311,10 +329,7 @@ export class Toolgraph {
   expandCapability(id: string): ExpandedCapability {
     if (typeof id !== 'string') throw new ToolgraphError('INVALID_INPUT', 'expandCapability: expected id to be a string');
     const registered = this.registered.get(id);
-    if (registered !== undefined) {
-      const { tools, ordered, description, code, source } = registered;
-      return { id, tools, ordered, description, ...(code !== undefined ? { code } : {}), source };
-    }
+    if (registered !== undefined) return describeCapability(registered);
     return expandCapability(this.current().capabilities ?? null, id);
   }
 

@@ -170,6 +170,16 @@ CREATE TABLE transitions_folded (
 INSERT INTO transitions_folded (seq) SELECT coalesce(max(seq), 0) FROM traces;
 `,
   },
+  {
+    version: 5,
+    name: 'capabilities keep their registration order',
+    // The engine keeps registered capabilities in registration order (a replaced id keeps its
+    // place), and that order is the capabilities' column order in the co-clustering: a restart
+    // must read them back in it, not by id. An upsert leaves the identity of a replaced row as it was.
+    sql: `
+ALTER TABLE capabilities ADD COLUMN position bigint GENERATED ALWAYS AS IDENTITY;
+`,
+  },
 ];
 
 /** The version a fully migrated store reports. */

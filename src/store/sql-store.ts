@@ -149,6 +149,32 @@ function jsonParam(value: unknown): Uint8Array {
   return Buffer.from(JSON.stringify(value), 'utf8');
 }
 
+/** A capability's stored body: every field it was registered with. */
+function capabilityBody(c: CapabilityInfo): CapabilityInfo {
+  return {
+    id: c.id,
+    description: c.description,
+    tools: [...c.tools],
+    ordered: c.ordered,
+    ...(c.code !== undefined ? { code: c.code } : {}),
+    successes: c.successes,
+    failures: c.failures,
+  };
+}
+
+/** A stored body back as a capability; bodies written before `ordered` and the counts were stored get their defaults. */
+function capabilityFromBody(body: Partial<CapabilityInfo>): CapabilityInfo {
+  return capabilityBody({
+    id: String(body.id),
+    description: body.description ?? '',
+    tools: body.tools ?? [],
+    ordered: body.ordered ?? true,
+    ...(body.code !== undefined ? { code: body.code } : {}),
+    successes: body.successes ?? 0,
+    failures: body.failures ?? 0,
+  });
+}
+
 function num(value: unknown): number {
   return typeof value === 'number' ? value : Number(value);
 }
@@ -253,7 +279,7 @@ export class SqlStore implements Store {
         for (const chunk of chunks([...byId.values()])) {
           const params: unknown[] = [];
           for (const c of chunk) {
-            params.push(encodeText(c.id), JSON.stringify({ id: c.id, description: c.description, tools: [...c.tools] }));
+            params.push(encodeText(c.id), JSON.stringify(capabilityBody(c)));
           }
           await tx.query(
             `INSERT INTO capabilities (id, body) VALUES ${placeholders(chunk.length, 2, ['', '::json'])}
@@ -273,8 +299,8 @@ export class SqlStore implements Store {
 
   listCapabilities(): Promise<CapabilityInfo[]> {
     return this.run('listCapabilities', async () => {
-      const rows = await this.driver.query('SELECT body::text AS body FROM capabilities ORDER BY id COLLATE "C"');
-      return rows.map((row) => JSON.parse(str(row['body'])) as CapabilityInfo);
+      const rows = await this.driver.query('SELECT body::text AS body FROM capabilities ORDER BY position');
+      return rows.map((row) => capabilityFromBody(JSON.parse(str(row['body'])) as Partial<CapabilityInfo>));
     });
   }
 

@@ -19,11 +19,21 @@ import type { ConfidenceHistoryEntry, PatternConfidence, PatternKind } from '../
 import type { PatternStatus } from '../scoring/lifecycle.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
 
-/** A named set of tools that together do one job (the columns of the tools x capabilities matrix). */
+/**
+ * A registered capability as stored: a named group of tools that together do one job (the columns
+ * of the tools x capabilities matrix), as schema/capability.ts accepts it. The store keeps it as
+ * given; the service validates it before storing and again when it reads it back.
+ */
 export interface CapabilityInfo {
   readonly id: string;
   readonly description: string;
   readonly tools: readonly string[];
+  /** The tools run in this order (a sequence), or are an unordered set. */
+  readonly ordered: boolean;
+  readonly code?: string;
+  /** Outcomes recorded elsewhere, before the traces count. */
+  readonly successes: number;
+  readonly failures: number;
 }
 
 export interface AppendResult {
@@ -127,7 +137,9 @@ export interface Store {
   putTools(tools: readonly ToolInfo[]): Promise<void>;
   /** Every catalogue entry, ordered by name (code point order). */
   listTools(): Promise<ToolInfo[]>;
+  /** Adds or replaces capabilities by id, in one transaction; a replaced one keeps its place. */
   putCapabilities(capabilities: readonly CapabilityInfo[]): Promise<void>;
+  /** Every stored capability, in the order each id was first stored. */
   listCapabilities(): Promise<CapabilityInfo[]>;
   /**
    * Appends traces in one transaction (all or nothing), committed before the promise resolves.

@@ -175,6 +175,64 @@ describe('durable toolgraph on PGlite', () => {
     }
   });
 
+  it('keeps registered capabilities across a restart: checked, stored, then registered; bad input stores nothing', async () => {
+    const schema = `d${++counter}`;
+    const tg = await pglite(schema);
+    const book = { id: 'book-trip', description: 'book a hotel for a trip', tools: ['search_hotels', 'book_hotel'], code: 'run()', successes: 2 };
+    const hostile = { id: '__proto__', description: 'nul \u0000 and a lone \ud800', tools: ['book_hotel', 'search_hotels'], ordered: false };
+    let rankedBefore: unknown;
+    try {
+      await tg.ingest([
+        { id: 'c1', intent: 'book a hotel in Rome', tools: ['search_hotels', 'book_hotel'] },
+        { id: 'c2', intent: 'weather in Oslo', tools: ['weather'] },
+      ]);
+      expect((await rejectionOf(tg.setCapabilities([{ id: 'x', tools: ['search_hotels', 'nope'] }]))).code).toBe('UNKNOWN_TOOL');
+      expect((await rejectionOf(tg.setCapabilities([{ id: 'y', tools: [] }]))).code).toBe('INVALID_INPUT');
+      expect((await tg.storeStats()).capabilities).toBe(0);
+      // Concurrent registrations are taken in order: the second replaces the first's 'book-trip'.
+      const [, second] = await Promise.all([
+        tg.setCapabilities([{ ...book, description: 'old' }]),
+        tg.setCapabilities({ capabilities: [book, hostile] }),
+      ]);
+      expect(second.capabilities).toBe(2);
+      expect(await tg.expandCapability('book-trip')).toEqual({ id: 'book-trip', tools: ['search_hotels', 'book_hotel'], ordered: true, description: book.description, code: 'run()', source: 'registered' });
+      tg.engine.rebuild();
+      rankedBefore = await tg.rankCapabilities({ intent: 'book a hotel', k: 5 });
+      expect((rankedBefore as { items: { capability: string }[] }).items.map((i) => i.capability)).toContain('book-trip');
+    } finally {
+      await tg.close();
+    }
+    const restarted = await pglite(schema);
+    try {
+      expect((await restarted.capabilities()).filter((c) => c.source === 'registered')).toEqual([
+        { id: 'book-trip', tools: book.tools, ordered: true, description: book.description, code: 'run()', source: 'registered' },
+        { id: '__proto__', tools: hostile.tools, ordered: false, description: hostile.description, source: 'registered' },
+      ]);
+      expect(await restarted.rankCapabilities({ intent: 'book a hotel', k: 5 })).toEqual(rankedBefore);
+    } finally {
+      await restarted.close();
+    }
+  });
+
+  it('leaves out, with a warning, a stored capability that names a tool the graph does not know', async () => {
+    const schema = `d${++counter}`;
+    const store = await openStore({ dataDir, schema });
+    await store.appendTraces([{ id: 'w1', idSource: 'caller', intent: '', domain: '', success: true, timestamp: 1, steps: [{ tool: 'a', ok: true }, { tool: 'b', ok: true }] }]);
+    await store.putCapabilities([
+      { id: 'good', description: '', tools: ['a', 'b'], ordered: true, successes: 0, failures: 0 },
+      { id: 'stale', description: '', tools: ['a', 'gone'], ordered: true, successes: 0, failures: 0 },
+    ]);
+    await store.close();
+    const warnings: string[] = [];
+    const tg = await pglite(schema, { onWarning: (m) => warnings.push(m) });
+    try {
+      expect((await tg.capabilities()).map((c) => c.id)).toEqual(['good']);
+      expect(warnings.join('\n')).toMatch(/stored capability "stale" was left out: .*UNKNOWN_TOOL|stored capability "stale" was left out: .*"gone"/);
+    } finally {
+      await tg.close();
+    }
+  });
+
   it('answers exactly as before after a restart (snapshot + fitted weights), and after replaying traces past the snapshot', async () => {
     const { tools, traces } = await sample();
     const schema = `d${++counter}`;

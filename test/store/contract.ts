@@ -234,13 +234,16 @@ export function storeContract(name: string, harness: StoreHarness): void {
         { name: 'a', description: 'A', params: [] },
         { name: 'b', description: 'newest', params: [] },
       ]);
-      await store.putCapabilities([{ id: 'cap:search', description: 'find things', tools: ['a', 'b', 'a'] }, { id: '__proto__', description: '', tools: [] }]);
-      await store.putCapabilities([{ id: 'cap:search', description: 'find', tools: ['b'] }]);
+      const cap = (id: string, description: string, tools: string[], extra: object = {}) => ({ id, description, tools, ordered: true, successes: 0, failures: 0, ...extra });
+      await store.putCapabilities([cap('cap:search', 'find things', ['a', 'b', 'a']), cap('__proto__', '', [], { ordered: false, code: 'f()\u0000', failures: 3 })]);
+      await store.putCapabilities([cap('cap:search', 'find', ['b']), cap('a-new', 'new', ['a'])]);
+      // In the order each id was first stored (a replaced one keeps its place), every field kept.
       expect(await store.listCapabilities()).toEqual([
-        { id: '__proto__', description: '', tools: [] },
-        { id: 'cap:search', description: 'find', tools: ['b'] },
+        cap('cap:search', 'find', ['b']),
+        cap('__proto__', '', [], { ordered: false, code: 'f()\u0000', failures: 3 }),
+        cap('a-new', 'new', ['a']),
       ]);
-      expect(await store.stats()).toMatchObject({ tools: 2, capabilities: 2 });
+      expect(await store.stats()).toMatchObject({ tools: 2, capabilities: 3 });
     });
 
     it('stores weights; the latest wins', async () => {
@@ -269,7 +272,7 @@ export function storeContract(name: string, harness: StoreHarness): void {
       await store.putTools([{ name: 't', description: 'd', params: [] }]);
       const appended = await store.appendTraces([trace('k1', ['t', 'u']), trace('k2', ['u', 't'])]);
       await store.putWeights(PRIOR_WEIGHTS);
-      await store.putCapabilities([{ id: 'c', description: '', tools: ['t'] }]);
+      await store.putCapabilities([{ id: 'c', description: '', tools: ['t'], ordered: true, successes: 1, failures: 0 }]);
       const before = await store.stats();
       const again = await reopen(store);
       const closed = await rejectionOf(store.listTools());

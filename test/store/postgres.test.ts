@@ -177,16 +177,19 @@ describe.runIf(URL_ENV)('PostgreSQL store', () => {
   });
 
   describe('migrations', () => {
-    it('upgrades a version-3 store, whose appends kept the transitions, without counting its traces twice', async () => {
+    it('upgrades a version-3 store, whose appends kept the transitions, without counting its traces twice, keeping its capabilities', async () => {
       const schema = newSchema();
       const store = await openIn(schema);
       await store.appendTraces([trace('old1', ['a', 'b']), trace('old2', ['a', 'b', 'c'])]);
+      const capability = { id: 'ab', description: '', tools: ['a', 'b'], ordered: true, successes: 0, failures: 0 };
+      await store.putCapabilities([capability]);
       await store.close();
       // Back to version 3 as it was: no step arrays, transitions written by the appends, no mark.
       const client = new pg.Client({ connectionString: URL_ENV });
       await client.connect();
       try {
-        await client.query(`DELETE FROM ${schema}.schema_version WHERE version = 4`);
+        await client.query(`DELETE FROM ${schema}.schema_version WHERE version >= 4`);
+        await client.query(`ALTER TABLE ${schema}.capabilities DROP COLUMN position`);
         await client.query(`DROP TABLE ${schema}.transitions_folded`);
         await client.query(`ALTER TABLE ${schema}.traces DROP COLUMN tools, DROP COLUMN oks`);
         await client.query(
@@ -198,6 +201,8 @@ describe.runIf(URL_ENV)('PostgreSQL store', () => {
       const upgraded = await openIn(schema);
       try {
         expect((await upgraded.stats()).schemaVersion).toBe(LATEST_SCHEMA_VERSION);
+        // Capabilities stored before their registration order was kept are still there.
+        expect(await upgraded.listCapabilities()).toEqual([capability]);
         await upgraded.appendTraces([trace('new1', ['b', 'c'])]);
         expect(await upgraded.listTransitions()).toEqual([
           { from: 'a', to: 'b', count: 2, successes: 2, failures: 0, lastSeen: 1_000 },

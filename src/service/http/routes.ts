@@ -9,6 +9,9 @@
 import type { z } from 'zod';
 import { parseScoreRequest } from '../../schema/service-requests.js';
 import {
+  capabilitiesResponseSchema,
+  capabilityRankingSchema,
+  capabilityViewSchema,
   catalogBodySchema,
   contributionSchema,
   dagSchema,
@@ -18,11 +21,13 @@ import {
   predictionSchema,
   scoreRequestSchema,
   searchResultSchema,
+  setCapabilitiesResponseSchema,
   setToolsResponseSchema,
   statsSchema,
   toolsResponseSchema,
   tracesBodySchema,
 } from '../../schema/service-requests.js';
+import { capabilityInputListSchema, capabilityRequestSchema } from '../../schema/capability.js';
 import { patternDecisionSchema, patternsRequestSchema } from '../../schema/pattern-requests.js';
 import { dagRequestSchema, predictRequestSchema, searchRequestSchema } from '../../schema/requests.js';
 import type { ToolgraphService } from '../service.js';
@@ -147,6 +152,40 @@ export const ROUTES: readonly Route[] = [
     body: { schema: catalogBodySchema, limit: WRITE_BODY_LIMIT },
     response: setToolsResponseSchema,
     handle: ({ service }, { body }) => service.setTools(body),
+  },
+  {
+    method: 'GET',
+    url: '/v1/capabilities',
+    summary: 'Every capability of the current model: registered ones, then ones learned from traces.',
+    write: false,
+    response: capabilitiesResponseSchema,
+    handle: async ({ service }) => ({ capabilities: await service.capabilities() }),
+  },
+  {
+    method: 'PUT',
+    url: '/v1/capabilities',
+    summary: 'Add or replace capabilities by id (an array, or {capabilities: [...]}); every tool must be known. Capabilities not named are kept.',
+    write: true,
+    body: { schema: capabilityInputListSchema, limit: WRITE_BODY_LIMIT },
+    response: setCapabilitiesResponseSchema,
+    handle: ({ service }, { body }) => service.setCapabilities(body),
+  },
+  {
+    method: 'POST',
+    url: '/v1/capabilities/rank',
+    summary: 'Rank capabilities for an intent and/or the tools called so far ({intent?, context?, k?, boost?}).',
+    write: false,
+    body: { schema: capabilityRequestSchema, limit: QUERY_BODY_LIMIT },
+    response: capabilityRankingSchema,
+    handle: ({ service }, { body }) => service.rankCapabilities(body ?? {}),
+  },
+  {
+    method: 'GET',
+    url: '/v1/capabilities/:id',
+    summary: "A capability's tools, in run order when it is ordered (for a DAG node that stands for it).",
+    write: false,
+    response: capabilityViewSchema,
+    handle: ({ service }, { params }) => service.expandCapability(params['id']!),
   },
   {
     method: 'GET',

@@ -10,8 +10,12 @@
  */
 import type { z } from 'zod';
 import { dagRequestBaseSchema, predictRequestSchema, searchRequestSchema } from '../../schema/requests.js';
+import { capabilityRequestSchema } from '../../schema/capability.js';
 import {
+  capabilityRankingSchema,
+  capabilityViewSchema,
   dagSchema,
+  expandCapabilityRequestSchema,
   contributionSchema,
   ingestResultSchema,
   parseScoreRequest,
@@ -63,6 +67,25 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
     input: dagRequestBaseSchema,
     output: dagSchema,
     call: (service, args) => service.suggestDag(args),
+  },
+  {
+    name: 'rank_capabilities',
+    title: 'Rank capabilities',
+    description:
+      'Rank capabilities (named, reusable groups of tools, registered or learned from traces) for a task intent and/or the tools called so far. Each item has its tools, relevance, structural boost from spectral co-clustering, and reliability.',
+    write: false,
+    input: capabilityRequestSchema,
+    output: capabilityRankingSchema,
+    call: (service, args) => service.rankCapabilities(args),
+  },
+  {
+    name: 'expand_capability',
+    title: 'Expand a capability',
+    description: "A capability's tools, in run order when it is ordered: what a capability node of suggest_dag or an item of rank_capabilities stands for.",
+    write: false,
+    input: expandCapabilityRequestSchema,
+    output: capabilityViewSchema,
+    call: (service, args) => service.expandCapability(args['id'] as string),
   },
   {
     name: 'record_trace',
