@@ -38,11 +38,11 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
   it('lists every command in --help', () => {
     const { status, stdout } = run(['--help']);
     expect(status).toBe(0);
-    for (const name of ['demo', 'predict', 'search', 'fit', 'score', 'eval', 'bench', 'ingest', 'tools', 'stats', 'export']) expect(stdout).toContain(`  ${name}`);
+    for (const name of ['demo', 'predict', 'search', 'fit', 'score', 'eval', 'bench', 'ingest', 'tools', 'capabilities', 'stats', 'export']) expect(stdout).toContain(`  ${name}`);
   });
 
   it('gives each command a help with an example', () => {
-    for (const name of ['demo', 'predict', 'search', 'fit', 'score', 'eval', 'bench', 'ingest', 'tools', 'stats', 'export']) {
+    for (const name of ['demo', 'predict', 'search', 'fit', 'score', 'eval', 'bench', 'ingest', 'tools', 'capabilities', 'stats', 'export']) {
       const { status, stdout } = run([name, '--help']);
       expect(status).toBe(0);
       expect(stdout).toContain('Example:');
@@ -202,6 +202,25 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
       const imported = await runAsync(['tools', 'import', `${FIXTURE}/tools.jsonl`, '--data-dir', dataDir, '--json']);
       expect(imported.status, imported.stderr).toBe(0);
       expect(JSON.parse(imported.stdout).imported).toBeGreaterThan(0);
+
+      // Capabilities: imported into the store, then listed, ranked and shown by later processes.
+      const capabilities = join(dir, 'capabilities.json');
+      writeFileSync(capabilities, JSON.stringify({ capabilities: [{ id: 'fly', description: 'find and book a flight', tools: ['search_airport', 'search_flights', 'book_flight'] }] }));
+      const registered = await runAsync(['capabilities', 'import', capabilities, '--data-dir', dataDir, '--json']);
+      expect(registered.status, registered.stderr).toBe(0);
+      expect(JSON.parse(registered.stdout)).toMatchObject({ capabilities: 1 });
+      const listed = await runAsync(['capabilities', 'list', '--data-dir', dataDir, '--json']);
+      expect(listed.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: string }).map((c) => c.id)).toContain('fly');
+      const ranked = await runAsync(['capabilities', 'rank', '--intent', 'book a flight', '--data-dir', dataDir, '--json']);
+      expect((JSON.parse(ranked.stdout) as { items: { capability: string }[] }).items[0]!.capability).toBe('fly');
+      const shown = await runAsync(['capabilities', 'show', 'fly', '--data-dir', dataDir]);
+      expect(shown.stdout).toContain('search_airport > search_flights > book_flight');
+      writeFileSync(capabilities, JSON.stringify([{ id: 'bad', tools: ['no_such_tool'] }]));
+      const refused = await runAsync(['capabilities', 'import', capabilities, '--data-dir', dataDir]);
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toContain('UNKNOWN_TOOL');
+      expect((await runAsync(['capabilities', 'show', 'bad', '--data-dir', dataDir])).status).toBe(3);
+      expect((await runAsync(['capabilities', 'frobnicate', '--data-dir', dataDir])).status).toBe(2);
 
       const stats = await runAsync(['stats', '--data-dir', dataDir, '--json', '--top', '3']);
       expect(stats.status, stats.stderr).toBe(0);

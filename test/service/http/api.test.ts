@@ -81,6 +81,41 @@ describe('HTTP API', () => {
     expect(weather).toEqual({ name: 'get_weather', description: 'Weather forecast', params: [{ name: 'city', type: 'string', description: '', required: true }] });
   });
 
+  it('registers, lists, ranks and expands capabilities; bad ones are refused and register nothing', async () => {
+    const capabilities = [
+      { id: 'book-trip', description: 'book a flight and a hotel for a trip', tools: ['search_flights', 'book_flight', 'book_hotel'] },
+      { id: 'notify', description: 'tell someone by email', tools: ['send_email'], ordered: false },
+    ];
+    const unknown = await call(server.url, '/v1/capabilities', { method: 'PUT', body: [{ id: 'x', tools: ['search_flights', 'nope'] }] });
+    expect(unknown.status).toBe(404);
+    expect(unknown.json.error.code).toBe('UNKNOWN_TOOL');
+    const reserved = await call(server.url, '/v1/capabilities', { method: 'PUT', body: [{ id: 'learned:x', tools: ['send_email'] }] });
+    expect(reserved.status).toBe(400);
+    expect(reserved.json.error.code).toBe('INVALID_INPUT');
+    const put = await call(server.url, '/v1/capabilities', { method: 'PUT', body: { capabilities } });
+    expect(put.status).toBe(200);
+    expect(put.json.capabilities).toBe(2);
+    // The model takes them at its next (debounced) rebuild, as it takes traces.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const listed = await call(server.url, '/v1/capabilities');
+    expect(listed.status).toBe(200);
+    const registered = listed.json.capabilities.filter((c: { source: string }) => c.source === 'registered');
+    expect(registered.map((c: { id: string; ordered: boolean }) => [c.id, c.ordered])).toEqual([['book-trip', true], ['notify', false]]);
+    const ranked = await call(server.url, '/v1/capabilities/rank', { body: { intent: 'book a trip with flight and hotel', k: 3 } });
+    expect(ranked.status).toBe(200);
+    expect(ranked.json.mode).toBe('active-search');
+    expect(ranked.json.items[0].capability).toBe('book-trip');
+    const structural = await call(server.url, '/v1/capabilities/rank', { body: { context: ['search_flights', 'nope'] } });
+    expect(structural.json.mode).toBe('passive-suggestion');
+    expect(structural.json.unknownContext).toEqual(['nope']);
+    const shown = await call(server.url, '/v1/capabilities/book-trip');
+    expect(shown.json).toEqual({ id: 'book-trip', tools: ['search_flights', 'book_flight', 'book_hotel'], ordered: true, description: capabilities[0]!.description, source: 'registered' });
+    const missing = await call(server.url, `/v1/capabilities/${encodeURIComponent('__proto__')}`);
+    expect(missing.status).toBe(404);
+    expect(missing.json.error.code).toBe('NOT_FOUND');
+    expect((await call(server.url, '/v1/capabilities/rank', { body: { k: 0 } })).status).toBe(400);
+  });
+
   it('records one trace (JSON) and a batch (NDJSON), and a retry with the same id is skipped', async () => {
     const before = (await call(server.url, '/v1/stats')).json.traces as number;
     const one = await call(server.url, '/v1/traces', { body: { id: 'api-1', intent: 'weather', tools: ['get_weather', 'send_email'] } });
@@ -126,6 +161,9 @@ describe('HTTP API', () => {
     const doc = (await call(server.url, '/v1/openapi.json')).json;
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths).sort()).toEqual([
+      '/v1/capabilities',
+      '/v1/capabilities/rank',
+      '/v1/capabilities/{id}',
       '/v1/dag',
       '/v1/patterns',
       '/v1/patterns/{id}/feedback',
@@ -143,6 +181,8 @@ describe('HTTP API', () => {
     expect(doc.paths['/v1/traces'].post.requestBody.content['application/x-ndjson']).toBeDefined();
     expect(doc.paths['/v1/tools'].put.security).toEqual([{ bearer: [] }]);
     expect(doc.paths['/v1/tools'].get.security).toBeUndefined();
+    expect(doc.paths['/v1/capabilities'].put.security).toEqual([{ bearer: [] }]);
+    expect(doc.paths['/v1/capabilities/rank'].post.security).toBeUndefined();
 
     await call(server.url, '/v1/predict', { body: { context: ['nope'] } });
     await call(server.url, '/v1/predict', { body: { k: 0 } });

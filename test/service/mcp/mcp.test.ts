@@ -17,7 +17,7 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const BIN = `${ROOT}dist/src/cli/main.js`;
 const FIXTURE = `${ROOT}test/fixtures/schema/tiny`;
 
-const TOOL_NAMES = ['predict_next_tool', 'record_trace', 'score_trace', 'search_tools', 'suggest_dag'];
+const TOOL_NAMES = ['expand_capability', 'predict_next_tool', 'rank_capabilities', 'record_trace', 'score_trace', 'search_tools', 'suggest_dag'];
 
 type ToolResult = Awaited<ReturnType<Client['callTool']>>;
 
@@ -60,6 +60,13 @@ async function exercise(client: Client, data: { context: string; next: string; q
   expect(suggestion.nodes.map((n) => n.tool)).toContain(data.found);
   expect(['ok', 'warn', 'reject']).toContain(suggestion.status);
   expect(errorOf(await client.callTool({ name: 'suggest_dag', arguments: { intent: 'x', maxNodes: 0 } })).code).toBe('INVALID_INPUT');
+
+  const ranked = await client.callTool({ name: 'rank_capabilities', arguments: { intent: data.query, k: 3 } });
+  expect(ranked.isError).toBeFalsy();
+  expect(ranked.structuredContent).toMatchObject({ mode: 'active-search', unknownContext: [] });
+  expect(errorOf(await client.callTool({ name: 'rank_capabilities', arguments: { k: 0 } })).code).toBe('INVALID_INPUT');
+  expect(errorOf(await client.callTool({ name: 'expand_capability', arguments: { id: '__proto__' } })).code).toBe('NOT_FOUND');
+  expect(errorOf(await client.callTool({ name: 'expand_capability', arguments: {} })).code).toBe('INVALID_INPUT');
 
   const recorded = await client.callTool({ name: 'record_trace', arguments: { trace: { id: 'mcp-1', intent: 'learn a new pair', tools: ['mcp_alpha', 'mcp_beta'] } } });
   expect(recorded.structuredContent).toMatchObject({ ingested: 1 });
@@ -116,6 +123,14 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     await exercise(client, { context: 'search_hotels', next: 'book_hotel', query: 'book a hotel room', found: 'book_hotel' });
     const traces = (await call(server.url, '/v1/stats')).json.traces;
     expect(traces).toBe(5); // four seeded, one recorded over MCP
+    // A capability registered over HTTP is ranked and expanded over MCP.
+    const put = await call(server.url, '/v1/capabilities', { method: 'PUT', body: [{ id: 'stay', description: 'find and book a hotel room', tools: ['search_hotels', 'book_hotel'] }] });
+    expect(put.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const ranked = await client.callTool({ name: 'rank_capabilities', arguments: { intent: 'book a hotel room', k: 1 } });
+    expect((ranked.structuredContent as { items: { capability: string }[] }).items.map((i) => i.capability)).toEqual(['stay']);
+    const expanded = await client.callTool({ name: 'expand_capability', arguments: { id: 'stay' } });
+    expect(expanded.structuredContent).toEqual({ id: 'stay', tools: ['search_hotels', 'book_hotel'], ordered: true, description: 'find and book a hotel room', source: 'registered' });
     await client.close();
   });
 
