@@ -58,6 +58,8 @@ export function buildTextModel(
 interface CatalogueText {
   /** Per tool, its fields as one unambiguous string. */
   readonly keys: readonly string[];
+  /** Per tool, the text its vector is embedded from (tool-vectors.ts, toolText). */
+  readonly texts: readonly string[];
   readonly embedding: TextEmbedding | null;
   readonly bm25: Bm25Index;
   readonly nameTokens: readonly (readonly string[])[];
@@ -79,12 +81,16 @@ function catalogueText(tools: readonly ToolInfo[], catalog: ReadonlyMap<string, 
   ) {
     return last;
   }
+  const texts = tools.map((t) => toolText(t.name, t.description, t.params));
+  // Tools whose text is unchanged keep their vector rows (new tools seen in traces are the usual change).
+  const previous = last !== undefined && last.embedding === embedding && last.vectors !== null ? { texts: last.texts, vectors: last.vectors } : undefined;
   const built: CatalogueText = {
     keys,
+    texts,
     embedding,
     bm25: buildBm25(tools.map((tool) => toolDocument(tool))),
     nameTokens: tools.map((tool) => [...new Set(identifierTokens(tool.name))]),
-    vectors: embedding === null ? null : buildToolVectors(tools.map((t) => toolText(t.name, t.description, t.params)), embedding),
+    vectors: embedding === null ? null : buildToolVectors(texts, embedding, previous),
   };
   catalogueTexts.set(catalog, built);
   return built;

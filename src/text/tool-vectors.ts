@@ -51,49 +51,86 @@ export function toolText(name: string, description: string, params: readonly { n
   return parts.filter((s) => s !== '').join('. ');
 }
 
-export function buildToolVectors(texts: readonly string[], embedding: TextEmbedding): ToolVectors {
+/** The last build, for reuse: tool c keeps its row while `texts[c]` is unchanged. */
+export interface PreviousToolVectors {
+  readonly texts: readonly string[];
+  readonly vectors: ToolVectors;
+}
+
+/**
+ * Builds the index; with `previous`, the rows of tools whose text is unchanged at the same index
+ * are copied instead of normalised again (a rebuild after new tools were seen in traces would
+ * otherwise redo every tool: 100 ms at 10,000 tools). A previous build that still missed some
+ * vectors is not reused. Rows are built sparse, then transposed, so the cost is O(n d) only for
+ * new tools and O(non-zeros) for the rest.
+ */
+export function buildToolVectors(texts: readonly string[], embedding: TextEmbedding, previous?: PreviousToolVectors): ToolVectors {
   const n = texts.length;
   const d = embedding.dimensions;
+  const old = previous !== undefined && previous.vectors.missing === 0 && previous.vectors.dimensions === d ? previous : undefined;
   let missing = 0;
-  const units: (Float32Array | null)[] = texts.map((text) => {
-    const v = embedding.tool(text);
-    if (v === null) {
-      missing++;
-      return null;
-    }
-    let norm = 0;
-    for (let i = 0; i < d; i++) norm += v[i]! * v[i]!;
-    if (norm === 0) return null;
-    const inv = 1 / Math.sqrt(norm);
-    const unit = new Float32Array(d);
-    for (let i = 0; i < d; i++) unit[i] = v[i]! * inv;
-    return unit;
-  });
-  const start = new Int32Array(d + 1);
-  for (const unit of units) if (unit !== null) for (let i = 0; i < d; i++) if (unit[i] !== 0) start[i + 1]!++;
-  for (let i = 0; i < d; i++) start[i + 1]! += start[i]!;
-  const tools = new Int32Array(start[d]!);
-  const values = new Float32Array(start[d]!);
+  // Pass 1: each tool's row (reused or normalised), written into growable row arrays.
   const rowStart = new Int32Array(n + 1);
-  const rowDims = new Int32Array(start[d]!);
-  const rowValues = new Float32Array(start[d]!);
-  const cursor = start.slice(0, d);
+  let rowDims = new Int32Array(Math.max(16, (old?.vectors.rowDims.length ?? 0) + 64));
+  let rowValues = new Float32Array(rowDims.length);
   let q = 0;
-  units.forEach((unit, c) => {
-    if (unit !== null) {
-      for (let i = 0; i < d; i++) {
-        if (unit[i] === 0) continue;
-        const p = cursor[i]!++;
-        tools[p] = c;
-        values[p] = unit[i]!;
-        rowDims[q] = i;
-        rowValues[q++] = unit[i]!;
+  const reserve = (extra: number): void => {
+    if (q + extra <= rowDims.length) return;
+    const size = Math.max(q + extra, rowDims.length * 2);
+    const dims = new Int32Array(size);
+    dims.set(rowDims.subarray(0, q));
+    const values = new Float32Array(size);
+    values.set(rowValues.subarray(0, q));
+    rowDims = dims;
+    rowValues = values;
+  };
+  for (let c = 0; c < n; c++) {
+    const text = texts[c]!;
+    if (old !== undefined && c < old.texts.length && old.texts[c] === text) {
+      const from = old.vectors.rowStart[c]!;
+      const to = old.vectors.rowStart[c + 1]!;
+      reserve(to - from);
+      rowDims.set(old.vectors.rowDims.subarray(from, to), q);
+      rowValues.set(old.vectors.rowValues.subarray(from, to), q);
+      q += to - from;
+    } else {
+      const v = embedding.tool(text);
+      if (v === null) {
+        missing++;
+      } else {
+        let norm = 0;
+        for (let i = 0; i < d; i++) norm += v[i]! * v[i]!;
+        if (norm > 0) {
+          const inv = 1 / Math.sqrt(norm);
+          reserve(d);
+          for (let i = 0; i < d; i++) {
+            // Rounded to float32 first, as stored: a zero after rounding is no posting.
+            const value = Math.fround(v[i]! * inv);
+            if (value === 0) continue;
+            rowDims[q] = i;
+            rowValues[q++] = value;
+          }
+        }
       }
     }
     rowStart[c + 1] = q;
-  });
+  }
+  // Pass 2: the same non-zeros by dimension (tools ascending within a dimension).
+  const start = new Int32Array(d + 1);
+  for (let p = 0; p < q; p++) start[rowDims[p]! + 1]!++;
+  for (let i = 0; i < d; i++) start[i + 1]! += start[i]!;
+  const tools = new Int32Array(q);
+  const values = new Float32Array(q);
+  const cursor = start.slice(0, d);
+  for (let c = 0; c < n; c++) {
+    for (let p = rowStart[c]!; p < rowStart[c + 1]!; p++) {
+      const slot = cursor[rowDims[p]!]!++;
+      tools[slot] = c;
+      values[slot] = rowValues[p]!;
+    }
+  }
   embedding.retain(texts);
-  return { n, dimensions: d, start, tools, values, rowStart, rowDims, rowValues, missing };
+  return { n, dimensions: d, start, tools, values, rowStart, rowDims: rowDims.slice(0, q), rowValues: rowValues.slice(0, q), missing };
 }
 
 /**

@@ -155,6 +155,25 @@ describe('tool vectors', () => {
     }
   });
 
+  it('reuses the rows of tools whose text is unchanged: the same index as a fresh build, only new texts embedded', () => {
+    const asked: string[] = [];
+    const counting = (inner: TextEmbedding): TextEmbedding => ({ ...inner, tool: (text) => (asked.push(text), inner.tool(text)) });
+    const embedding = fixedEmbedding(tools);
+    const first = ['t0', 't1', 't2', 't3'];
+    const before = buildToolVectors(first, embedding);
+    // A tool seen since (appended), and one whose text changed in place (index 2).
+    const next = ['t0', 't1', 't7', 't3', 't4'];
+    const reused = buildToolVectors(next, counting(embedding), { texts: first, vectors: before });
+    expect(asked).toEqual(['t7', 't4']);
+    expect(reused).toEqual(buildToolVectors(next, embedding));
+    // A previous build still missing vectors is not trusted: every tool is embedded again.
+    asked.length = 0;
+    const withMissing = buildToolVectors(['t0', 'missing'], embedding);
+    expect(withMissing.missing).toBe(1);
+    buildToolVectors(['t0', 't1'], counting(embedding), { texts: ['t0', 'missing'], vectors: withMissing });
+    expect(asked).toEqual(['t0', 't1']);
+  });
+
   it('matches nothing for a zero query, and never returns a tool without a vector', () => {
     const withMissing = buildToolVectors(['t0', 'missing', 't2'], fixedEmbedding(tools));
     const vq = new VectorQuery(withMissing, 4);
