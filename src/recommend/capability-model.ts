@@ -19,7 +19,8 @@ import type { GraphSnapshot } from '../graph/snapshot.js';
 import type { Capability } from '../schema/capability.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
 import { betaReliability, type BetaPrior } from '../scoring/beta-reliability.js';
-import { createPatternConfidence } from '../scoring/pattern-confidence.js';
+import type { ConfidenceEvidence } from '../scoring/confidence-state.js';
+import { patternConfidenceOf } from '../scoring/pattern-confidence.js';
 import { bipartiteMatrix, type BipartiteMatrix } from '../spectral/bipartite-matrix.js';
 import { coCluster } from '../spectral/co-cluster.js';
 import { hypergraphPagerank } from '../spectral/hypergraph-pagerank.js';
@@ -27,6 +28,17 @@ import { stableLabels } from '../spectral/stable-labels.js';
 import { buildBm25, type Bm25Index } from '../text/bm25.js';
 import { catalogueTokens, identifierTokens } from '../text/tokenize.js';
 import { capabilityOutcomes } from './capability-evidence.js';
+
+/** Evidence of a pattern with nothing recorded (createPatternConfidence's defaults but for observations). */
+const NO_EVIDENCE: ConfidenceEvidence = {
+  observations: 0,
+  contradictions: 0,
+  causalLinks: 0,
+  applications: { positive: 0, negative: 0, neutral: 0 },
+  approvals: 0,
+  rejections: 0,
+  reflect: 'none',
+};
 
 export interface CapabilityModel {
   readonly capabilities: readonly Capability[];
@@ -201,11 +213,12 @@ export function buildCapabilityModel(
     excluded[c] = posterior.excluded ? 1 : 0;
     const runs = successes[c]! + failures[c]!;
     if (runs > 0) {
-      confidence[c] = createPatternConfidence({
+      confidence[c] = patternConfidenceOf({
         id: cap.id,
         kind: 'capability',
         now,
-        evidence: { observations: runs, applications: { positive: successes[c]!, negative: failures[c]!, neutral: 0 } },
+        rules: 'evidence',
+        evidence: { ...NO_EVIDENCE, observations: runs, applications: { positive: successes[c]!, negative: failures[c]!, neutral: 0 } },
       }).composite;
     }
   }

@@ -78,8 +78,17 @@ export type CreatePatternConfidenceInput = z.input<typeof createPatternConfidenc
 const ZERO: ConfidenceDimensions = Object.freeze({ frequency: 0, effectiveness: 0, human: 0 });
 
 export function createPatternConfidence(input: CreatePatternConfidenceInput, options?: ConfidenceOptions): PatternConfidence {
+  return patternConfidenceOf(parseWith(createPatternConfidenceSchema, input, 'createPatternConfidence'), options);
+}
+
+/**
+ * createPatternConfidence for input already valid and complete (every evidence count given):
+ * for callers inside the library that build it from counts they hold, such as a model rebuild
+ * scoring thousands of capabilities, where validating each one again cost most of the call.
+ */
+export function patternConfidenceOf(input: z.output<typeof createPatternConfidenceSchema>, options?: ConfidenceOptions): PatternConfidence {
   const resolved = resolveConfidenceOptions(options, 'createPatternConfidence');
-  const { id, kind, now, rules, evidence } = parseWith(createPatternConfidenceSchema, input, 'createPatternConfidence');
+  const { id, kind, now, rules, evidence } = input;
   const base = evidenceBase(evidence, rules, resolved);
   // Causal links have no count in any formula: their delta is an adjustment under both rule sets.
   const adjustment = addAdjustment(base, ZERO, UPDATE_RULES.causal_link_confirmed, evidence.causalLinks);

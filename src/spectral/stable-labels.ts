@@ -12,7 +12,8 @@
  * both sides and stays -1. Fresh ids start above every old id (or at firstFreshId when the
  * caller remembers retired ids), so an id never changes meaning.
  *
- * O(N + K L) to count overlaps, O(max(K, L)^3) for the matching (K new, L old clusters).
+ * O(N) to count overlaps (sparse), then O(m^3) for the matching of each connected component of m
+ * clusters of the overlap graph (K new, L old clusters; at worst one component, O(max(K, L)^3)).
  *
  * Reference: Kuhn, "The Hungarian method for the assignment problem", Naval Research Logistics
  * Quarterly 2 (1955); the O(n^3) potentials form as in Jonker, Volgenant, Computing 38 (1987).
@@ -100,6 +101,43 @@ function hungarian(cost: Float64Array, n: number): Int32Array {
   return colOfRow;
 }
 
+/**
+ * Connected components of the bipartite overlap graph (new clusters 0..k-1, old 0..l-1, an edge
+ * per cell `c * l + o` with overlap), each with its new clusters (rows) and old ones (cols)
+ * ascending. Clusters without any overlap are in no component.
+ */
+function overlapComponents(cells: ReadonlyMap<number, number>, k: number, l: number): { rows: number[]; cols: number[] }[] {
+  const parent = new Int32Array(k + l);
+  for (let i = 0; i < parent.length; i++) parent[i] = i;
+  const find = (x: number): number => {
+    while (parent[x] !== x) {
+      parent[x] = parent[parent[x]!]!;
+      x = parent[x]!;
+    }
+    return x;
+  };
+  const linked = new Uint8Array(k + l);
+  for (const cell of cells.keys()) {
+    const c = Math.floor(cell / l);
+    const o = k + (cell % l);
+    linked[c] = 1;
+    linked[o] = 1;
+    const a = find(c);
+    const b = find(o);
+    if (a !== b) parent[Math.max(a, b)] = Math.min(a, b);
+  }
+  const byRoot = new Map<number, { rows: number[]; cols: number[] }>();
+  for (let x = 0; x < k + l; x++) {
+    if (linked[x] === 0) continue;
+    const root = find(x);
+    let component = byRoot.get(root);
+    if (component === undefined) byRoot.set(root, (component = { rows: [], cols: [] }));
+    if (x < k) component.rows.push(x);
+    else component.cols.push(x - k);
+  }
+  return [...byRoot.values()];
+}
+
 export function stableLabels(previous: ArrayLike<number>, next: ArrayLike<number>, options: StableLabelsOptions = {}): StableLabelsResult {
   const maxOld = checkLabels('previous', previous);
   const maxNew = checkLabels('next', next);
@@ -120,31 +158,46 @@ export function stableLabels(previous: ArrayLike<number>, next: ArrayLike<number
   }
   const k = maxNew + 1;
   const l = oldIds.length;
-  const size = Math.max(k, l);
-  const overlap = new Float64Array(size * size);
-  let best = 0;
+  // Overlap counts of the (new, old) pairs that share an item: sparse, since an old cluster's
+  // items mostly land in one new cluster.
+  const cells = new Map<number, number>();
   const shared = Math.min(previous.length, next.length);
   for (let i = 0; i < shared; i++) {
     const c = next[i]!;
     const o = previous[i]!;
     if (c < 0 || o < 0) continue;
-    const cell = c * size + oldIndex.get(o)!;
-    overlap[cell]! += 1;
-    if (overlap[cell]! > best) best = overlap[cell]!;
+    const cell = c * l + oldIndex.get(o)!;
+    cells.set(cell, (cells.get(cell) ?? 0) + 1);
   }
   const idOf = new Int32Array(k).fill(-1);
   let matched = 0;
-  if (size > 0 && best > 0) {
+  // The best assignment is the union of the best ones of each connected component of the
+  // overlap graph (a pair without overlap adds nothing), so each component is matched on its
+  // own: O(sum of m^3) over components of m clusters instead of O(max(K, L)^3) (485 clusters:
+  // 330 ms, in a model rebuild).
+  for (const component of overlapComponents(cells, k, l)) {
+    const { rows, cols } = component;
+    const size = Math.max(rows.length, cols.length);
+    const overlap = new Float64Array(size * size);
+    const colIndex = new Map(cols.map((o, j) => [o, j]));
+    let best = 0;
+    rows.forEach((c, r) => {
+      for (const [o, j] of colIndex) {
+        const count = cells.get(c * l + o) ?? 0;
+        overlap[r * size + j] = count;
+        if (count > best) best = count;
+      }
+    });
     const cost = new Float64Array(size * size);
     for (let e = 0; e < cost.length; e++) cost[e] = best - overlap[e]!;
     const assignment = hungarian(cost, size);
-    for (let c = 0; c < k; c++) {
-      const o = assignment[c]!;
-      if (o < l && overlap[c * size + o]! > 0) {
-        idOf[c] = oldIds[o]!;
+    rows.forEach((c, r) => {
+      const j = assignment[r]!;
+      if (j < cols.length && overlap[r * size + j]! > 0) {
+        idOf[c] = oldIds[cols[j]!]!;
         matched++;
       }
-    }
+    });
   }
   const present = new Uint8Array(k);
   for (let i = 0; i < next.length; i++) if (next[i]! >= 0) present[next[i]!] = 1;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRng } from '../../src/graph/rng.js';
 import { compositeConfidence } from '../../src/scoring/composite-confidence.js';
 import type { PatternConfidence } from '../../src/scoring/confidence-state.js';
-import { applyConfidenceEvent, createPatternConfidence } from '../../src/scoring/pattern-confidence.js';
+import { applyConfidenceEvent, createPatternConfidence, createPatternConfidenceSchema, patternConfidenceOf } from '../../src/scoring/pattern-confidence.js';
 import { CONFIDENCE_EVENTS, UPDATE_RULES, type ConfidenceEvent } from '../../src/scoring/update-rules.js';
 import { wilsonLowerBound } from '../../src/scoring/wilson.js';
 import { expectError } from './_helpers.js';
@@ -28,6 +28,15 @@ function expectDims(state: PatternConfidence, expected: [number, number, number]
 }
 
 describe('createPatternConfidence', () => {
+  it('equals patternConfidenceOf on the parsed input (the unvalidated path the capability model takes)', () => {
+    for (const input of [
+      { id: 'cap', kind: 'capability' as const, now: 1_000, evidence: { observations: 7, applications: { positive: 5, negative: 2 } } },
+      { id: 'e', kind: 'transition' as const, now: 0, rules: 'seed' as const, evidence: { approvals: 2, causalLinks: 1, reflect: 'approved' as const } },
+    ]) {
+      expect(patternConfidenceOf(createPatternConfidenceSchema.parse(input))).toEqual(createPatternConfidence(input));
+    }
+  });
+
   it("starts at spec 004's column defaults: 0.30 / 0.50 / 0.50, composite 0.43, moderate", () => {
     const s = fresh();
     expect(s).toMatchObject({

@@ -39,6 +39,36 @@ describe('stableLabels', () => {
     expect(r.matched).toBe(2);
   });
 
+  it('matches each component of the overlap graph optimally: total overlap equals brute force on random labellings', () => {
+    const rng = createRng(11);
+    const best = (overlap: number[][], row: number, used: Set<number>): number => {
+      if (row === overlap.length) return 0;
+      let top = best(overlap, row + 1, used); // row left unmatched
+      overlap[row]!.forEach((count, o) => {
+        if (count === 0 || used.has(o)) return;
+        used.add(o);
+        top = Math.max(top, count + best(overlap, row + 1, used));
+        used.delete(o);
+      });
+      return top;
+    };
+    for (let round = 0; round < 200; round++) {
+      const k = 1 + Math.floor(rng() * 6);
+      const l = 1 + Math.floor(rng() * 6);
+      const items = 5 + Math.floor(rng() * 30);
+      const previous = Array.from({ length: items }, () => Math.floor(rng() * (l + 1)) - 1);
+      const next = Array.from({ length: items }, () => Math.floor(rng() * (k + 1)) - 1);
+      const overlap = Array.from({ length: k }, () => new Array<number>(l).fill(0));
+      for (let i = 0; i < items; i++) if (next[i]! >= 0 && previous[i]! >= 0) overlap[next[i]!]![previous[i]!]! += 1;
+      const { idOf } = stableLabels(previous, next);
+      let total = 0;
+      idOf.forEach((id, c) => {
+        if (id >= 0 && id < l) total += overlap[c]![id]!;
+      });
+      expect(total).toBe(best(overlap, 0, new Set()));
+    }
+  });
+
   it('gives a cluster of only new items a fresh id, never a retired one, and keeps -1', () => {
     // Items 3.. are new (previous is shorter); item 1 was isolated and still is.
     const r = stableLabels([4, -1, 4], [0, -1, 0, 1, 1], { firstFreshId: 12 });
