@@ -27,7 +27,7 @@ import { hypergraphPagerank } from '../spectral/hypergraph-pagerank.js';
 import { stableLabels } from '../spectral/stable-labels.js';
 import { buildBm25, type Bm25Index } from '../text/bm25.js';
 import { catalogueTokens, identifierTokens } from '../text/tokenize.js';
-import { capabilityOutcomes } from './capability-evidence.js';
+import { capabilityOutcomes, TraceToolSets } from './capability-evidence.js';
 
 /** Evidence of a pattern with nothing recorded (createPatternConfidence's defaults but for observations). */
 const NO_EVIDENCE: ConfidenceEvidence = {
@@ -67,8 +67,8 @@ export interface CapabilityModel {
 
 export interface CapabilityModelInput {
   readonly capabilities: readonly Capability[];
-  /** Recorded traces: the capabilities' outcomes. */
-  readonly traces: readonly Trace[];
+  /** Recorded traces, for the capabilities' outcomes; or their index kept across rebuilds. */
+  readonly traces: readonly Trace[] | TraceToolSets;
   /** The model this one replaces, for stable cluster ids. */
   readonly previous?: CapabilityModel | null;
   /**
@@ -195,7 +195,7 @@ export function buildCapabilityModel(
   }
   const centrality = capabilities.length > 0 ? hypergraphPagerank(matrix.toolsByCapabilities).capabilityScores : new Float64Array(0);
 
-  const outcomes = capabilityOutcomes(capabilities, input.traces);
+  const outcomes = input.traces instanceof TraceToolSets ? input.traces.outcomes(capabilities) : capabilityOutcomes(capabilities, input.traces);
   const n = capabilities.length;
   const successes = new Int32Array(n);
   const failures = new Int32Array(n);

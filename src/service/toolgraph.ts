@@ -16,6 +16,7 @@ import { buildEdgeFeedback, type HumanPatternScore } from '../recommend/edge-adj
 import { fitWeights, type FitOptions, type FitReport } from '../recommend/fit-weights.js';
 import { buildModel, PRIOR_WEIGHTS, type FittedWeights, type RecommenderModel } from '../recommend/model.js';
 import { predictNext, type Prediction } from '../recommend/predict-next.js';
+import { TraceToolSets } from '../recommend/capability-evidence.js';
 import { mergeCapabilities } from '../recommend/capability-model.js';
 import { canReuseClusters, type LastClustering } from '../recommend/recluster-policy.js';
 import { CapabilityLearner, type LearnCapabilitiesOptions } from '../recommend/learn-capabilities.js';
@@ -124,6 +125,8 @@ export class Toolgraph {
   private builtCapabilityVersion = -1;
   /** Learns capabilities from `traces` as they grow (null: learning is off). */
   private readonly learner: CapabilityLearner | null;
+  /** The traces' tool sets for capability outcomes, indexed as they arrive (capability-evidence.ts). */
+  private readonly traceSets = new TraceToolSets();
   /** How many of `traces` the learner has counted. */
   private learned = 0;
   private readonly reclusterEveryMs: number;
@@ -353,6 +356,7 @@ export class Toolgraph {
       const started = performance.now();
       const reuse = this.pendingSignals;
       this.pendingSignals = null;
+      this.traceSets.add(this.traces);
       this.learner?.add(this.traces, this.learned);
       this.learned = this.traces.length;
       const learned = this.learner === null ? [] : this.learner.capabilities();
@@ -361,7 +365,7 @@ export class Toolgraph {
       const reuseClusters =
         previous !== null &&
         canReuseClusters({ last: this.clustered, now: performance.now(), version: this.capabilityVersion, capabilities: merged, everyMs: this.reclusterEveryMs, share: RECLUSTER_SHARE });
-      const capabilities = { capabilities: merged, traces: this.traces, previous, reuseClusters };
+      const capabilities = { capabilities: merged, traces: this.traceSets, previous, reuseClusters };
       this.model = buildModel(this.graph, this.catalog, this.weights, {
         seed: this.seed,
         embedding: this.embedding,
