@@ -119,31 +119,48 @@ export function fitIntentAssociation(
     }
   }
 
-  // c(t,w): count (term, tool) pairs through a per-term map of tool -> slot, built term-major.
-  const termCounts: Map<number, number>[] = [];
-  for (let v = 0; v < nTerms; v++) termCounts.push(new Map());
+  // c(t,w), term-major without a map per pair: every (term occurrence, credited tool) pair is
+  // bucketed by term (a counting sort), then each term's bucket is folded into its distinct
+  // tools, ascending, with a dense counter.
+  const pairStart = new Int32Array(nTerms + 1);
+  for (let e = 0; e < used.length; e++) {
+    const ids = docs[e]!;
+    const width = distinctTools[e]!.length;
+    for (let i = 0; i < ids.length; i++) pairStart[ids[i]! + 1]! += width;
+  }
+  for (let v = 0; v < nTerms; v++) pairStart[v + 1]! += pairStart[v]!;
+  const pairTool = new Int32Array(pairStart[nTerms]!);
+  const cursor = pairStart.slice(0, nTerms);
   for (let e = 0; e < used.length; e++) {
     const ids = docs[e]!;
     const tools = distinctTools[e]!;
     for (let i = 0; i < ids.length; i++) {
-      const counts = termCounts[ids[i]!]!;
-      for (const tool of tools) counts.set(tool, (counts.get(tool) ?? 0) + 1);
+      let p = cursor[ids[i]!]!;
+      for (let j = 0; j < tools.length; j++) pairTool[p++] = tools[j]!;
+      cursor[ids[i]!] = p;
     }
   }
+  const count = new Float64Array(nTools);
   const postingStart = new Int32Array(nTerms + 1);
-  for (let v = 0; v < nTerms; v++) postingStart[v + 1] = postingStart[v]! + termCounts[v]!.size;
-  const nPostings = postingStart[nTerms]!;
-  const postingTool = new Int32Array(nPostings);
-  const postingWeight = new Float64Array(nPostings);
+  let postingTool = new Int32Array(pairTool.length);
+  let postingWeight = new Float64Array(pairTool.length);
+  let nPostings = 0;
   for (let v = 0; v < nTerms; v++) {
-    const entries = [...termCounts[v]!.entries()].sort((a, b) => a[0] - b[0]);
-    let p = postingStart[v]!;
-    for (const [tool, count] of entries) {
-      postingTool[p] = tool;
-      postingWeight[p] = Math.log1p(count / smoothing);
-      p++;
+    const first = nPostings;
+    for (let p = pairStart[v]!; p < pairStart[v + 1]!; p++) {
+      const tool = pairTool[p]!;
+      if (count[tool] === 0) postingTool[nPostings++] = tool;
+      count[tool]! += 1;
     }
+    const tools = postingTool.subarray(first, nPostings).sort();
+    for (let p = 0; p < tools.length; p++) {
+      postingWeight[first + p] = Math.log1p(count[tools[p]!]! / smoothing);
+      count[tools[p]!] = 0;
+    }
+    postingStart[v + 1] = nPostings;
   }
+  postingTool = postingTool.slice(0, nPostings);
+  postingWeight = postingWeight.slice(0, nPostings);
 
   let totalEvidence = 0;
   for (let t = 0; t < nTools; t++) totalEvidence += evidence[t]!;
@@ -158,7 +175,8 @@ export function fitIntentAssociation(
   for (let e = 0; e < used.length; e++) {
     exampleToolStart[e + 1] = exampleToolStart[e]! + distinctTools[e]!.length;
   }
-  const exampleTool = Int32Array.from(distinctTools.flat());
+  const exampleTool = new Int32Array(exampleToolStart[used.length]!);
+  for (let e = 0; e < used.length; e++) exampleTool.set(distinctTools[e]!, exampleToolStart[e]!);
   // Same documents, so the same sorted vocabulary: the BM25 index's term ids are the NB ids.
   const exampleIndex = buildBm25(used.map((e) => e.tokens));
 
