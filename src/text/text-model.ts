@@ -8,7 +8,8 @@ import type { IntentRecord } from '../graph/tool-graph.js';
 import { buildBm25, type Bm25Index } from './bm25.js';
 import { fitIntentAssociation, type IntentModel } from './intent-association.js';
 import { buildIntentMemory, type IntentMemory } from './similar-intents.js';
-import { identifierTokens, tokenize } from './tokenize.js';
+import { intentTokens } from './intent-tokens.js';
+import { identifierTokens } from './tokenize.js';
 import type { TextEmbedding } from './text-embedding.js';
 import { toolDocument } from './tool-document.js';
 import { buildToolVectors, toolText, type ToolVectors } from './tool-vectors.js';
@@ -35,7 +36,8 @@ export function buildTextModel(
 ): TextModel {
   const tools = names.map((name) => catalog.get(name) ?? { name, description: '', params: [] });
   const { bm25, nameTokens, vectors } = catalogueText(tools, catalog, embedding);
-  const examples = intents.map((record) => ({ tokens: tokenize(record.intent), tools: record.tools }));
+  const tokens = intentTokens(intents);
+  const examples = intents.map((record, i) => ({ tokens: tokens[i]!, tools: record.tools }));
   return {
     bm25,
     intent: fitIntentAssociation(names.length, examples),

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { createRng } from '../../src/graph/rng.js';
+import type { IntentRecord } from '../../src/graph/tool-graph.js';
+import { intentTokens } from '../../src/text/intent-tokens.js';
+import { tokenize } from '../../src/text/tokenize.js';
+
+const WORDS = ['book', 'a', 'hotel', 'in', 'Rome', '__proto__', 'constructor', 'getWeatherForecast', 'flights', 'to', 'Zürich', 'running', 'ran'];
+
+function record(rng: () => number): IntentRecord {
+  const words = Array.from({ length: Math.floor(rng() * 9) }, () => WORDS[Math.floor(rng() * WORDS.length)]!);
+  return { intent: words.join(' '), tools: [0], sequence: [0] };
+}
+
+describe('intentTokens', () => {
+  it('is tokenize of every record as records are appended, past every growth of the log', () => {
+    const rng = createRng(3);
+    const records: IntentRecord[] = [];
+    for (const batch of [1, 700, 1_500, 3_000]) {
+      for (let i = 0; i < batch; i++) records.push(record(rng));
+      expect(intentTokens(records)).toEqual(records.map((r) => tokenize(r.intent)));
+    }
+  });
+
+  it('starts afresh for another array, and for one that shrank', () => {
+    const a: IntentRecord[] = [{ intent: 'book a hotel', tools: [0], sequence: [0] }];
+    expect(intentTokens(a)).toEqual([tokenize('book a hotel')]);
+    const b: IntentRecord[] = [{ intent: 'weather in Oslo', tools: [0], sequence: [0] }];
+    expect(intentTokens(b)).toEqual([tokenize('weather in Oslo')]);
+    a.length = 0;
+    a.push({ intent: 'flights to Rome', tools: [0], sequence: [0] });
+    a.push({ intent: 'constructor __proto__', tools: [0], sequence: [0] });
+    // Longer than before, but not by appending: the first record changed, so nothing logged is trusted.
+    expect(intentTokens(a)).toEqual([tokenize('flights to Rome'), tokenize('constructor __proto__')]);
+  });
+});
