@@ -106,7 +106,9 @@ export function buildSnapshot(graph: ToolGraph, options: SnapshotOptions = {}): 
   // One CSR whose weights are the edge ids gives the permutation from ToolGraph order to CSR
   // order (pairs are distinct, so nothing is merged); every per-edge array is gathered through
   // it, so the success, failure, count and reliability arrays line up with `out`.
-  const order = csrFromEdges(n, sources, targets, Float64Array.from({ length: m }, (_, i) => i));
+  const ids = new Float64Array(m);
+  for (let i = 0; i < m; i++) ids[i] = i;
+  const order = csrFromEdges(n, sources, targets, ids);
   const gather = (values: Float64Array): Float64Array => {
     const aligned = new Float64Array(m);
     for (let j = 0; j < m; j++) aligned[j] = values[order.weights[j]!]!;
@@ -192,21 +194,28 @@ function groupByCommunity(communities: Int32Array, count: number): { offsets: In
   return { offsets, members };
 }
 
-/** Drops zero-weight entries (transitions seen only in failures) from a CSR. */
+/**
+ * Drops zero-weight entries (transitions seen only in failures) from a CSR. Rows stay sorted and
+ * free of duplicates, so this is one compacting pass, O(n + m).
+ */
 function positiveOnly(csr: Csr): Csr {
-  const src: number[] = [];
-  const dst: number[] = [];
-  const w: number[] = [];
+  let kept = 0;
+  for (let j = 0; j < csr.weights.length; j++) if (csr.weights[j]! > 0) kept++;
+  const offsets = new Int32Array(csr.n + 1);
+  const targets = new Int32Array(kept);
+  const weights = new Float64Array(kept);
+  let p = 0;
   for (let u = 0; u < csr.n; u++) {
     for (let j = csr.offsets[u]!; j < csr.offsets[u + 1]!; j++) {
-      if (csr.weights[j]! > 0) {
-        src.push(u);
-        dst.push(csr.targets[j]!);
-        w.push(csr.weights[j]!);
+      const w = csr.weights[j]!;
+      if (w > 0) {
+        targets[p] = csr.targets[j]!;
+        weights[p++] = w;
       }
     }
+    offsets[u + 1] = p;
   }
-  return csrFromEdges(csr.n, src, dst, w);
+  return { n: csr.n, offsets, targets, weights };
 }
 
 function buildSecondOrder(graph: ToolGraph): Map<number, SecondOrderRow> {
