@@ -5,6 +5,8 @@
  *  - ingest:   ToolGraph.ingest vs. a plain graphology mergeEdge/attribute update per transition;
  *  - rebuild:  snapshot (CSR + PageRank + Louvain + second order) vs. graphology-metrics PageRank
  *              + graphology-communities-louvain on the graphology graph; PageRank alone timed too;
+ *  - model-rebuild: the service's full model rebuilt after every 2,000 of 50,000 traces, beside
+ *              one rebuild from scratch (model-rebuild-bench.ts);
  *  - predict:  predictNext (default profile, no intent) vs. a graphology out-neighbour sort;
  *  - spectral: co-clustering of a planted tools x capabilities matrix (spectral-bench.ts);
  *  - search, dag: searchTools and suggestDag with the built-in embedder (query-bench.ts);
@@ -28,6 +30,7 @@ import { plantedGraph, syntheticTraces } from '../synthetic.js';
 import { queryBench } from './query-bench.js';
 import { coldStartBench, ingestDurableBench } from './durable-bench.js';
 import { httpBench } from './http-bench.js';
+import { modelRebuildBench } from './model-rebuild-bench.js';
 import { scoreBench } from './score-bench.js';
 import { spectralBench } from './spectral-bench.js';
 
@@ -36,7 +39,7 @@ import { spectralBench } from './spectral-bench.js';
 const pagerankReference = ('default' in pagerankModule ? pagerankModule.default : pagerankModule) as typeof pagerankModule.default;
 const louvain = ('default' in louvainModule ? louvainModule.default : louvainModule) as typeof louvainModule.default;
 
-export const BENCH_CASES = ['ingest', 'rebuild', 'predict', 'search', 'dag', 'spectral', 'score', 'ingest-durable', 'cold-start', 'http'] as const;
+export const BENCH_CASES = ['ingest', 'rebuild', 'model-rebuild', 'predict', 'search', 'dag', 'spectral', 'score', 'ingest-durable', 'cold-start', 'http'] as const;
 export type BenchCase = (typeof BENCH_CASES)[number];
 
 export interface BenchOptions {
@@ -258,6 +261,8 @@ async function runCase(name: BenchCase, options: BenchOptions): Promise<Record<s
       return ingestCase(options);
     case 'rebuild':
       return rebuildCase(options);
+    case 'model-rebuild':
+      return modelRebuildBench(options);
     case 'predict':
       return predictCase(options);
     case 'search':

@@ -94,6 +94,12 @@ export interface DurableToolgraph extends ToolgraphService {
   readonly appliedSeq: number;
   /** ingest() for traces already validated (parseTrace output): one all-or-nothing submission. */
   ingestTraces(traces: readonly Trace[]): Promise<IngestResult>;
+  /**
+   * Resolves once capability learning has every stored trace: at once, unless the open restored
+   * a snapshot, whose earlier traces are then read in the background (learned capabilities and
+   * capability outcomes appear in the model rebuilt after that).
+   */
+  capabilitiesLearned(): Promise<void>;
   /** Commits whatever is queued; resolves when it is durable and applied. */
   flush(): Promise<void>;
   /** Applies traces other instances committed since appliedSeq; resolves with the new appliedSeq. */
@@ -143,6 +149,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
   private readonly snapshotEvery: number;
   private verdicts: Promise<unknown> = Promise.resolve();
   private registrations: Promise<unknown> = Promise.resolve();
+  private backfill: Promise<void> = Promise.resolve();
   private readonly warn: (message: string) => void;
 
   constructor(
@@ -200,6 +207,9 @@ class DurableToolgraphImpl implements DurableToolgraph {
           const decoded = decodeGraph(snapshot.data);
           const d1 = performance.now();
           this.engine.restoreGraph(decoded.state, decoded.signals);
+          // The traces before the snapshot are not replayed into the graph, but capability
+          // learning needs them: they are read in the background once the service is ready.
+          this.engine.beginCapabilityBackfill();
           restoreMs = performance.now() - d1;
           decodeMs = d1 - d0;
           snapshotSeq = snapshot.traceSeq;
@@ -234,6 +244,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
         total: round(openMs + r2 - t0),
       },
     };
+    if (snapshotSeq !== null) this.backfill = this.backfillCapabilities(snapshotSeq);
     if (this.store.kind === 'postgres') {
       try {
         this.unsubscribe = await this.store.subscribe((seq) => {
@@ -265,6 +276,34 @@ class DurableToolgraphImpl implements DurableToolgraph {
       }
     }
     if (valid.length > 0) this.engine.registerCapabilities(valid);
+  }
+
+  /**
+   * Feeds the traces up to `throughSeq` (the restored snapshot's) to capability learning, page by
+   * page, yielding between pages; newer traces wait in the engine's queue meanwhile. A failure
+   * is reported and learning goes on with the traces it has.
+   */
+  private async backfillCapabilities(throughSeq: number): Promise<void> {
+    try {
+      let page: Trace[] = [];
+      for await (const item of iterateTraces(this.store, 0, 5_000)) {
+        if (item.seq > throughSeq || this.closed !== null) break;
+        page.push(item.trace);
+        if (page.length === 5_000) {
+          this.engine.backfillCapabilityTraces(page);
+          page = [];
+        }
+      }
+      this.engine.backfillCapabilityTraces(page);
+    } catch (error) {
+      this.warn(`reading the traces before the snapshot for capability learning failed (${(error as Error).message}); learned capabilities miss them until the next open`);
+    } finally {
+      this.engine.endCapabilityBackfill();
+    }
+  }
+
+  capabilitiesLearned(): Promise<void> {
+    return this.backfill;
   }
 
   /** Applies every stored trace after the cursor, page by page; returns how many. */
@@ -509,6 +548,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
         await this.writer.flush();
         await this.verdicts;
         await this.registrations;
+        await this.backfill;
         await this.unsubscribe?.();
         await this.applying;
         await this.snapshotting;

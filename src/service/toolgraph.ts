@@ -42,6 +42,9 @@ import { PatternRegistry, patternId, withDecision, type PatternDecision, type Pa
 import { patternConfidence, patternView, type PatternView } from './pattern-view.js';
 import type { PatternConfidence } from '../scoring/confidence-state.js';
 
+/** Queued traces learned at once, between rebuilds, so the queue holds at most this many. */
+const CAPABILITY_QUEUE_LIMIT = 10_000;
+
 /**
  * Share of capabilities that may be new since the last full co-clustering before a rebuild runs
  * one again (ToolgraphOptions.reclusterEveryMs; recluster-policy.ts).
@@ -128,7 +131,13 @@ export class Toolgraph {
   /** The traces' tool sets for capability outcomes, indexed as they arrive (capability-evidence.ts). */
   private readonly traceSets = new TraceToolSets();
   /** How many of `traces` the learner has counted. */
-  private learned = 0;
+  /**
+   * Traces not yet given to the learner and to traceSets: queued, so ingestion does not pay for
+   * learning, and drained at the next rebuild (or at CAPABILITY_QUEUE_LIMIT, to bound memory).
+   */
+  private capabilityQueue: Trace[] = [];
+  /** A durable open is still feeding the traces before its snapshot (beginCapabilityBackfill). */
+  private capabilityBackfill = false;
   private readonly reclusterEveryMs: number;
   /** The last full co-clustering: when, of which capabilities, at which registration version. */
   private clustered: LastClustering | null = null;
@@ -192,6 +201,7 @@ export class Toolgraph {
       }
       this.seenIds.add(trace.id);
       this.traces.push(trace);
+      this.queueCapabilityTraces(trace);
       const value = options.values?.[i];
       this.graph.ingest(trace, value === undefined ? {} : { value });
       ingested++;
@@ -356,16 +366,17 @@ export class Toolgraph {
       const started = performance.now();
       const reuse = this.pendingSignals;
       this.pendingSignals = null;
-      this.traceSets.add(this.traces);
-      this.learner?.add(this.traces, this.learned);
-      this.learned = this.traces.length;
-      const learned = this.learner === null ? [] : this.learner.capabilities();
+      this.learnQueued();
+      // While a durable open is still reading older traces, learning is incomplete: the model
+      // goes without learned capabilities and trace outcomes, as before any trace, until it is done.
+      const complete = !this.capabilityBackfill;
+      const learned = this.learner === null || !complete ? [] : this.learner.capabilities();
       const merged = mergeCapabilities([...this.registered.values()], learned);
       const previous = this.model?.capabilities ?? null;
       const reuseClusters =
         previous !== null &&
         canReuseClusters({ last: this.clustered, now: performance.now(), version: this.capabilityVersion, capabilities: merged, everyMs: this.reclusterEveryMs, share: RECLUSTER_SHARE });
-      const capabilities = { capabilities: merged, traces: this.traceSets, previous, reuseClusters };
+      const capabilities = { capabilities: merged, traces: complete ? this.traceSets : [], previous, reuseClusters };
       this.model = buildModel(this.graph, this.catalog, this.weights, {
         seed: this.seed,
         embedding: this.embedding,
@@ -496,9 +507,48 @@ export class Toolgraph {
    * has them; fit them with fitOn).
    */
   applyStoredTraces(traces: readonly Trace[]): IngestResult {
-    for (const trace of traces) this.graph.ingest(trace);
+    for (const trace of traces) {
+      this.graph.ingest(trace);
+      this.queueCapabilityTraces(trace);
+    }
     if (traces.length > 0) this.invalidate();
     return { ingested: traces.length, version: this.graph.version };
+  }
+
+  /**
+   * A durable open restored a snapshot: the traces before it reach the capability learner and
+   * the outcome index through backfillCapabilityTraces, in store order, while newer traces wait
+   * in the queue, so learning sees every trace in the order a full replay would. Until
+   * endCapabilityBackfill, models have no learned capabilities and no trace outcomes.
+   */
+  beginCapabilityBackfill(): void {
+    this.capabilityBackfill = true;
+  }
+
+  /** One page of the traces before the restored snapshot, in store order. */
+  backfillCapabilityTraces(traces: readonly Trace[]): void {
+    this.traceSets.add(traces, 0);
+    this.learner?.add(traces, 0);
+  }
+
+  /** The backfill is over: the queued traces are learned and the model is rebuilt. */
+  endCapabilityBackfill(): void {
+    this.capabilityBackfill = false;
+    this.learnQueued();
+    this.builtCapabilityVersion = -1;
+    this.invalidate();
+  }
+
+  private queueCapabilityTraces(trace: Trace): void {
+    this.capabilityQueue.push(trace);
+    if (this.capabilityQueue.length >= CAPABILITY_QUEUE_LIMIT) this.learnQueued();
+  }
+
+  private learnQueued(): void {
+    if (this.capabilityBackfill || this.capabilityQueue.length === 0) return;
+    this.traceSets.add(this.capabilityQueue, 0);
+    this.learner?.add(this.capabilityQueue, 0);
+    this.capabilityQueue = [];
   }
 
   /** fit() on the given traces instead of those ingested into this object (a durable store's). */

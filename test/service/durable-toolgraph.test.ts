@@ -204,6 +204,8 @@ describe('durable toolgraph on PGlite', () => {
     }
     const restarted = await pglite(schema);
     try {
+      await restarted.capabilitiesLearned();
+      restarted.engine.rebuild();
       expect((await restarted.capabilities()).filter((c) => c.source === 'registered')).toEqual([
         { id: 'book-trip', tools: book.tools, ordered: true, description: book.description, code: 'run()', source: 'registered' },
         { id: '__proto__', tools: hostile.tools, ordered: false, description: hostile.description, source: 'registered' },
@@ -250,6 +252,11 @@ describe('durable toolgraph on PGlite', () => {
     const restarted = await pglite(schema);
     expect(restarted.openReport).toMatchObject({ kind: 'pglite', replayed: 0 });
     expect(restarted.openReport.snapshotSeq).toBeGreaterThan(0);
+    // The traces before the snapshot reach capability learning in the background; once they have,
+    // the model (learned capabilities included) answers as before.
+    await restarted.capabilitiesLearned();
+    restarted.engine.rebuild();
+    expect((await restarted.capabilities()).filter((c) => c.source === 'learned').length).toBeGreaterThan(0);
     expect(await answers(restarted)).toEqual(before);
     expect(await restarted.stats()).toMatchObject({ traces: beforeStats.traces, transitions: beforeStats.transitions, version: beforeStats.version });
     await restarted.close();
@@ -271,8 +278,11 @@ describe('durable toolgraph on PGlite', () => {
       reference.applyStoredTraces(all);
       reference.setWeights(fit.weights);
       // Once the deferred full rebuild ran, the answers are those of a full replay.
+      await replayed.capabilitiesLearned();
       replayed.engine.rebuild();
       expect(await answers(replayed)).toEqual(await answers(reference));
+      // Learned from every stored trace, in store order, as a full replay learns them.
+      expect(replayed.engine.capabilities()).toEqual(reference.rebuild().capabilities?.capabilities);
       expect((await replayed.stats()).traces).toBe(traces.length + 25);
     } finally {
       await replayed.close();
