@@ -130,7 +130,6 @@ export class Toolgraph {
   private readonly learner: CapabilityLearner | null;
   /** The traces' tool sets for capability outcomes, indexed as they arrive (capability-evidence.ts). */
   private readonly traceSets = new TraceToolSets();
-  /** How many of `traces` the learner has counted. */
   /**
    * Traces not yet given to the learner and to traceSets: queued, so ingestion does not pay for
    * learning, and drained at the next rebuild (or at CAPABILITY_QUEUE_LIMIT, to bound memory).
@@ -322,11 +321,6 @@ export class Toolgraph {
     return { capabilities: this.registered.size, version: this.graph.version };
   }
 
-  /** The registered capabilities, in registration order (the learned ones are in capabilities()). */
-  registeredCapabilities(): readonly Capability[] {
-    return [...this.registered.values()];
-  }
-
   /** Ranks capabilities for an intent and/or context tools (spec 003 section 4.4's three modes). */
   rankCapabilities(request: unknown): CapabilityRanking {
     const parsed = parseCapabilityRequest(request);
@@ -504,7 +498,7 @@ export class Toolgraph {
   /**
    * Ingests traces a durable store has already accepted (deduplicated, repeats renamed `id#n`),
    * in the store's order: no second deduplication, and they are not kept in memory (the store
-   * has them; fit them with fitOn).
+   * has them; fit them with fitOn) beyond the capability learning queue, drained at the next rebuild.
    */
   applyStoredTraces(traces: readonly Trace[]): IngestResult {
     for (const trace of traces) {
