@@ -526,7 +526,12 @@ async function loadService(values: Values): Promise<ToolgraphService> {
   const options = { rebuildDelayMs: intOption(values, 'rebuild-delay', SERVER_REBUILD_DELAY_MS, 0) };
   if (values['data'] !== undefined || values['traces'] !== undefined) return inMemoryService(await loadToolgraph(values, options));
   const dataDir = typeof values['data-dir'] === 'string' ? values['data-dir'] : undefined;
-  const service = await openToolgraph({ ...storeOptionsFromEnv(process.env, dataDir), seed: intOption(values, 'seed', 42, 0), ...options });
+  const service = await openToolgraph({
+    ...storeOptionsFromEnv(process.env, dataDir),
+    seed: intOption(values, 'seed', 42, 0),
+    learnCapabilities: values['learn-capabilities'] === true,
+    ...options,
+  });
   try {
     if (typeof values['tools'] === 'string') await service.setTools(await readCatalogFile(values['tools']));
   } catch (error) {

@@ -50,11 +50,12 @@ export function serveCommands(sourceOptions: Readonly<Record<string, OptionSpec>
   const sources: Record<string, OptionSpec> = {
     ...rest,
     'rebuild-delay': { type: 'string', help: 'ms from an ingestion to the model rebuild that includes it (default 2000)' },
+    'learn-capabilities': { type: 'boolean', help: 'with the store: learn capabilities from the stored traces (more memory as traces grow; the in-memory sources always learn)' },
   };
   const serve: Command = {
     name: 'serve',
     summary: 'HTTP service: JSON API under /v1, /healthz, /metrics, and the MCP server at /mcp.',
-    usage: 'serve [--data-dir DIR | --data DIR | --traces FILE] [--tools FILE] [--port N] [--host H] [--log-level L] [--allow-origin O,...] [--rebuild-delay MS]',
+    usage: 'serve [--data-dir DIR | --data DIR | --traces FILE] [--tools FILE] [--port N] [--host H] [--log-level L] [--allow-origin O,...] [--rebuild-delay MS] [--learn-capabilities]',
     example: 'TOOLGRAPH_TOKEN=secret toolgraph serve --port 8080',
     options: {
       ...sources,
@@ -97,7 +98,7 @@ export function serveCommands(sourceOptions: Readonly<Record<string, OptionSpec>
   const mcp: Command = {
     name: 'mcp',
     summary: 'MCP server over stdio: predict_next_tool, search_tools, suggest_dag, record_trace, score_trace.',
-    usage: 'mcp [--data-dir DIR | --data DIR | --traces FILE] [--tools FILE] [--rebuild-delay MS]',
+    usage: 'mcp [--data-dir DIR | --data DIR | --traces FILE] [--tools FILE] [--rebuild-delay MS] [--learn-capabilities]',
     example: 'toolgraph mcp',
     options: sources,
     async run(values) {

@@ -198,7 +198,9 @@ describe('durable toolgraph on PGlite', () => {
       expect(await tg.expandCapability('book-trip')).toEqual({ id: 'book-trip', tools: ['search_hotels', 'book_hotel'], ordered: true, description: book.description, code: 'run()', source: 'registered' });
       tg.engine.rebuild();
       rankedBefore = await tg.rankCapabilities({ intent: 'book a hotel', k: 5 });
-      expect((rankedBefore as { items: { capability: string }[] }).items.map((i) => i.capability)).toContain('book-trip');
+      const bookTrip = (rankedBefore as { items: { capability: string; reliability: number }[] }).items.find((i) => i.capability === 'book-trip')!;
+      // Its 2 registered successes and the stored trace that ran it: Beta(1, 1) posterior mean (1 + 3) / (2 + 3).
+      expect(bookTrip.reliability).toBeCloseTo(0.8, 12);
     } finally {
       await tg.close();
     }
@@ -238,7 +240,8 @@ describe('durable toolgraph on PGlite', () => {
   it('answers exactly as before after a restart (snapshot + fitted weights), and after replaying traces past the snapshot', async () => {
     const { tools, traces } = await sample();
     const schema = `d${++counter}`;
-    const tg = await pglite(schema);
+    const learning = { learnCapabilities: true };
+    const tg = await pglite(schema, learning);
     await tg.setTools(tools);
     const half = Math.floor(traces.length / 2);
     await tg.ingest(traces.slice(0, half).map(compact));
@@ -249,7 +252,7 @@ describe('durable toolgraph on PGlite', () => {
     const beforeStats = await tg.stats();
     await tg.close();
 
-    const restarted = await pglite(schema);
+    const restarted = await pglite(schema, learning);
     expect(restarted.openReport).toMatchObject({ kind: 'pglite', replayed: 0 });
     expect(restarted.openReport.snapshotSeq).toBeGreaterThan(0);
     // The traces before the snapshot reach capability learning in the background; once they have,
@@ -267,7 +270,7 @@ describe('durable toolgraph on PGlite', () => {
     const store = await openStore({ dataDir, schema });
     await store.appendTraces(extra);
     await store.close();
-    const replayed = await pglite(schema);
+    const replayed = await pglite(schema, learning);
     try {
       expect(replayed.openReport.replayed).toBe(25);
       // The reference: every stored trace replayed from scratch into a new engine.
