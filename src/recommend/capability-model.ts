@@ -19,8 +19,7 @@ import type { GraphSnapshot } from '../graph/snapshot.js';
 import type { Capability } from '../schema/capability.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
 import { betaReliability, type BetaPrior } from '../scoring/beta-reliability.js';
-import type { ConfidenceEvidence } from '../scoring/confidence-state.js';
-import { patternConfidenceOf } from '../scoring/pattern-confidence.js';
+import { NO_EVIDENCE, patternConfidenceOf } from '../scoring/pattern-confidence.js';
 import { bipartiteMatrix, type BipartiteMatrix } from '../spectral/bipartite-matrix.js';
 import { coCluster } from '../spectral/co-cluster.js';
 import { hypergraphPagerank } from '../spectral/hypergraph-pagerank.js';
@@ -28,17 +27,6 @@ import { stableLabels } from '../spectral/stable-labels.js';
 import { buildBm25, type Bm25Index } from '../text/bm25.js';
 import { catalogueTokens, identifierTokens } from '../text/tokenize.js';
 import { capabilityOutcomes, TraceToolSets } from './capability-evidence.js';
-
-/** Evidence of a pattern with nothing recorded (createPatternConfidence's defaults but for observations). */
-const NO_EVIDENCE: ConfidenceEvidence = {
-  observations: 0,
-  contradictions: 0,
-  causalLinks: 0,
-  applications: { positive: 0, negative: 0, neutral: 0 },
-  approvals: 0,
-  rejections: 0,
-  reflect: 'none',
-};
 
 export interface CapabilityModel {
   readonly capabilities: readonly Capability[];

@@ -60,6 +60,9 @@ const evidenceSchema = z.strictObject({
   reflect: z.enum(['none', 'approved', 'rejected']).default('none'),
 });
 
+/** Evidence with nothing recorded, from the schema's defaults: a base to add known counts to. */
+export const NO_EVIDENCE: ConfidenceEvidence = evidenceSchema.parse({ observations: 0 });
+
 /**
  * A new pattern. `evidence` defaults to one observation and nothing else (spec 004's column
  * defaults: frequency 0.30, effectiveness 0.50, human 0.50); give the counts already known when a

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRng } from '../../src/graph/rng.js';
 import { compositeConfidence } from '../../src/scoring/composite-confidence.js';
 import type { PatternConfidence } from '../../src/scoring/confidence-state.js';
-import { applyConfidenceEvent, createPatternConfidence, createPatternConfidenceSchema, patternConfidenceOf } from '../../src/scoring/pattern-confidence.js';
+import { applyConfidenceEvent, createPatternConfidence, createPatternConfidenceSchema, NO_EVIDENCE, patternConfidenceOf } from '../../src/scoring/pattern-confidence.js';
 import { CONFIDENCE_EVENTS, UPDATE_RULES, type ConfidenceEvent } from '../../src/scoring/update-rules.js';
 import { wilsonLowerBound } from '../../src/scoring/wilson.js';
 import { expectError } from './_helpers.js';
@@ -35,6 +35,8 @@ describe('createPatternConfidence', () => {
     ]) {
       expect(patternConfidenceOf(createPatternConfidenceSchema.parse(input))).toEqual(createPatternConfidence(input));
     }
+    // The base those internal callers add their counts to: every count 0, nothing reflected.
+    expect(NO_EVIDENCE).toEqual({ ...createPatternConfidence({ id: 'x', kind: 'capability', now: 0 }).evidence, observations: 0 });
   });
 
   it("starts at spec 004's column defaults: 0.30 / 0.50 / 0.50, composite 0.43, moderate", () => {
