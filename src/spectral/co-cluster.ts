@@ -36,6 +36,7 @@ import { kmeans } from 'ml-kmeans';
 import { createRng } from '../graph/rng.js';
 import { ToolgraphError } from '../schema/errors.js';
 import type { SparseMatrix } from './bipartite-matrix.js';
+import { DisjointSets } from './disjoint-sets.js';
 import { denseSvd } from './dense-svd.js';
 import { eigengap } from './eigengap.js';
 import { normalizeBipartite } from './normalize.js';
@@ -164,21 +165,9 @@ export function coCluster(matrix: SparseMatrix, options: CoClusterOptions = {}):
  */
 function components(m: SparseMatrix, rowDegrees: Float64Array, colDegrees: Float64Array): { label: Int32Array; count: number; largest: number } {
   const { rows, cols, offsets, columns } = m;
-  const parent = new Int32Array(rows + cols);
-  for (let v = 0; v < parent.length; v++) parent[v] = v;
-  const find = (v: number): number => {
-    while (parent[v] !== v) {
-      parent[v] = parent[parent[v]!]!;
-      v = parent[v]!;
-    }
-    return v;
-  };
+  const sets = new DisjointSets(rows + cols);
   for (let i = 0; i < rows; i++) {
-    for (let e = offsets[i]!; e < offsets[i + 1]!; e++) {
-      const a = find(i);
-      const b = find(rows + columns[e]!);
-      if (a !== b) parent[a < b ? b : a] = a < b ? a : b;
-    }
+    for (let e = offsets[i]!; e < offsets[i + 1]!; e++) sets.union(i, rows + columns[e]!);
   }
   const label = new Int32Array(rows + cols).fill(-1);
   const rootLabel = new Int32Array(rows + cols).fill(-1);
@@ -186,7 +175,7 @@ function components(m: SparseMatrix, rowDegrees: Float64Array, colDegrees: Float
   for (let v = 0; v < rows + cols; v++) {
     const degree = v < rows ? rowDegrees[v]! : colDegrees[v - rows]!;
     if (!(degree > 0)) continue;
-    const root = find(v);
+    const root = sets.find(v);
     if (rootLabel[root] === -1) {
       rootLabel[root] = sizes.length;
       sizes.push(0);

@@ -19,6 +19,7 @@
  * Quarterly 2 (1955); the O(n^3) potentials form as in Jonker, Volgenant, Computing 38 (1987).
  */
 import { ToolgraphError } from '../schema/errors.js';
+import { DisjointSets } from './disjoint-sets.js';
 
 export interface StableLabelsOptions {
   /** Smallest id a new cluster may take; default (largest old id) + 1. Ids below it and above the old ones are treated as retired. */
@@ -107,29 +108,19 @@ function hungarian(cost: Float64Array, n: number): Int32Array {
  * ascending. Clusters without any overlap are in no component.
  */
 function overlapComponents(cells: ReadonlyMap<number, number>, k: number, l: number): { rows: number[]; cols: number[] }[] {
-  const parent = new Int32Array(k + l);
-  for (let i = 0; i < parent.length; i++) parent[i] = i;
-  const find = (x: number): number => {
-    while (parent[x] !== x) {
-      parent[x] = parent[parent[x]!]!;
-      x = parent[x]!;
-    }
-    return x;
-  };
+  const sets = new DisjointSets(k + l);
   const linked = new Uint8Array(k + l);
   for (const cell of cells.keys()) {
     const c = Math.floor(cell / l);
     const o = k + (cell % l);
     linked[c] = 1;
     linked[o] = 1;
-    const a = find(c);
-    const b = find(o);
-    if (a !== b) parent[Math.max(a, b)] = Math.min(a, b);
+    sets.union(c, o);
   }
   const byRoot = new Map<number, { rows: number[]; cols: number[] }>();
   for (let x = 0; x < k + l; x++) {
     if (linked[x] === 0) continue;
-    const root = find(x);
+    const root = sets.find(x);
     let component = byRoot.get(root);
     if (component === undefined) byRoot.set(root, (component = { rows: [], cols: [] }));
     if (x < k) component.rows.push(x);
