@@ -218,31 +218,61 @@ function positiveOnly(csr: Csr): Csr {
   return { n: csr.n, offsets, targets, weights };
 }
 
+/**
+ * The successful second-order contexts as rows sorted by target. ToolGraph visits each context
+ * pair's successors together, so a row is collected in scratch arrays and closed when the pair
+ * changes and sorted (by insertion when short), with no map or array per row until it is built.
+ */
 function buildSecondOrder(graph: ToolGraph): Map<number, SecondOrderRow> {
-  const rows = new Map<number, { targets: number[]; weights: number[] }>();
-  graph.forEachSecondOrder((a, b, c, stats) => {
-    if (stats.success <= 0) return;
-    const key = pairKey(a, b);
-    let row = rows.get(key);
-    if (row === undefined) {
-      row = { targets: [], weights: [] };
-      rows.set(key, row);
-    }
-    row.targets.push(c);
-    row.weights.push(stats.success);
-  });
   const result = new Map<number, SecondOrderRow>();
-  for (const [key, row] of rows) {
-    const order = row.targets.map((_, i) => i).sort((x, y) => row.targets[x]! - row.targets[y]!);
-    const targets = new Int32Array(order.length);
-    const weights = new Float64Array(order.length);
+  let key = -1;
+  let size = 0;
+  let targets = new Int32Array(64);
+  let weights = new Float64Array(64);
+  const close = (): void => {
+    if (size === 0) return;
+    if (size > 32) {
+      // A hub pair with many successors: sort an index instead of shifting.
+      const order = Array.from({ length: size }, (_, i) => i).sort((x, y) => targets[x]! - targets[y]!);
+      const t = order.map((i) => targets[i]!);
+      const w = order.map((i) => weights[i]!);
+      targets.set(t);
+      weights.set(w);
+    }
+    for (let i = 1; i < size; i++) {
+      const t = targets[i]!;
+      const w = weights[i]!;
+      let j = i - 1;
+      for (; j >= 0 && targets[j]! > t; j--) {
+        targets[j + 1] = targets[j]!;
+        weights[j + 1] = weights[j]!;
+      }
+      targets[j + 1] = t;
+      weights[j + 1] = w;
+    }
     let total = 0;
-    order.forEach((from, to) => {
-      targets[to] = row.targets[from]!;
-      weights[to] = row.weights[from]!;
-      total += row.weights[from]!;
-    });
-    result.set(key, { targets, weights, total });
-  }
+    for (let i = 0; i < size; i++) total += weights[i]!;
+    result.set(key, { targets: targets.slice(0, size), weights: weights.slice(0, size), total });
+    size = 0;
+  };
+  graph.forEachSecondOrder((a, b, c, stats) => {
+    const pair = pairKey(a, b);
+    if (pair !== key) {
+      close();
+      key = pair;
+    }
+    if (stats.success <= 0) return;
+    if (size === targets.length) {
+      const grownTargets = new Int32Array(size * 2);
+      grownTargets.set(targets);
+      targets = grownTargets;
+      const grownWeights = new Float64Array(size * 2);
+      grownWeights.set(weights);
+      weights = grownWeights;
+    }
+    targets[size] = c;
+    weights[size++] = stats.success;
+  });
+  close();
   return result;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { csrFromEdges, symmetrizeCsr } from '../../src/graph/csr.js';
 import { createRng } from '../../src/graph/rng.js';
 import { buildSnapshot } from '../../src/graph/snapshot.js';
-import { ToolGraph } from '../../src/graph/tool-graph.js';
+import { pairKey, ToolGraph } from '../../src/graph/tool-graph.js';
 import { trace } from '../helpers/traces.js';
 
 describe('buildSnapshot', () => {
@@ -38,5 +38,36 @@ describe('buildSnapshot', () => {
     expect(out.offsets[out.n]).toBe(stats.size);
     expect(snapshot.undirected).toEqual(symmetrizeCsr(csrFromEdges(graph.toolCount, src, dst, w)));
     expect(snapshot.edgeCount).toBe(src.length);
+  });
+
+  it('holds each successful second-order context row sorted by target, a hub pair with many successors included', () => {
+    const rng = createRng(4);
+    const graph = new ToolGraph();
+    // A hub context (h0, h1) followed by 60 different tools, in shuffled order, some only in failures.
+    const successors = Array.from({ length: 60 }, (_, i) => `s${i}`).sort(() => rng() - 0.5);
+    successors.forEach((tool, i) => graph.ingest(trace(['h0', 'h1', tool], { success: i % 7 !== 0, timestamp: i })));
+    for (let i = 0; i < 300; i++) {
+      graph.ingest(trace(Array.from({ length: 3 + Math.floor(rng() * 3) }, () => `t${Math.floor(rng() * 12)}`), { success: rng() < 0.8, timestamp: 100 + i }));
+    }
+    const expected = new Map<number, { targets: number[]; weights: number[] }>();
+    graph.forEachSecondOrder((a, b, c, stats) => {
+      if (stats.success <= 0) return;
+      const key = pairKey(a, b);
+      const row = expected.get(key) ?? { targets: [], weights: [] };
+      row.targets.push(c);
+      row.weights.push(stats.success);
+      expected.set(key, row);
+    });
+    const second = buildSnapshot(graph).second;
+    expect([...second.keys()].sort((x, y) => x - y)).toEqual([...expected.keys()].sort((x, y) => x - y));
+    for (const [key, row] of expected) {
+      const order = row.targets.map((_, i) => i).sort((x, y) => row.targets[x]! - row.targets[y]!);
+      const got = second.get(key)!;
+      expect(Array.from(got.targets)).toEqual(order.map((i) => row.targets[i]));
+      expect(Array.from(got.weights)).toEqual(order.map((i) => row.weights[i]));
+      expect(got.total).toBe(row.weights.reduce((x, y) => x + y, 0));
+    }
+    const hub = second.get(pairKey(graph.indexOf('h0')!, graph.indexOf('h1')!))!;
+    expect(hub.targets.length).toBe(60 - Math.ceil(60 / 7));
   });
 });
