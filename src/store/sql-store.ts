@@ -3,7 +3,8 @@
  * transactions, so the two cannot drift apart. Drivers (sql-driver.ts) only open, pool and
  * translate errors.
  */
-import { deflateSync, inflateSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { deflateSync, inflate } from 'node:zlib';
 import { z } from 'zod';
 import type { FittedWeights } from '../recommend/model.js';
 import { ToolgraphError } from '../schema/errors.js';
@@ -174,6 +175,8 @@ function capabilityFromBody(body: Partial<CapabilityInfo>): CapabilityInfo {
     failures: body.failures ?? 0,
   });
 }
+
+const inflateAsync = promisify(inflate);
 
 function num(value: unknown): number {
   return typeof value === 'number' ? value : Number(value);
@@ -632,13 +635,16 @@ export class SqlStore implements Store {
       } else {
         throw new ToolgraphError('INTERNAL', 'getSnapshot: the driver returned the snapshot body in an unexpected form');
       }
-      const raw = row['compression'] === 'deflate' ? inflateSync(stored) : stored;
+      // Inflated on the thread pool: a large snapshot takes hundreds of milliseconds, which the
+      // event loop spends on the other loads of an open meanwhile.
+      const raw = row['compression'] === 'deflate' ? await inflateAsync(stored) : stored;
       if (raw.byteLength !== num(row['byte_length'])) {
         throw new ToolgraphError('INTERNAL', `getSnapshot: the snapshot has ${raw.byteLength} bytes, ${num(row['byte_length'])} were stored`);
       }
-      // A plain array at offset 0: the codec reads its columns as aligned views without copying.
-      const data = new Uint8Array(raw.byteLength);
-      data.set(raw);
+      // A plain array at offset 0 of its own buffer: the codec reads its columns as aligned views
+      // without copying. The inflated bytes usually are one already; a view into a larger
+      // buffer (a driver's) is copied.
+      const data = raw.byteOffset === 0 && raw.buffer.byteLength === raw.byteLength ? new Uint8Array(raw.buffer) : Uint8Array.from(raw);
       return { traceSeq: num(row['trace_seq']), format: num(row['format']), data };
     });
   }
