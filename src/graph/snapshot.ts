@@ -12,6 +12,7 @@ import { edgeReliability, type EdgeReliability } from './edge-reliability.js';
 import { louvainCommunities } from './louvain.js';
 import { pagerank } from './pagerank.js';
 import { percentileRanks } from './percentile.js';
+import { grown } from './typed-arrays.js';
 import { pairKey, type ToolGraph } from './tool-graph.js';
 
 /** Second-order successors of one context pair, sorted by target. */
@@ -263,12 +264,8 @@ function buildSecondOrder(graph: ToolGraph): Map<number, SecondOrderRow> {
     }
     if (stats.success <= 0) return;
     if (size === targets.length) {
-      const grownTargets = new Int32Array(size * 2);
-      grownTargets.set(targets);
-      targets = grownTargets;
-      const grownWeights = new Float64Array(size * 2);
-      grownWeights.set(weights);
-      weights = grownWeights;
+      targets = grown(targets, size * 2);
+      weights = grown(weights, size * 2);
     }
     targets[size] = c;
     weights[size++] = stats.success;

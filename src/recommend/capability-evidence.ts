@@ -8,6 +8,7 @@
  * O(sum over traces of L) to index (once per trace with TraceToolSets), O(sum over c of
  * |traces(rarest tool of c)| * |c| * L) to count.
  */
+import { grown } from '../graph/typed-arrays.js';
 import type { Trace } from '../schema/types.js';
 
 export interface CapabilityOutcomes {
@@ -50,9 +51,9 @@ export class TraceToolSets {
   private addOne(trace: Trace): void {
     const i = this.size;
     if (i + 1 >= this.start.length) {
-      this.start = grow(this.start, this.start.length * 2);
-      this.success = grow(this.success, this.start.length);
-      this.timestamp = grow(this.timestamp, this.start.length);
+      this.start = grown(this.start, this.start.length * 2);
+      this.success = grown(this.success, this.start.length);
+      this.timestamp = grown(this.timestamp, this.start.length);
     }
     let end = this.start[i]!;
     for (const step of trace.steps) {
@@ -61,11 +62,11 @@ export class TraceToolSets {
         id = this.ids.size;
         this.ids.set(step.tool, id);
         this.postings.push([]);
-        if (id >= this.mark.length) this.mark = grow(this.mark, Math.max(64, this.mark.length * 2), -1);
+        if (id >= this.mark.length) this.mark = grown(this.mark, Math.max(64, this.mark.length * 2), -1);
       }
       if (this.mark[id] === i) continue;
       this.mark[id] = i;
-      if (end >= this.tools.length) this.tools = grow(this.tools, this.tools.length * 2);
+      if (end >= this.tools.length) this.tools = grown(this.tools, this.tools.length * 2);
       this.tools[end++] = id;
       this.postings[id]!.push(i);
     }
@@ -113,11 +114,4 @@ export class TraceToolSets {
     }
     return true;
   }
-}
-
-function grow<T extends Int32Array | Uint8Array | Float64Array>(array: T, size: number, fill = 0): T {
-  const next = new (array.constructor as new (n: number) => T)(size);
-  next.set(array);
-  if (fill !== 0) next.fill(fill, array.length);
-  return next;
 }

@@ -10,6 +10,7 @@
  * appending (an intent that differs from the one logged, checked in O(records)) starts afresh too.
  */
 import type { IntentRecord } from '../graph/tool-graph.js';
+import { grown } from '../graph/typed-arrays.js';
 import { tokenize } from './tokenize.js';
 
 class IntentTokenLog {
@@ -54,12 +55,6 @@ class IntentTokenLog {
     for (let p = this.start[r]!; p < this.start[r + 1]!; p++) out.push(this.terms[this.tokens[p]!]!);
     return out;
   }
-}
-
-function grown(array: Int32Array, size: number): Int32Array<ArrayBuffer> {
-  const next = new Int32Array(size);
-  next.set(array);
-  return next;
 }
 
 const logs = new WeakMap<readonly IntentRecord[], IntentTokenLog>();

@@ -22,6 +22,7 @@
  * 4,076 tools the lowest) at about a quarter of the exact cost.
  * Tools without a vector (an asynchronous embedder not yet prefetched) have no postings: cosine 0.
  */
+import { grown } from '../graph/typed-arrays.js';
 import type { TextEmbedding } from './text-embedding.js';
 
 export interface ToolVectors {
@@ -77,12 +78,8 @@ export function buildToolVectors(texts: readonly string[], embedding: TextEmbedd
   const reserve = (extra: number): void => {
     if (q + extra <= rowDims.length) return;
     const size = Math.max(q + extra, rowDims.length * 2);
-    const dims = new Int32Array(size);
-    dims.set(rowDims.subarray(0, q));
-    const values = new Float32Array(size);
-    values.set(rowValues.subarray(0, q));
-    rowDims = dims;
-    rowValues = values;
+    rowDims = grown(rowDims, size);
+    rowValues = grown(rowValues, size);
   };
   for (let c = 0; c < n; c++) {
     const text = texts[c]!;
