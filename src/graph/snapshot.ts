@@ -12,7 +12,6 @@ import { edgeReliability, type EdgeReliability } from './edge-reliability.js';
 import { louvainCommunities } from './louvain.js';
 import { pagerank } from './pagerank.js';
 import { percentileRanks } from './percentile.js';
-import { grown } from './typed-arrays.js';
 import { pairKey, type ToolGraph } from './tool-graph.js';
 
 /** Second-order successors of one context pair, sorted by target. */
@@ -83,42 +82,23 @@ function reuseCommunities(stored: { readonly communities: Int32Array; readonly c
 
 export function buildSnapshot(graph: ToolGraph, options: SnapshotOptions = {}): GraphSnapshot {
   const n = graph.toolCount;
-  const m = graph.edgeCount;
-  const sources = new Int32Array(m);
-  const targets = new Int32Array(m);
-  const success = new Float64Array(m);
-  const failure = new Float64Array(m);
-  const counts = new Float64Array(m);
-  const recentSuccess = new Float64Array(m);
-  const recentFailure = new Float64Array(m);
-  const lastSeen = new Float64Array(m);
-  let e = 0;
-  graph.forEachTransition((a, b, stats) => {
-    sources[e] = a;
-    targets[e] = b;
-    success[e] = stats.success;
-    failure[e] = stats.failure;
-    counts[e] = stats.count;
-    recentSuccess[e] = stats.recentSuccess;
-    recentFailure[e] = stats.recentFailure;
-    lastSeen[e] = stats.lastSeen;
-    e++;
-  });
+  const { from, to, stats } = graph.transitionRows();
+  const m = from.length;
   // One CSR whose weights are the edge ids gives the permutation from ToolGraph order to CSR
-  // order (pairs are distinct, so nothing is merged); every per-edge array is gathered through
+  // order (pairs are distinct, so nothing is merged); every per-edge column is gathered through
   // it, so the success, failure, count and reliability arrays line up with `out`.
   const ids = new Float64Array(m);
   for (let i = 0; i < m; i++) ids[i] = i;
-  const order = csrFromEdges(n, sources, targets, ids);
+  const order = csrFromEdges(n, from, to, ids);
   const gather = (values: Float64Array): Float64Array => {
     const aligned = new Float64Array(m);
     for (let j = 0; j < m; j++) aligned[j] = values[order.weights[j]!]!;
     return aligned;
   };
-  const out: Csr = { n, offsets: order.offsets, targets: order.targets, weights: gather(success) };
-  const outFailures = gather(failure);
-  const outCounts = gather(counts);
-  const reliability = edgeReliability(gather(recentSuccess), gather(recentFailure), gather(lastSeen), {
+  const out: Csr = { n, offsets: order.offsets, targets: order.targets, weights: gather(stats.success) };
+  const outFailures = gather(stats.failure);
+  const outCounts = gather(stats.count);
+  const reliability = edgeReliability(gather(stats.recentSuccess), gather(stats.recentFailure), gather(stats.lastSeen), {
     now: graph.newest,
     halfLifeMs: graph.halfLifeMs,
     ...options.reliability,
@@ -220,56 +200,63 @@ function positiveOnly(csr: Csr): Csr {
 }
 
 /**
- * The successful second-order contexts as rows sorted by target. ToolGraph visits each context
- * pair's successors together, so a row is collected in scratch arrays and closed when the pair
- * changes and sorted (by insertion when short), with no map or array per row until it is built.
+ * The successful second-order contexts as rows sorted by target. The rows of one context pair
+ * are grouped by a counting sort on the context id (dense, in order of first observation), then
+ * each group is collected in scratch arrays and sorted (by insertion when short), with no map
+ * or array per row until it is built. O(contexts + rows) plus the sorts of the rows.
  */
 function buildSecondOrder(graph: ToolGraph): Map<number, SecondOrderRow> {
+  const { contextA, contextB, context, target, stats } = graph.secondOrderRows();
+  const contexts = contextA.length;
+  const start = new Int32Array(contexts + 1);
+  for (let s = 0; s < context.length; s++) if (stats.success[s]! > 0) start[context[s]! + 1]!++;
+  for (let k = 0; k < contexts; k++) start[k + 1]! += start[k]!;
+  const cursor = start.slice(0, contexts);
+  const grouped = new Int32Array(start[contexts]!);
+  for (let s = 0; s < context.length; s++) if (stats.success[s]! > 0) grouped[cursor[context[s]!]!++] = s;
+
   const result = new Map<number, SecondOrderRow>();
-  let key = -1;
-  let size = 0;
   let targets = new Int32Array(64);
   let weights = new Float64Array(64);
-  const close = (): void => {
-    if (size === 0) return;
-    if (size > 32) {
-      // A hub pair with many successors: sort an index instead of shifting.
-      const order = Array.from({ length: size }, (_, i) => i).sort((x, y) => targets[x]! - targets[y]!);
-      const t = order.map((i) => targets[i]!);
-      const w = order.map((i) => weights[i]!);
-      targets.set(t);
-      weights.set(w);
+  for (let k = 0; k < contexts; k++) {
+    const size = start[k + 1]! - start[k]!;
+    if (size === 0) continue;
+    if (size > targets.length) {
+      targets = new Int32Array(2 * size);
+      weights = new Float64Array(2 * size);
     }
-    for (let i = 1; i < size; i++) {
-      const t = targets[i]!;
-      const w = weights[i]!;
-      let j = i - 1;
-      for (; j >= 0 && targets[j]! > t; j--) {
-        targets[j + 1] = targets[j]!;
-        weights[j + 1] = weights[j]!;
-      }
-      targets[j + 1] = t;
-      weights[j + 1] = w;
+    for (let i = 0; i < size; i++) {
+      const s = grouped[start[k]! + i]!;
+      targets[i] = target[s]!;
+      weights[i] = stats.success[s]!;
     }
+    sortRow(targets, weights, size);
     let total = 0;
     for (let i = 0; i < size; i++) total += weights[i]!;
-    result.set(key, { targets: targets.slice(0, size), weights: weights.slice(0, size), total });
-    size = 0;
-  };
-  graph.forEachSecondOrder((a, b, c, stats) => {
-    const pair = pairKey(a, b);
-    if (pair !== key) {
-      close();
-      key = pair;
-    }
-    if (stats.success <= 0) return;
-    if (size === targets.length) {
-      targets = grown(targets, size * 2);
-      weights = grown(weights, size * 2);
-    }
-    targets[size] = c;
-    weights[size++] = stats.success;
-  });
-  close();
+    result.set(pairKey(contextA[k]!, contextB[k]!), { targets: targets.slice(0, size), weights: weights.slice(0, size), total });
+  }
   return result;
+}
+
+/** Sorts the first `size` targets ascending, weights alongside: by insertion, after an index sort when long. */
+function sortRow(targets: Int32Array, weights: Float64Array, size: number): void {
+  if (size > 32) {
+    // A hub pair with many successors: sort an index instead of shifting.
+    const order = Array.from({ length: size }, (_, i) => i).sort((x, y) => targets[x]! - targets[y]!);
+    const t = order.map((i) => targets[i]!);
+    const w = order.map((i) => weights[i]!);
+    targets.set(t);
+    weights.set(w);
+  }
+  for (let i = 1; i < size; i++) {
+    const t = targets[i]!;
+    const w = weights[i]!;
+    let j = i - 1;
+    for (; j >= 0 && targets[j]! > t; j--) {
+      targets[j + 1] = targets[j]!;
+      weights[j + 1] = weights[j]!;
+    }
+    targets[j + 1] = t;
+    weights[j + 1] = w;
+  }
 }

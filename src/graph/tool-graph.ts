@@ -13,28 +13,11 @@
  */
 import { DirectedGraph } from 'graphology';
 import type { Trace } from '../schema/types.js';
+import { PairIndex } from './pair-index.js';
+import { TransitionTable, type TransitionColumns, type TransitionStats } from './transition-table.js';
+import { grown } from './typed-arrays.js';
 
-/** Outcome statistics of one observed transition or second-order context. */
-export interface TransitionStats {
-  /** Times observed, whatever the outcome. */
-  count: number;
-  /** Observations in successful traces whose target step succeeded. */
-  success: number;
-  /** Observations in failed traces, or whose target step failed. */
-  failure: number;
-  /** Sum of the trace values of the successful observations. */
-  evidence: number;
-  /** Epoch ms of the latest observation. */
-  lastSeen: number;
-  /**
-   * Success evidence (value-weighted) and failures, each observation decayed by
-   * 2^(-(lastSeen - t) / halfLife) to the time `lastSeen`: exponentially weighted sums kept
-   * incrementally, so reliability can weigh recent outcomes above old ones (edge-reliability.ts)
-   * without storing every observation.
-   */
-  recentSuccess: number;
-  recentFailure: number;
-}
+export type { TransitionColumns, TransitionStats };
 
 export interface ToolStats {
   readonly index: number;
@@ -67,17 +50,6 @@ export interface IngestOptions {
   readonly value?: number;
 }
 
-/** Statistics of many transitions as columns, aligned by position. */
-export interface TransitionColumns {
-  readonly count: Float64Array;
-  readonly success: Float64Array;
-  readonly failure: Float64Array;
-  readonly evidence: Float64Array;
-  readonly lastSeen: Float64Array;
-  readonly recentSuccess: Float64Array;
-  readonly recentFailure: Float64Array;
-}
-
 /**
  * Everything a ToolGraph has learned, as flat typed arrays (graph-codec.ts writes it as bytes).
  * Positions follow the graph's own iteration order, so a restored graph iterates, and therefore
@@ -108,40 +80,6 @@ export interface ToolGraphState {
   readonly intentSequences: Int32Array;
 }
 
-function columns(m: number): TransitionColumns {
-  return {
-    count: new Float64Array(m),
-    success: new Float64Array(m),
-    failure: new Float64Array(m),
-    evidence: new Float64Array(m),
-    lastSeen: new Float64Array(m),
-    recentSuccess: new Float64Array(m),
-    recentFailure: new Float64Array(m),
-  };
-}
-
-function putColumns(cols: TransitionColumns, i: number, stats: TransitionStats): void {
-  cols.count[i] = stats.count;
-  cols.success[i] = stats.success;
-  cols.failure[i] = stats.failure;
-  cols.evidence[i] = stats.evidence;
-  cols.lastSeen[i] = stats.lastSeen;
-  cols.recentSuccess[i] = stats.recentSuccess;
-  cols.recentFailure[i] = stats.recentFailure;
-}
-
-function statsAt(cols: TransitionColumns, i: number): TransitionStats {
-  return {
-    count: cols.count[i]!,
-    success: cols.success[i]!,
-    failure: cols.failure[i]!,
-    evidence: cols.evidence[i]!,
-    lastSeen: cols.lastSeen[i]!,
-    recentSuccess: cols.recentSuccess[i]!,
-    recentFailure: cols.recentFailure[i]!,
-  };
-}
-
 /** Pair keys pack two tool indices into one safe integer: supports 2^26 tools. */
 const PAIR_BASE = 2 ** 26;
 
@@ -149,23 +87,76 @@ export function pairKey(a: number, b: number): number {
   return a * PAIR_BASE + b;
 }
 
-function newStats(): TransitionStats {
-  return { count: 0, success: 0, failure: 0, evidence: 0, lastSeen: 0, recentSuccess: 0, recentFailure: 0 };
+/** Live statistics of one row of a TransitionTable: the graphology view's edge attributes. */
+class LiveTransition implements Readonly<TransitionStats> {
+  constructor(
+    private readonly table: TransitionTable,
+    private readonly row: number,
+  ) {}
+  get count(): number {
+    return this.table.read('count', this.row);
+  }
+  get success(): number {
+    return this.table.read('success', this.row);
+  }
+  get failure(): number {
+    return this.table.read('failure', this.row);
+  }
+  get evidence(): number {
+    return this.table.read('evidence', this.row);
+  }
+  get lastSeen(): number {
+    return this.table.read('lastSeen', this.row);
+  }
+  get recentSuccess(): number {
+    return this.table.read('recentSuccess', this.row);
+  }
+  get recentFailure(): number {
+    return this.table.read('recentFailure', this.row);
+  }
+}
+
+/** First-order transitions as columns: row e is from[e] -> to[e], in order of first observation. */
+export interface TransitionRows {
+  readonly from: Int32Array;
+  readonly to: Int32Array;
+  readonly stats: TransitionColumns;
+}
+
+/**
+ * Second-order contexts as columns: row s is (contextA[k], contextB[k]) -> target[s] with
+ * k = context[s]. Context ids are dense, in order of first observation, as are rows.
+ */
+export interface SecondOrderRows {
+  readonly contextA: Int32Array;
+  readonly contextB: Int32Array;
+  readonly context: Int32Array;
+  readonly target: Int32Array;
+  readonly stats: TransitionColumns;
 }
 
 export class ToolGraph {
-  /** graphology graph: node key = String(tool index), edge attributes = TransitionStats (by reference). */
-  private readonly structure: DirectedGraph<ToolStats, TransitionStats>;
+  /** graphology graph: node key = String(tool index), edge attributes = live views of the statistics. */
+  private readonly structure: DirectedGraph<ToolStats, Readonly<TransitionStats>>;
   /** Tools and edges added since the graphology graph was last brought up to date. */
   private syncedTools = 0;
-  private readonly pendingEdges: number[] = [];
+  private syncedEdges = 0;
   readonly names: string[] = [];
   private readonly indexByName = new Map<string, number>();
   private readonly toolStats: ToolStats[] = [];
-  /** Edge stats by pair key: the same objects graphology holds, so no lookup by name per step. */
-  private readonly edges = new Map<number, TransitionStats>();
-  /** Second order: pair key (a, b) -> (c -> stats). */
-  private readonly second = new Map<number, Map<number, TransitionStats>>();
+  /** First order: (a, b) -> row of `edgeTable`, whose endpoints are edgeFrom/edgeTo[row]. */
+  private edgeIndex = new PairIndex();
+  private readonly edgeTable = new TransitionTable();
+  private edgeFrom = new Int32Array(64);
+  private edgeTo = new Int32Array(64);
+  /** Second order: (a, b) -> context id; (context id, c) -> row of `secondTable`. */
+  private contextIndex = new PairIndex();
+  private contextA = new Int32Array(64);
+  private contextB = new Int32Array(64);
+  private secondIndex = new PairIndex();
+  private readonly secondTable = new TransitionTable();
+  private secondContext = new Int32Array(64);
+  private secondTarget = new Int32Array(64);
   private readonly intentRecords: IntentRecord[] = [];
   /** Scratch for one trace's tool indices, grown as needed. */
   private ids = new Int32Array(64);
@@ -183,26 +174,24 @@ export class ToolGraph {
     if (!(halfLife > 0 && Number.isFinite(halfLife))) throw new RangeError(`ToolGraph: halfLifeMs must be a positive finite number, got ${halfLife}`);
     this.halfLifeMs = halfLife;
     this.decayRate = -Math.LN2 / halfLife;
-    this.structure = new DirectedGraph<ToolStats, TransitionStats>({ allowSelfLoops: true });
+    this.structure = new DirectedGraph<ToolStats, Readonly<TransitionStats>>({ allowSelfLoops: true });
   }
 
   /**
    * The graphology view of the tools and transitions, brought up to date on access. Ingestion
    * only appends to typed structures (graphology's per-edge insertion would cost more than the
    * rest of ingestion together); whoever reads the graph sees every trace ingested so far, and
-   * edge attributes are the live statistics objects.
+   * edge attributes read the live statistics.
    */
-  get graph(): DirectedGraph<ToolStats, TransitionStats> {
+  get graph(): DirectedGraph<ToolStats, Readonly<TransitionStats>> {
     const g = this.structure;
     for (; this.syncedTools < this.toolStats.length; this.syncedTools++) {
       g.addNode(String(this.syncedTools), this.toolStats[this.syncedTools]!);
     }
-    for (const key of this.pendingEdges) {
-      const a = Math.floor(key / PAIR_BASE);
-      const b = key % PAIR_BASE;
-      g.addDirectedEdge(String(a), String(b), this.edges.get(key)!);
+    for (; this.syncedEdges < this.edgeTable.size; this.syncedEdges++) {
+      const e = this.syncedEdges;
+      g.addDirectedEdge(String(this.edgeFrom[e]), String(this.edgeTo[e]), new LiveTransition(this.edgeTable, e));
     }
-    this.pendingEdges.length = 0;
     return g;
   }
 
@@ -216,7 +205,7 @@ export class ToolGraph {
   }
 
   get edgeCount(): number {
-    return this.edges.size;
+    return this.edgeTable.size;
   }
 
   get traces(): number {
@@ -255,27 +244,51 @@ export class ToolGraph {
     return stats;
   }
 
+  /** A copy of the statistics of a -> b, if observed. */
   transition(a: number, b: number): Readonly<TransitionStats> | undefined {
-    return this.edges.get(pairKey(a, b));
+    const row = this.edgeIndex.get(a, b);
+    return row < 0 ? undefined : this.edgeTable.stats(row);
   }
 
-  /** Statistics of the second-order context (a, b) -> c, if observed. */
+  /** A copy of the statistics of the second-order context (a, b) -> c, if observed. */
   secondOrder(a: number, b: number, c: number): Readonly<TransitionStats> | undefined {
-    return this.second.get(pairKey(a, b))?.get(c);
+    const context = this.contextIndex.get(a, b);
+    const row = context < 0 ? -1 : this.secondIndex.get(context, c);
+    return row < 0 ? undefined : this.secondTable.stats(row);
   }
 
-  /** Calls `fn(a, b, stats)` for every first-order transition. */
+  /** Calls `fn(a, b, stats)` for every first-order transition, in order of first observation. */
   forEachTransition(fn: (a: number, b: number, stats: Readonly<TransitionStats>) => void): void {
-    for (const [key, stats] of this.edges) fn(Math.floor(key / PAIR_BASE), key % PAIR_BASE, stats);
+    const m = this.edgeTable.size;
+    for (let e = 0; e < m; e++) fn(this.edgeFrom[e]!, this.edgeTo[e]!, this.edgeTable.stats(e));
   }
 
-  /** Calls `fn(a, b, c, stats)` for every second-order context. */
+  /** Calls `fn(a, b, c, stats)` for every second-order context, in order of first observation. */
   forEachSecondOrder(fn: (a: number, b: number, c: number, stats: Readonly<TransitionStats>) => void): void {
-    for (const [key, row] of this.second) {
-      const a = Math.floor(key / PAIR_BASE);
-      const b = key % PAIR_BASE;
-      for (const [c, stats] of row) fn(a, b, c, stats);
+    const m = this.secondTable.size;
+    for (let s = 0; s < m; s++) {
+      const k = this.secondContext[s]!;
+      fn(this.contextA[k]!, this.contextB[k]!, this.secondTarget[s]!, this.secondTable.stats(s));
     }
+  }
+
+  /** The first-order transitions as column views: read them before the next ingestion. */
+  transitionRows(): TransitionRows {
+    const m = this.edgeTable.size;
+    return { from: this.edgeFrom.subarray(0, m), to: this.edgeTo.subarray(0, m), stats: this.edgeTable.columns() };
+  }
+
+  /** The second-order contexts as column views: read them before the next ingestion. */
+  secondOrderRows(): SecondOrderRows {
+    const m = this.secondTable.size;
+    const k = this.contextIndex.size;
+    return {
+      contextA: this.contextA.subarray(0, k),
+      contextB: this.contextB.subarray(0, k),
+      context: this.secondContext.subarray(0, m),
+      target: this.secondTarget.subarray(0, m),
+      stats: this.secondTable.columns(),
+    };
   }
 
   intents(): readonly IntentRecord[] {
@@ -291,32 +304,15 @@ export class ToolGraph {
       calls[i] = this.toolStats[i]!.calls;
       seen[i] = this.toolStats[i]!.seen;
     }
-    const m = this.edges.size;
-    const from = new Int32Array(m);
-    const to = new Int32Array(m);
-    const edges = columns(m);
-    let e = 0;
-    for (const [key, stats] of this.edges) {
-      from[e] = Math.floor(key / PAIR_BASE);
-      to[e] = key % PAIR_BASE;
-      putColumns(edges, e++, stats);
-    }
-    let s = 0;
-    for (const row of this.second.values()) s += row.size;
+    const first = this.transitionRows();
+    const second = this.secondOrderRows();
+    const s = second.context.length;
     const a = new Int32Array(s);
     const b = new Int32Array(s);
-    const c = new Int32Array(s);
-    const second = columns(s);
-    s = 0;
-    for (const [key, row] of this.second) {
-      const ka = Math.floor(key / PAIR_BASE);
-      const kb = key % PAIR_BASE;
-      for (const [target, stats] of row) {
-        a[s] = ka;
-        b[s] = kb;
-        c[s] = target;
-        putColumns(second, s++, stats);
-      }
+    for (let i = 0; i < s; i++) {
+      const k = second.context[i]!;
+      a[i] = second.contextA[k]!;
+      b[i] = second.contextB[k]!;
     }
     const records = this.intentRecords;
     const intentOffsets = new Int32Array(records.length + 1);
@@ -331,13 +327,13 @@ export class ToolGraph {
       names: this.names.slice(),
       calls,
       seen,
-      from,
-      to,
-      edges,
+      from: first.from.slice(),
+      to: first.to.slice(),
+      edges: copyColumns(first.stats),
       a,
       b,
-      c,
-      second,
+      c: second.target.slice(),
+      second: copyColumns(second.stats),
       intents: records.map((r) => r.intent),
       intentOffsets,
       intentSequences,
@@ -348,7 +344,8 @@ export class ToolGraph {
    * A graph holding exactly `state` (from exportState, possibly through graph-codec.ts): same
    * tools and indexes, statistics, iteration order and version. The graphology view is built
    * lazily on first access, as after ingestion. Throws RangeError on an inconsistent state
-   * (the codec checks bytes before they get here).
+   * (the codec checks bytes before they get here). O(tools + transitions + intents), with the
+   * statistics copied column by column.
    */
   static fromState(state: ToolGraphState, options: ToolGraphOptions = {}): ToolGraph {
     const graph = new ToolGraph(options);
@@ -363,25 +360,35 @@ export class ToolGraph {
     }
     const inRange = (x: number): boolean => x >= 0 && x < n;
     const m = state.from.length;
+    if (state.to.length !== m || state.edges.count.length !== m) throw new RangeError('ToolGraph.fromState: transition arrays must have equal lengths');
+    graph.edgeIndex = new PairIndex(m);
     for (let e = 0; e < m; e++) {
       const from = state.from[e]!;
       const to = state.to[e]!;
       if (!inRange(from) || !inRange(to)) throw new RangeError('ToolGraph.fromState: a transition names a tool index out of range');
-      const key = pairKey(from, to);
-      graph.edges.set(key, statsAt(state.edges, e));
-      graph.pendingEdges.push(key);
+      if (graph.edgeIndex.getOrAdd(from, to, e) >= 0) throw new RangeError('ToolGraph.fromState: a transition appears twice');
     }
-    if (graph.edges.size !== m) throw new RangeError('ToolGraph.fromState: a transition appears twice');
-    for (let s = 0; s < state.a.length; s++) {
-      const a = state.a[s]!;
-      const b = state.b[s]!;
-      const c = state.c[s]!;
+    graph.edgeFrom = copyInto(state.from);
+    graph.edgeTo = copyInto(state.to);
+    graph.edgeTable.append(state.edges, m);
+
+    const s = state.a.length;
+    if (state.b.length !== s || state.c.length !== s || state.second.count.length !== s) throw new RangeError('ToolGraph.fromState: second-order arrays must have equal lengths');
+    graph.contextIndex = new PairIndex();
+    graph.secondIndex = new PairIndex(s);
+    graph.secondContext = new Int32Array(Math.max(64, s));
+    graph.secondTarget = copyInto(state.c);
+    for (let i = 0; i < s; i++) {
+      const a = state.a[i]!;
+      const b = state.b[i]!;
+      const c = state.c[i]!;
       if (!inRange(a) || !inRange(b) || !inRange(c)) throw new RangeError('ToolGraph.fromState: a second-order context names a tool index out of range');
-      const key = pairKey(a, b);
-      let row = graph.second.get(key);
-      if (row === undefined) graph.second.set(key, (row = new Map()));
-      row.set(c, statsAt(state.second, s));
+      const context = graph.contextOf(a, b);
+      if (graph.secondIndex.getOrAdd(context, c, i) >= 0) throw new RangeError('ToolGraph.fromState: a second-order context appears twice');
+      graph.secondContext[i] = context;
     }
+    graph.secondTable.append(state.second, s);
+
     const offsets = state.intentOffsets;
     if (offsets.length !== state.intents.length + 1) throw new RangeError('ToolGraph.fromState: intent offsets must have one more entry than intents');
     for (let i = 0; i < state.intents.length; i++) {
@@ -410,67 +417,83 @@ export class ToolGraph {
       stats.seen++;
       if (trace.success && steps[i]!.ok) stats.calls++;
     }
+    const at = trace.timestamp;
     for (let i = 1; i < n; i++) {
       const ok = trace.success && steps[i]!.ok;
-      this.observe(this.edgeStats(ids[i - 1]!, ids[i]!), ok, value, trace.timestamp);
-      if (i >= 2) this.observe(this.secondStats(ids[i - 2]!, ids[i - 1]!, ids[i]!), ok, value, trace.timestamp);
+      this.edgeTable.observe(this.edgeRow(ids[i - 1]!, ids[i]!), ok, value, at, this.decayRate);
+      if (i >= 2) this.secondTable.observe(this.secondRow(ids[i - 2]!, ids[i - 1]!, ids[i]!), ok, value, at, this.decayRate);
     }
     if (trace.success && trace.intent !== '') {
       const sequence = Array.from(ids.subarray(0, n));
       this.intentRecords.push({ intent: trace.intent, tools: [...new Set(sequence)], sequence });
     }
     this.traceCount++;
-    if (trace.timestamp > this.newestAt) this.newestAt = trace.timestamp;
+    if (at > this.newestAt) this.newestAt = at;
     if (trace.success) this.successCount++;
     this._version++;
   }
 
-  private observe(stats: TransitionStats, ok: boolean, value: number, at: number): void {
-    stats.count++;
-    // Bring the recent sums to the later of the two times, then add this observation decayed
-    // to it: out-of-order traces are weighed by their own time, never by their arrival.
-    let weight = 1;
-    if (at > stats.lastSeen) {
-      const decay = Math.exp((at - stats.lastSeen) * this.decayRate);
-      stats.recentSuccess *= decay;
-      stats.recentFailure *= decay;
-      stats.lastSeen = at;
-    } else if (at < stats.lastSeen) {
-      weight = Math.exp((stats.lastSeen - at) * this.decayRate);
+  /** The row of a -> b, added when first observed. */
+  private edgeRow(a: number, b: number): number {
+    const row = this.edgeTable.size;
+    const known = this.edgeIndex.getOrAdd(a, b, row);
+    if (known >= 0) return known;
+    this.edgeTable.add();
+    if (row === this.edgeFrom.length) {
+      this.edgeFrom = grown(this.edgeFrom, Math.max(64, 2 * row));
+      this.edgeTo = grown(this.edgeTo, Math.max(64, 2 * row));
     }
-    if (ok) {
-      stats.success++;
-      stats.evidence += value;
-      stats.recentSuccess += value * weight;
-    } else {
-      stats.failure++;
-      stats.recentFailure += weight;
-    }
+    this.edgeFrom[row] = a;
+    this.edgeTo[row] = b;
+    return row;
   }
 
-  private edgeStats(a: number, b: number): TransitionStats {
-    const key = pairKey(a, b);
-    let stats = this.edges.get(key);
-    if (stats === undefined) {
-      stats = newStats();
-      this.edges.set(key, stats);
-      this.pendingEdges.push(key);
+  /** The id of the context pair (a, b), added when first observed. */
+  private contextOf(a: number, b: number): number {
+    const id = this.contextIndex.size;
+    const known = this.contextIndex.getOrAdd(a, b, id);
+    if (known >= 0) return known;
+    if (id === this.contextA.length) {
+      this.contextA = grown(this.contextA, Math.max(64, 2 * id));
+      this.contextB = grown(this.contextB, Math.max(64, 2 * id));
     }
-    return stats;
+    this.contextA[id] = a;
+    this.contextB[id] = b;
+    return id;
   }
 
-  private secondStats(a: number, b: number, c: number): TransitionStats {
-    const key = pairKey(a, b);
-    let row = this.second.get(key);
-    if (row === undefined) {
-      row = new Map();
-      this.second.set(key, row);
+  /** The row of (a, b) -> c, added when first observed. */
+  private secondRow(a: number, b: number, c: number): number {
+    const context = this.contextOf(a, b);
+    const row = this.secondTable.size;
+    const known = this.secondIndex.getOrAdd(context, c, row);
+    if (known >= 0) return known;
+    this.secondTable.add();
+    if (row === this.secondContext.length) {
+      this.secondContext = grown(this.secondContext, Math.max(64, 2 * row));
+      this.secondTarget = grown(this.secondTarget, Math.max(64, 2 * row));
     }
-    let stats = row.get(c);
-    if (stats === undefined) {
-      stats = newStats();
-      row.set(c, stats);
-    }
-    return stats;
+    this.secondContext[row] = context;
+    this.secondTarget[row] = c;
+    return row;
   }
+}
+
+/** A copy of `source` in a new, owned array with room to grow. */
+function copyInto(source: Int32Array): Int32Array<ArrayBuffer> {
+  const copy = new Int32Array(Math.max(64, source.length));
+  copy.set(source);
+  return copy;
+}
+
+function copyColumns(c: TransitionColumns): TransitionColumns {
+  return {
+    count: c.count.slice(),
+    success: c.success.slice(),
+    failure: c.failure.slice(),
+    evidence: c.evidence.slice(),
+    lastSeen: c.lastSeen.slice(),
+    recentSuccess: c.recentSuccess.slice(),
+    recentFailure: c.recentFailure.slice(),
+  };
 }

@@ -47,7 +47,10 @@ describe('graph codec', () => {
     for (const name of NAMES) expect(back.indexOf(name)).toBe(g.indexOf(name));
     // The lazily built graphology view holds the same edges with the same statistics.
     expect(back.graph.size).toBe(g.graph.size);
-    expect(back.graph.getEdgeAttributes('0', back.graph.outNeighbors('0')[0]!)).toEqual(g.graph.getEdgeAttributes('0', back.graph.outNeighbors('0')[0]!));
+    back.graph.forEachEdge((_edge, attributes, source, target) => {
+      const { count, success, failure, evidence, lastSeen, recentSuccess, recentFailure } = attributes;
+      expect({ count, success, failure, evidence, lastSeen, recentSuccess, recentFailure }).toEqual(g.transition(Number(source), Number(target)));
+    });
     const a = buildSnapshot(g, { seed: 3 });
     const b = buildSnapshot(back, { seed: 3 });
     expect(b.communities).toEqual(a.communities);

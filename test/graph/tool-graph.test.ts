@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ToolGraph } from '../../src/graph/tool-graph.js';
+import { createRng } from '../../src/graph/rng.js';
+import { ToolGraph, type TransitionStats } from '../../src/graph/tool-graph.js';
 import { trace } from '../helpers/traces.js';
 
 describe('ToolGraph', () => {
@@ -94,6 +95,69 @@ describe('ToolGraph', () => {
     const [a, b] = [g.indexOf('a')!, g.indexOf('b')!];
     expect(g.graph.getEdgeAttributes(String(a), String(b)).count).toBe(2);
     expect(g.graph.outNeighbors(String(b))).toEqual([String(g.indexOf('c'))]);
+    // Attributes read the live statistics: no stale copy after more ingestion.
+    const attributes = g.graph.getEdgeAttributes(String(a), String(b));
+    for (let i = 0; i < 200; i++) g.ingest(trace(['a', 'b', `new${i}`]));
+    expect(attributes.count).toBe(202);
+    expect(g.graph.size).toBe(203);
+  });
+
+  it('keeps exactly the statistics of one record per transition, through growth, restore and more ingestion', () => {
+    // A reference with one object per transition and the documented update rule.
+    const halfLifeMs = 1_000;
+    const reference = new Map<string, TransitionStats>();
+    const observe = (key: string, ok: boolean, value: number, at: number): void => {
+      const s = reference.get(key) ?? { count: 0, success: 0, failure: 0, evidence: 0, lastSeen: 0, recentSuccess: 0, recentFailure: 0 };
+      reference.set(key, s);
+      s.count++;
+      let weight = 1;
+      if (at > s.lastSeen) {
+        const decay = 2 ** (-(at - s.lastSeen) / halfLifeMs);
+        s.recentSuccess *= decay;
+        s.recentFailure *= decay;
+        s.lastSeen = at;
+      } else {
+        weight = 2 ** (-(s.lastSeen - at) / halfLifeMs);
+      }
+      if (ok) {
+        s.success++;
+        s.evidence += value;
+        s.recentSuccess += value * weight;
+      } else {
+        s.failure++;
+        s.recentFailure += weight;
+      }
+    };
+    const rng = createRng(9);
+    let g = new ToolGraph({ halfLifeMs });
+    for (let t = 0; t < 3_000; t++) {
+      const tools = Array.from({ length: 2 + Math.floor(rng() * 4) }, () => ({ name: `t${Math.floor(rng() * 40)}`, ok: rng() < 0.9 }));
+      const success = rng() < 0.8;
+      const value = Math.round(rng() * 4) / 4;
+      // Out of order in time, so both branches of the decay are exercised.
+      const timestamp = 10_000 + Math.floor(rng() * 5_000);
+      g.ingest(trace(tools, { success, timestamp }), { value });
+      for (let i = 1; i < tools.length; i++) {
+        const ok = success && tools[i]!.ok;
+        observe(`${tools[i - 1]!.name}>${tools[i]!.name}`, ok, value, timestamp);
+        if (i >= 2) observe(`${tools[i - 2]!.name},${tools[i - 1]!.name}>${tools[i]!.name}`, ok, value, timestamp);
+      }
+      // Halfway, continue on a restored copy: its columns must grow from there.
+      if (t === 1_500) g = ToolGraph.fromState(g.exportState(), { halfLifeMs });
+    }
+    const got = new Map<string, Readonly<TransitionStats>>();
+    g.forEachTransition((a, b, s) => got.set(`${g.names[a]}>${g.names[b]}`, s));
+    g.forEachSecondOrder((a, b, c, s) => got.set(`${g.names[a]},${g.names[b]}>${g.names[c]}`, s));
+    expect(got.size).toBe(reference.size);
+    for (const [key, want] of reference) {
+      const s = got.get(key)!;
+      expect(s, key).toBeDefined();
+      for (const field of Object.keys(want) as (keyof TransitionStats)[]) expect(s[field], `${key} ${field}`).toBeCloseTo(want[field], 9);
+      const names = key.split(/[,>]/).map((n) => g.indexOf(n)!);
+      expect(names.length === 2 ? g.transition(names[0]!, names[1]!) : g.secondOrder(names[0]!, names[1]!, names[2]!)).toEqual(s);
+    }
+    expect(g.edgeCount).toBe([...reference.keys()].filter((k) => !k.includes(',')).length);
+    expect(g.secondOrder(g.indexOf('t0')!, g.indexOf('t0')!, 10_000)).toBeUndefined();
   });
 
   it('supports self-loops (a tool called twice in a row)', () => {

@@ -1,0 +1,94 @@
+/**
+ * A hash index from pairs of non-negative int32 (two tool indices, or a context id and a tool)
+ * to int32 positions: open addressing with linear probing over three typed arrays.
+ *
+ * Why not a `Map`: a learned graph holds millions of pairs, and a `Map` spends a heap entry per
+ * pair, about 80 bytes, where this spends 24 at its fullest; restoring a stored graph inserts
+ * every pair again, which in a `Map` was most of a cold start's restore. No maintained npm
+ * package offers an integer-pair hash over typed arrays (mnemonist's maps are keyed by one
+ * value and store keys in plain arrays), so it is written here.
+ *
+ * Keys are never removed: transitions are only ever learned. The table doubles at half full,
+ * so a probe sequence stays short. O(1) expected per operation.
+ */
+
+const EMPTY = -1;
+
+export class PairIndex {
+  private first: Int32Array;
+  private second: Int32Array;
+  private values: Int32Array;
+  private mask: number;
+  private count = 0;
+
+  constructor(expected = 0) {
+    let capacity = 16;
+    while (capacity < 2 * expected) capacity *= 2;
+    this.first = new Int32Array(capacity).fill(EMPTY);
+    this.second = new Int32Array(capacity);
+    this.values = new Int32Array(capacity);
+    this.mask = capacity - 1;
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** The position stored for (a, b), or -1. */
+  get(a: number, b: number): number {
+    const first = this.first;
+    const mask = this.mask;
+    for (let slot = hash(a, b) & mask; ; slot = (slot + 1) & mask) {
+      const k = first[slot]!;
+      if (k === EMPTY) return -1;
+      if (k === a && this.second[slot] === b) return this.values[slot]!;
+    }
+  }
+
+  /**
+   * The position stored for (a, b); when there is none, stores `value` and returns -1 - value
+   * (negative: the caller learns in one probe whether it just added the pair).
+   */
+  getOrAdd(a: number, b: number, value: number): number {
+    if (2 * (this.count + 1) > this.first.length) this.grow();
+    const first = this.first;
+    const mask = this.mask;
+    for (let slot = hash(a, b) & mask; ; slot = (slot + 1) & mask) {
+      const k = first[slot]!;
+      if (k === EMPTY) {
+        first[slot] = a;
+        this.second[slot] = b;
+        this.values[slot] = value;
+        this.count++;
+        return -1 - value;
+      }
+      if (k === a && this.second[slot] === b) return this.values[slot]!;
+    }
+  }
+
+  private grow(): void {
+    const { first, second, values } = this;
+    const capacity = first.length * 2;
+    this.first = new Int32Array(capacity).fill(EMPTY);
+    this.second = new Int32Array(capacity);
+    this.values = new Int32Array(capacity);
+    this.mask = capacity - 1;
+    for (let old = 0; old < first.length; old++) {
+      const a = first[old]!;
+      if (a === EMPTY) continue;
+      let slot = hash(a, second[old]!) & this.mask;
+      while (this.first[slot] !== EMPTY) slot = (slot + 1) & this.mask;
+      this.first[slot] = a;
+      this.second[slot] = second[old]!;
+      this.values[slot] = values[old]!;
+    }
+  }
+}
+
+/** Mixes two int32 into one well-spread int32 (multiply-xorshift, as in MurmurHash3's finaliser). */
+function hash(a: number, b: number): number {
+  let h = Math.imul(a, 0x9e3779b1) ^ b;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
