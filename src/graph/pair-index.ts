@@ -23,7 +23,8 @@ export class PairIndex {
 
   constructor(expected = 0) {
     let capacity = 16;
-    while (capacity < 2 * expected) capacity *= 2;
+    // Room for a quarter more than expected before the first doubling.
+    while (capacity < 2 * (expected + (expected >> 2))) capacity *= 2;
     this.first = new Int32Array(capacity).fill(EMPTY);
     this.second = new Int32Array(capacity);
     this.values = new Int32Array(capacity);

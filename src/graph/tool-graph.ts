@@ -376,7 +376,7 @@ export class ToolGraph {
     if (state.b.length !== s || state.c.length !== s || state.second.count.length !== s) throw new RangeError('ToolGraph.fromState: second-order arrays must have equal lengths');
     graph.contextIndex = new PairIndex();
     graph.secondIndex = new PairIndex(s);
-    graph.secondContext = new Int32Array(Math.max(64, s));
+    graph.secondContext = new Int32Array(Math.max(64, s + (s >> 2)));
     graph.secondTarget = copyInto(state.c);
     for (let i = 0; i < s; i++) {
       const a = state.a[i]!;
@@ -479,9 +479,9 @@ export class ToolGraph {
   }
 }
 
-/** A copy of `source` in a new, owned array with room to grow. */
+/** A copy of `source` in a new, owned array with a quarter more room (see TransitionTable.append). */
 function copyInto(source: Int32Array): Int32Array<ArrayBuffer> {
-  const copy = new Int32Array(Math.max(64, source.length));
+  const copy = new Int32Array(Math.max(64, source.length + (source.length >> 2)));
   copy.set(source);
   return copy;
 }

@@ -178,6 +178,20 @@ function capabilityFromBody(body: Partial<CapabilityInfo>): CapabilityInfo {
 
 const inflateAsync = promisify(inflate);
 
+/**
+ * Inflates a stored snapshot on the thread pool into one buffer of its recorded length. zlib's
+ * default 16 KB output chunks cost a thread-pool round trip each plus a final concatenation:
+ * 0.6-1.1 s for a 79 MB snapshot, against 0.24-0.33 s in one chunk. The recorded length also
+ * bounds the output, so damaged bytes cannot inflate without limit.
+ */
+async function inflateSnapshot(stored: Uint8Array, byteLength: number): Promise<Uint8Array> {
+  try {
+    return await inflateAsync(stored, { chunkSize: Math.max(64, byteLength), maxOutputLength: Math.max(1, byteLength) });
+  } catch (error) {
+    throw new ToolgraphError('INTERNAL', `getSnapshot: the stored snapshot does not inflate to its ${byteLength} recorded bytes (${(error as Error).message})`);
+  }
+}
+
 function num(value: unknown): number {
   return typeof value === 'number' ? value : Number(value);
 }
@@ -637,7 +651,7 @@ export class SqlStore implements Store {
       }
       // Inflated on the thread pool: a large snapshot takes hundreds of milliseconds, which the
       // event loop spends on the other loads of an open meanwhile.
-      const raw = row['compression'] === 'deflate' ? await inflateAsync(stored) : stored;
+      const raw = row['compression'] === 'deflate' ? await inflateSnapshot(stored, num(row['byte_length'])) : stored;
       if (raw.byteLength !== num(row['byte_length'])) {
         throw new ToolgraphError('INTERNAL', `getSnapshot: the snapshot has ${raw.byteLength} bytes, ${num(row['byte_length'])} were stored`);
       }

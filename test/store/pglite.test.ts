@@ -1,6 +1,7 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, storeOptionsFromEnv } from '../../src/store/open-store.js';
 import { openPgliteStore } from '../../src/store/pglite-store.js';
@@ -58,6 +59,21 @@ describe('PGlite store: graph snapshots as files', () => {
       const folder = join(dataDir, 'toolgraph-blobs', schemaOf.get(store)!);
       for (let i = 1; i <= 3; i++) await store.putSnapshot({ traceSeq: i, format: 1, data: new Uint8Array(1_000 * i).fill(i) });
       expect(readdirSync(folder).sort()).toHaveLength(2);
+      expect((await store.getSnapshot())!.data).toEqual(new Uint8Array(3_000).fill(3));
+      // Damaged bytes are reported, and never inflate past the recorded length.
+      const newest = readdirSync(folder).sort().at(-1)!;
+      const saved = readFileSync(join(folder, newest));
+      for (const [bytes, message] of [
+        [deflateSync(new Uint8Array(1_000_000).fill(3)), /does not inflate to its 3000 recorded bytes/],
+        [Buffer.from('not deflate at all'), /does not inflate to its 3000 recorded bytes/],
+        [deflateSync(new Uint8Array(2_000).fill(3)), /has 2000 bytes, 3000 were stored/],
+      ] as const) {
+        writeFileSync(join(folder, newest), bytes);
+        const damaged = await rejectionOf(store.getSnapshot());
+        expect(damaged.code).toBe('INTERNAL');
+        expect(damaged.message).toMatch(message);
+      }
+      writeFileSync(join(folder, newest), saved);
       expect((await store.getSnapshot())!.data).toEqual(new Uint8Array(3_000).fill(3));
       // A file that went missing is reported, not decoded as garbage.
       for (const name of readdirSync(folder)) rmSync(join(folder, name));
