@@ -12,13 +12,38 @@ import { edgeReliability, type EdgeReliability } from './edge-reliability.js';
 import { louvainCommunities } from './louvain.js';
 import { pagerank } from './pagerank.js';
 import { percentileRanks } from './percentile.js';
-import { pairKey, type ToolGraph } from './tool-graph.js';
+import { PairIndex } from './pair-index.js';
+import type { ToolGraph } from './tool-graph.js';
 
 /** Second-order successors of one context pair, sorted by target. */
 export interface SecondOrderRow {
   readonly targets: Int32Array;
   readonly weights: Float64Array;
   readonly total: number;
+}
+
+/**
+ * The successful second-order contexts as one CSR: the context pair (a, b) has row
+ * r = rows.get(a, b) (-1 when never seen in a success), whose successors c are
+ * targets[offsets[r] .. offsets[r+1]), sorted, with success counts in `weights` and their sum
+ * in totals[r]. One set of arrays rather than a pair of typed arrays per context: a rebuild
+ * allocated a hundred thousand of them at a million transitions.
+ */
+export interface SecondOrder {
+  readonly rows: Pick<PairIndex, 'get' | 'size'>;
+  readonly offsets: Int32Array;
+  readonly targets: Int32Array;
+  readonly weights: Float64Array;
+  readonly totals: Float64Array;
+}
+
+/** The row of context (a, b) as views, or undefined: for callers outside the hot path. */
+export function secondOrderRow(second: SecondOrder, a: number, b: number): SecondOrderRow | undefined {
+  const r = second.rows.get(a, b);
+  if (r < 0) return undefined;
+  const lo = second.offsets[r]!;
+  const hi = second.offsets[r + 1]!;
+  return { targets: second.targets.subarray(lo, hi), weights: second.weights.subarray(lo, hi), total: second.totals[r]! };
 }
 
 export interface GraphSnapshot {
@@ -39,7 +64,7 @@ export interface GraphSnapshot {
   readonly outTotal: Float64Array;
   /** Undirected view of successful transitions, for Adamic-Adar and Louvain. */
   readonly undirected: Csr;
-  readonly second: ReadonlyMap<number, SecondOrderRow>;
+  readonly second: SecondOrder;
   readonly pagerank: Float64Array;
   readonly pagerankPercentile: Float64Array;
   readonly communities: Int32Array;
@@ -90,15 +115,26 @@ export function buildSnapshot(graph: ToolGraph, options: SnapshotOptions = {}): 
   const ids = new Float64Array(m);
   for (let i = 0; i < m; i++) ids[i] = i;
   const order = csrFromEdges(n, from, to, ids);
-  const gather = (values: Float64Array): Float64Array => {
-    const aligned = new Float64Array(m);
-    for (let j = 0; j < m; j++) aligned[j] = values[order.weights[j]!]!;
-    return aligned;
-  };
-  const out: Csr = { n, offsets: order.offsets, targets: order.targets, weights: gather(stats.success) };
-  const outFailures = gather(stats.failure);
-  const outCounts = gather(stats.count);
-  const reliability = edgeReliability(gather(stats.recentSuccess), gather(stats.recentFailure), gather(stats.lastSeen), {
+  // All six columns in one pass over the permutation: each step reads the same ToolGraph row.
+  const success = new Float64Array(m);
+  const failure = new Float64Array(m);
+  const counts = new Float64Array(m);
+  const recentSuccess = new Float64Array(m);
+  const recentFailure = new Float64Array(m);
+  const lastSeen = new Float64Array(m);
+  for (let j = 0; j < m; j++) {
+    const e = order.weights[j]!;
+    success[j] = stats.success[e]!;
+    failure[j] = stats.failure[e]!;
+    counts[j] = stats.count[e]!;
+    recentSuccess[j] = stats.recentSuccess[e]!;
+    recentFailure[j] = stats.recentFailure[e]!;
+    lastSeen[j] = stats.lastSeen[e]!;
+  }
+  const out: Csr = { n, offsets: order.offsets, targets: order.targets, weights: success };
+  const outFailures = failure;
+  const outCounts = counts;
+  const reliability = edgeReliability(recentSuccess, recentFailure, lastSeen, {
     now: graph.newest,
     halfLifeMs: graph.halfLifeMs,
     ...options.reliability,
@@ -200,59 +236,64 @@ function positiveOnly(csr: Csr): Csr {
 }
 
 /**
- * The successful second-order contexts as rows sorted by target. The rows of one context pair
- * are grouped by a counting sort on the context id (dense, in order of first observation), then
- * each group is collected in scratch arrays and sorted (by insertion when short), with no map
- * or array per row until it is built. O(contexts + rows) plus the sorts of the rows.
+ * The successful second-order contexts as a CSR. Their rows are grouped by a counting sort on
+ * the context id (dense, in order of first observation), then each row is sorted by target in
+ * place (by insertion when short). O(contexts + rows) plus the sorts of the rows.
  */
-function buildSecondOrder(graph: ToolGraph): Map<number, SecondOrderRow> {
+function buildSecondOrder(graph: ToolGraph): SecondOrder {
   const { contextA, contextB, context, target, stats } = graph.secondOrderRows();
   const contexts = contextA.length;
   const start = new Int32Array(contexts + 1);
   for (let s = 0; s < context.length; s++) if (stats.success[s]! > 0) start[context[s]! + 1]!++;
-  for (let k = 0; k < contexts; k++) start[k + 1]! += start[k]!;
-  const cursor = start.slice(0, contexts);
-  const grouped = new Int32Array(start[contexts]!);
-  for (let s = 0; s < context.length; s++) if (stats.success[s]! > 0) grouped[cursor[context[s]!]!++] = s;
-
-  const result = new Map<number, SecondOrderRow>();
-  let targets = new Int32Array(64);
-  let weights = new Float64Array(64);
+  let rowCount = 0;
   for (let k = 0; k < contexts; k++) {
-    const size = start[k + 1]! - start[k]!;
-    if (size === 0) continue;
-    if (size > targets.length) {
-      targets = new Int32Array(2 * size);
-      weights = new Float64Array(2 * size);
-    }
-    for (let i = 0; i < size; i++) {
-      const s = grouped[start[k]! + i]!;
-      targets[i] = target[s]!;
-      weights[i] = stats.success[s]!;
-    }
-    sortRow(targets, weights, size);
-    let total = 0;
-    for (let i = 0; i < size; i++) total += weights[i]!;
-    result.set(pairKey(contextA[k]!, contextB[k]!), { targets: targets.slice(0, size), weights: weights.slice(0, size), total });
+    if (start[k + 1]! > 0) rowCount++;
+    start[k + 1]! += start[k]!;
   }
-  return result;
+  const m = start[contexts]!;
+  const targets = new Int32Array(m);
+  const weights = new Float64Array(m);
+  const cursor = start.slice(0, contexts);
+  for (let s = 0; s < context.length; s++) {
+    const w = stats.success[s]!;
+    if (w <= 0) continue;
+    const at = cursor[context[s]!]!++;
+    targets[at] = target[s]!;
+    weights[at] = w;
+  }
+  const rows = new PairIndex(rowCount);
+  const offsets = new Int32Array(rowCount + 1);
+  const totals = new Float64Array(rowCount);
+  let r = 0;
+  for (let k = 0; k < contexts; k++) {
+    const lo = start[k]!;
+    const hi = start[k + 1]!;
+    if (hi === lo) continue;
+    sortRange(targets, weights, lo, hi);
+    let total = 0;
+    for (let j = lo; j < hi; j++) total += weights[j]!;
+    rows.getOrAdd(contextA[k]!, contextB[k]!, r);
+    totals[r] = total;
+    offsets[++r] = hi;
+  }
+  return { rows, offsets, targets, weights, totals };
 }
 
-/** Sorts the first `size` targets ascending, weights alongside: by insertion, after an index sort when long. */
-function sortRow(targets: Int32Array, weights: Float64Array, size: number): void {
-  if (size > 32) {
+/** Sorts targets[lo, hi) ascending, weights alongside: by insertion, after an index sort when long. */
+function sortRange(targets: Int32Array, weights: Float64Array, lo: number, hi: number): void {
+  if (hi - lo > 32) {
     // A hub pair with many successors: sort an index instead of shifting.
-    const order = Array.from({ length: size }, (_, i) => i).sort((x, y) => targets[x]! - targets[y]!);
+    const order = Array.from({ length: hi - lo }, (_, i) => lo + i).sort((x, y) => targets[x]! - targets[y]!);
     const t = order.map((i) => targets[i]!);
     const w = order.map((i) => weights[i]!);
-    targets.set(t);
-    weights.set(w);
+    targets.set(t, lo);
+    weights.set(w, lo);
   }
-  for (let i = 1; i < size; i++) {
+  for (let i = lo + 1; i < hi; i++) {
     const t = targets[i]!;
     const w = weights[i]!;
     let j = i - 1;
-    for (; j >= 0 && targets[j]! > t; j--) {
+    for (; j >= lo && targets[j]! > t; j--) {
       targets[j + 1] = targets[j]!;
       weights[j + 1] = weights[j]!;
     }

@@ -29,7 +29,6 @@
  */
 import { adamicAdarFrom } from '../graph/adamic-adar.js';
 import type { GraphSnapshot } from '../graph/snapshot.js';
-import { pairKey } from '../graph/tool-graph.js';
 import { scoreBm25 } from '../text/bm25.js';
 import { scoreIntent } from '../text/intent-association.js';
 import { SimilarScratch, similarTasks } from '../text/similar-intents.js';
@@ -221,10 +220,12 @@ export function collectFeatures(graph: GraphSnapshot, text: TextModel, query: Qu
       }
     }
     if (ctx.length >= 2) {
-      const row = graph.second.get(pairKey(ctx[ctx.length - 2]!, last));
-      if (row !== undefined) {
-        for (let j = 0; j < row.targets.length; j++) {
-          values[scratch.touch(row.targets[j]!) * F + S_SECOND] = row.weights[j]! / row.total;
+      const second = graph.second;
+      const r = second.rows.get(ctx[ctx.length - 2]!, last);
+      if (r >= 0) {
+        const total = second.totals[r]!;
+        for (let j = second.offsets[r]!; j < second.offsets[r + 1]!; j++) {
+          values[scratch.touch(second.targets[j]!) * F + S_SECOND] = second.weights[j]! / total;
         }
       }
     }

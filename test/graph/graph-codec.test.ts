@@ -56,7 +56,7 @@ describe('graph codec', () => {
     expect(b.communities).toEqual(a.communities);
     expect(b.pagerank).toEqual(a.pagerank);
     expect(b.out).toEqual(a.out);
-    expect([...b.second.entries()]).toEqual([...a.second.entries()]);
+    expect(b.second).toEqual(a.second);
     // The feedback loop's decayed evidence and clock survive: edge reliability is the same.
     expect(back.newest).toBe(g.newest);
     expect(state.edges.recentFailure.some((x) => x > 0)).toBe(true);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { csrFromEdges, symmetrizeCsr } from '../../src/graph/csr.js';
 import { createRng } from '../../src/graph/rng.js';
-import { buildSnapshot } from '../../src/graph/snapshot.js';
+import { buildSnapshot, secondOrderRow } from '../../src/graph/snapshot.js';
 import { pairKey, ToolGraph } from '../../src/graph/tool-graph.js';
 import { trace } from '../helpers/traces.js';
 
@@ -46,6 +46,7 @@ describe('buildSnapshot', () => {
     // A hub context (h0, h1) followed by 60 different tools, in shuffled order, some only in failures.
     const successors = Array.from({ length: 60 }, (_, i) => `s${i}`).sort(() => rng() - 0.5);
     successors.forEach((tool, i) => graph.ingest(trace(['h0', 'h1', tool], { success: i % 7 !== 0, timestamp: i })));
+    graph.ingest(trace(['f0', 'f1', 'f2'], { success: false }));
     for (let i = 0; i < 300; i++) {
       graph.ingest(trace(Array.from({ length: 3 + Math.floor(rng() * 3) }, () => `t${Math.floor(rng() * 12)}`), { success: rng() < 0.8, timestamp: 100 + i }));
     }
@@ -59,15 +60,20 @@ describe('buildSnapshot', () => {
       expected.set(key, row);
     });
     const second = buildSnapshot(graph).second;
-    expect([...second.keys()].sort((x, y) => x - y)).toEqual([...expected.keys()].sort((x, y) => x - y));
+    expect(second.rows.size).toBe(expected.size);
+    expect(second.offsets[second.rows.size]).toBe(second.targets.length);
     for (const [key, row] of expected) {
       const order = row.targets.map((_, i) => i).sort((x, y) => row.targets[x]! - row.targets[y]!);
-      const got = second.get(key)!;
+      const got = secondOrderRow(second, Math.floor(key / 2 ** 26), key % 2 ** 26)!;
       expect(Array.from(got.targets)).toEqual(order.map((i) => row.targets[i]));
       expect(Array.from(got.weights)).toEqual(order.map((i) => row.weights[i]));
       expect(got.total).toBe(row.weights.reduce((x, y) => x + y, 0));
     }
-    const hub = second.get(pairKey(graph.indexOf('h0')!, graph.indexOf('h1')!))!;
+    // Contexts seen only in failures, and pairs never seen, have no row.
+    expect(graph.secondOrder(graph.indexOf('f0')!, graph.indexOf('f1')!, graph.indexOf('f2')!)!.failure).toBe(1);
+    expect(secondOrderRow(second, graph.indexOf('f0')!, graph.indexOf('f1')!)).toBeUndefined();
+    expect(secondOrderRow(second, graph.indexOf('h1')!, graph.indexOf('h0')!)).toBeUndefined();
+    const hub = secondOrderRow(second, graph.indexOf('h0')!, graph.indexOf('h1')!)!;
     expect(hub.targets.length).toBe(60 - Math.ceil(60 / 7));
   });
 });
