@@ -582,7 +582,7 @@ function round(ms: number): number {
  */
 export async function openToolgraph(options: OpenToolgraphOptions = {}): Promise<DurableToolgraph> {
   const t0 = performance.now();
-  const store = options.store ?? (await openStore(options));
+  const store = options.store ?? (await openStore({ ...options, prefetchSnapshot: true }));
   const openMs = performance.now() - t0;
   const service = new DurableToolgraphImpl(store, options);
   try {

@@ -20,6 +20,8 @@ export interface OpenStoreOptions {
   readonly schema?: string;
   /** Base of a relative default data dir; process.cwd() when omitted. */
   readonly cwd?: string;
+  /** PGlite: inflate the newest snapshot file while the database opens (openToolgraph does). */
+  readonly prefetchSnapshot?: boolean;
 }
 
 export async function openStore(options: OpenStoreOptions = {}): Promise<Store> {
@@ -28,7 +30,11 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
   const store =
     url !== undefined && url !== ''
       ? await openPostgresStore({ databaseUrl: url, ...schema })
-      : await openPgliteStore({ dataDir: options.dataDir ?? join(options.cwd ?? process.cwd(), DEFAULT_DATA_DIR), ...schema });
+      : await openPgliteStore({
+          dataDir: options.dataDir ?? join(options.cwd ?? process.cwd(), DEFAULT_DATA_DIR),
+          ...schema,
+          ...(options.prefetchSnapshot === true ? { prefetchSnapshot: true } : {}),
+        });
   try {
     await store.migrate();
   } catch (error) {

@@ -15,7 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { ToolgraphError } from '../schema/errors.js';
 import type { BlobFiles, Row, SqlDriver, SqlSession } from './sql-driver.js';
-import { SqlStore } from './sql-store.js';
+import { inflateSnapshot, SqlStore } from './sql-store.js';
 import type { Store } from './store.js';
 
 export interface PgliteStoreOptions {
@@ -23,6 +23,11 @@ export interface PgliteStoreOptions {
   readonly dataDir: string;
   /** Schema holding the tables (created if missing); `public` when omitted. */
   readonly schema?: string;
+  /**
+   * Start reading and inflating the newest snapshot file on the thread pool while the database
+   * opens (a service's cold start, which reads it next); off for commands that never read it.
+   */
+  readonly prefetchSnapshot?: boolean;
 }
 
 const LOCK_FILE = 'toolgraph.lock';
@@ -107,17 +112,56 @@ function checkFolder(dir: string): void {
 /** Folder, inside the data folder, of large values kept as files (graph snapshots). */
 const BLOB_FOLDER = 'toolgraph-blobs';
 const BLOB_NAME = /^[a-z0-9-]+\.bin$/;
+/** `<time>-<random>-<inflated length>.bin`, all base 36 but the hex random part (older files have no length). */
+const SIZED_BLOB_NAME = /^([a-z0-9]+)-[0-9a-f]+-([a-z0-9]+)\.bin$/;
 
 /**
  * Graph snapshots as files: PGlite's bytea parameters cost about a second per megabyte, a file
  * write costs milliseconds. One folder per schema; the database rows name the files.
  */
-class PgliteBlobs implements BlobFiles {
+export class PgliteBlobs implements BlobFiles {
+  private prefetch: { readonly name: string; readonly bytes: Promise<Uint8Array | null> } | undefined;
+
   constructor(private readonly folder: string) {}
 
-  async write(data: Uint8Array): Promise<string> {
+  /**
+   * Reads and inflates the newest file (by the time in its name) in the background. On a cold
+   * start that is the current snapshot, and inflating it on the thread pool while PGlite opens
+   * on this thread takes it off the critical path; if the database names another file, the
+   * prefetch is dropped. Any failure leaves the work to getSnapshot, which reports it.
+   */
+  startPrefetch(): void {
+    let newest: { name: string; time: number; length: number } | undefined;
+    try {
+      for (const name of readdirSync(this.folder)) {
+        const sized = SIZED_BLOB_NAME.exec(name);
+        if (sized === null) continue;
+        const time = Number.parseInt(sized[1]!, 36);
+        const length = Number.parseInt(sized[2]!, 36);
+        if (Number.isSafeInteger(length) && (newest === undefined || time > newest.time)) newest = { name, time, length };
+      }
+    } catch {
+      return;
+    }
+    if (newest === undefined) return;
+    const { name, length } = newest;
+    this.prefetch = {
+      name,
+      bytes: readFile(join(this.folder, name))
+        .then((packed) => inflateSnapshot(packed, length))
+        .catch(() => null),
+    };
+  }
+
+  takePrefetched(name: string): Promise<Uint8Array | null> | undefined {
+    const prefetch = this.prefetch;
+    this.prefetch = undefined;
+    return prefetch?.name === name ? prefetch.bytes : undefined;
+  }
+
+  async write(data: Uint8Array, rawLength: number): Promise<string> {
     await mkdir(this.folder, { recursive: true });
-    const name = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}.bin`;
+    const name = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}-${rawLength.toString(36)}.bin`;
     const temp = join(this.folder, `${name}.tmp`);
     const file = await open(temp, 'w');
     try {
@@ -293,6 +337,8 @@ export async function openPgliteStore(options: PgliteStoreOptions): Promise<Stor
     if (error instanceof ToolgraphError) throw error;
     throw new ToolgraphError('INVALID_INPUT', `openPgliteStore: cannot write the lock file in ${dir} (${errorMessage(error)}); check the folder's permissions`);
   }
+  const blobs = new PgliteBlobs(join(dir, BLOB_FOLDER, options.schema ?? 'public'));
+  if (options.prefetchSnapshot === true) blobs.startPrefetch();
   let db: PGlite | undefined;
   try {
     db = await PGlite.create(dir, { ...(await pgliteAssets()), relaxedDurability: false });
@@ -310,5 +356,5 @@ export async function openPgliteStore(options: PgliteStoreOptions): Promise<Stor
       { cause: errorMessage(error) },
     );
   }
-  return new SqlStore(new PgliteDriver(db, dir, lockPath, new PgliteBlobs(join(dir, BLOB_FOLDER, options.schema ?? 'public'))));
+  return new SqlStore(new PgliteDriver(db, dir, lockPath, blobs));
 }

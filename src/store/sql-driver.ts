@@ -15,9 +15,19 @@ export interface SqlSession {
 
 /** Large values kept as files beside the database (PGlite), named by the database rows. */
 export interface BlobFiles {
-  /** Writes the bytes durably (fsync, then rename into place); returns the name to store. */
-  write(data: Uint8Array): Promise<string>;
+  /**
+   * Writes deflated bytes durably (fsync, then rename into place); returns the name to store.
+   * `rawLength` is their inflated length, kept in the name so a prefetch can inflate them in
+   * one buffer before the database says which file is current.
+   */
+  write(data: Uint8Array, rawLength: number): Promise<string>;
   read(name: string): Promise<Uint8Array>;
+  /**
+   * The inflated bytes of `name` if a prefetch started at open read that file (null if it
+   * failed: the caller reads the file itself); undefined otherwise. Takes the prefetch: it is
+   * handed out once.
+   */
+  takePrefetched?(name: string): Promise<Uint8Array | null> | undefined;
   /** Deletes every blob not named in `keep` (after the rows naming others are gone). */
   retain(keep: readonly string[]): Promise<void>;
 }

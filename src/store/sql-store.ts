@@ -184,12 +184,8 @@ const inflateAsync = promisify(inflate);
  * 0.6-1.1 s for a 79 MB snapshot, against 0.24-0.33 s in one chunk. The recorded length also
  * bounds the output, so damaged bytes cannot inflate without limit.
  */
-async function inflateSnapshot(stored: Uint8Array, byteLength: number): Promise<Uint8Array> {
-  try {
-    return await inflateAsync(stored, { chunkSize: Math.max(64, byteLength), maxOutputLength: Math.max(1, byteLength) });
-  } catch (error) {
-    throw new ToolgraphError('INTERNAL', `getSnapshot: the stored snapshot does not inflate to its ${byteLength} recorded bytes (${(error as Error).message})`);
-  }
+export function inflateSnapshot(stored: Uint8Array, byteLength: number): Promise<Uint8Array> {
+  return inflateAsync(stored, { chunkSize: Math.max(64, byteLength), maxOutputLength: Math.max(1, byteLength) });
 }
 
 function num(value: unknown): number {
@@ -615,7 +611,7 @@ export class SqlStore implements Store {
       const blobs = this.driver.blobs;
       // The file is durable before the row naming it commits; a crash in between leaves an
       // unnamed file, removed by the next putSnapshot.
-      const file = blobs === undefined ? null : await blobs.write(packed);
+      const file = blobs === undefined ? null : await blobs.write(packed, snapshot.data.byteLength);
       const kept = await this.driver.transaction(async (tx) => {
         await tx.query(
           `INSERT INTO graph_snapshots (trace_seq, format, byte_length, compression, body, file)
@@ -640,25 +636,38 @@ export class SqlStore implements Store {
       );
       if (rows.length === 0) return null;
       const row = rows[0]!;
+      const byteLength = num(row['byte_length']);
+      const deflated = row['compression'] === 'deflate';
+      let raw: Uint8Array | null = null;
       let stored: Uint8Array;
       if (row['file'] !== null && row['file'] !== undefined) {
-        if (this.driver.blobs === undefined) throw new ToolgraphError('INTERNAL', 'getSnapshot: the snapshot is in a file, and this store keeps no files');
-        stored = await this.driver.blobs.read(str(row['file']));
+        const blobs = this.driver.blobs;
+        if (blobs === undefined) throw new ToolgraphError('INTERNAL', 'getSnapshot: the snapshot is in a file, and this store keeps no files');
+        const name = str(row['file']);
+        const early = deflated ? await blobs.takePrefetched?.(name) : undefined;
+        if (early != null && early.byteLength === byteLength) raw = early;
+        stored = raw === null ? await blobs.read(name) : early!;
       } else if (row['body'] instanceof Uint8Array) {
         stored = row['body'];
       } else {
         throw new ToolgraphError('INTERNAL', 'getSnapshot: the driver returned the snapshot body in an unexpected form');
       }
-      // Inflated on the thread pool: a large snapshot takes hundreds of milliseconds, which the
-      // event loop spends on the other loads of an open meanwhile.
-      const raw = row['compression'] === 'deflate' ? await inflateSnapshot(stored, num(row['byte_length'])) : stored;
-      if (raw.byteLength !== num(row['byte_length'])) {
-        throw new ToolgraphError('INTERNAL', `getSnapshot: the snapshot has ${raw.byteLength} bytes, ${num(row['byte_length'])} were stored`);
+      if (raw === null) {
+        // Inflated on the thread pool: a large snapshot takes hundreds of milliseconds, which the
+        // event loop spends on the other loads of an open meanwhile.
+        try {
+          raw = deflated ? await inflateSnapshot(stored, byteLength) : stored;
+        } catch (error) {
+          throw new ToolgraphError('INTERNAL', `getSnapshot: the stored snapshot does not inflate to its ${byteLength} recorded bytes (${(error as Error).message})`);
+        }
+      }
+      if (raw.byteLength !== byteLength) {
+        throw new ToolgraphError('INTERNAL', `getSnapshot: the snapshot has ${raw.byteLength} bytes, ${byteLength} were stored`);
       }
       // A plain array at offset 0 of its own buffer: the codec reads its columns as aligned views
       // without copying. The inflated bytes usually are one already; a view into a larger
       // buffer (a driver's) is copied.
-      const data = raw.byteOffset === 0 && raw.buffer.byteLength === raw.byteLength ? new Uint8Array(raw.buffer) : Uint8Array.from(raw);
+      const data = raw.byteOffset === 0 && raw.buffer.byteLength === raw.byteLength ? new Uint8Array(raw.buffer) : new Uint8Array(raw);
       return { traceSeq: num(row['trace_seq']), format: num(row['format']), data };
     });
   }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, storeOptionsFromEnv } from '../../src/store/open-store.js';
-import { openPgliteStore } from '../../src/store/pglite-store.js';
+import { openPgliteStore, PgliteBlobs } from '../../src/store/pglite-store.js';
 import type { Store } from '../../src/store/store.js';
 import { storeContract, trace } from './contract.js';
 import { crashChild, expectAllOrNothing } from './crash.js';
@@ -80,6 +80,62 @@ describe('PGlite store: graph snapshots as files', () => {
       const error = await rejectionOf(store.getSnapshot());
       expect(error.code).toBe('INTERNAL');
       expect(error.message).toMatch(/snapshot file .* is missing/);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('PGlite store: the snapshot prefetch', () => {
+  it('inflates the newest sized file once, for that name only, and leaves failures to the caller', async () => {
+    const folder = join(root, 'prefetch-unit');
+    const blobs = new PgliteBlobs(folder);
+    const raw = new Uint8Array(50_000).map((_, i) => i % 251);
+    const older = await blobs.write(deflateSync(new Uint8Array(10)), 10);
+    await new Promise((done) => setTimeout(done, 5));
+    const newest = await blobs.write(deflateSync(raw), raw.byteLength);
+    // An older-style name without the length is never prefetched.
+    writeFileSync(join(folder, 'zzzzzzzzzz-abcdef.bin'), deflateSync(raw));
+    blobs.startPrefetch();
+    expect(blobs.takePrefetched(older)).toBeUndefined();
+    blobs.startPrefetch();
+    expect(new Uint8Array((await blobs.takePrefetched(newest))!)).toEqual(raw);
+    expect(blobs.takePrefetched(newest)).toBeUndefined();
+    // Damaged bytes, or bytes longer than the name says: null, and getSnapshot reads the file itself.
+    writeFileSync(join(folder, newest), Buffer.from('damaged'));
+    blobs.startPrefetch();
+    expect(await blobs.takePrefetched(newest)).toBeNull();
+    writeFileSync(join(folder, newest), deflateSync(new Uint8Array(60_000)));
+    blobs.startPrefetch();
+    expect(await blobs.takePrefetched(newest)).toBeNull();
+    // No folder yet: nothing to prefetch.
+    const none = new PgliteBlobs(join(root, 'prefetch-none'));
+    none.startPrefetch();
+    expect(none.takePrefetched(newest)).toBeUndefined();
+  });
+
+  it('serves the snapshot the database names, not a newer orphan file', async () => {
+    const schema = `pf${++counter}`;
+    let store = await openIn(schema);
+    const data = new Uint8Array(20_000).map((_, i) => (i * 7) % 256);
+    await store.putSnapshot({ traceSeq: 5, format: 1, data });
+    await store.close();
+    // A crash between writing a file and committing its row leaves a newer file no row names.
+    const folder = join(dataDir, 'toolgraph-blobs', schema);
+    writeFileSync(join(folder, `${(Date.now() + 60_000).toString(36)}-abcdef-${(20_000).toString(36)}.bin`), deflateSync(new Uint8Array(20_000)));
+    store = await openStore({ dataDir, schema, prefetchSnapshot: true });
+    try {
+      const got = await store.getSnapshot();
+      expect(got!.traceSeq).toBe(5);
+      expect(got!.data).toEqual(data);
+    } finally {
+      await store.close();
+    }
+    store = await openStore({ dataDir, schema, prefetchSnapshot: true });
+    try {
+      // Once the orphan is gone (the next putSnapshot removes it), the prefetch is the current file.
+      for (const name of readdirSync(folder)) if (name.includes('-abcdef-')) rmSync(join(folder, name));
+      expect((await store.getSnapshot())!.data).toEqual(data);
     } finally {
       await store.close();
     }
