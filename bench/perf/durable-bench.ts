@@ -6,20 +6,23 @@
  *    same traces in large batches (the reference), in the same run. Both include folding the
  *    traces into the transitions table afterwards (Store.foldTransitions).
  *  - cold-start: a graph of 1,000,000 transitions stored as a snapshot plus a tail of traces
- *    after it; time from openToolgraph() to the first answered prediction, with the breakdown,
- *    beside a full model rebuild of the same graph (what a start without stored signals pays on
- *    top of replaying every trace).
+ *    after it; time to the first answered prediction, with the breakdown, in a fresh process
+ *    (as a restarted service) and then in this one, beside a full model rebuild of the same
+ *    graph (what a start without stored signals pays on top of replaying every trace).
  *
  * PGlite runs in this thread: one core does the SQL, the JSON and the graph.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { encodeGraph, GRAPH_CODEC_FORMAT } from '../../src/graph/graph-codec.js';
 import { ToolGraph } from '../../src/graph/tool-graph.js';
 import { buildModel } from '../../src/recommend/model.js';
 import type { Trace } from '../../src/schema/types.js';
 import { openToolgraph } from '../../src/service/durable-toolgraph.js';
+import { SERVER_NODE_FLAGS } from '../../src/service/server-defaults.js';
 import { openStore } from '../../src/store/open-store.js';
 import { plantedGraph, syntheticTraces } from '../synthetic.js';
 
@@ -188,6 +191,25 @@ function bigGraph(options: DurableBenchOptions, edges: number): ToolGraph {
   return graph;
 }
 
+interface FreshColdStart {
+  readonly readyFromProcessStartMs: number;
+  readonly readyFromOpenMs: number;
+  readonly cpuMs: number;
+  readonly answered: number;
+  readonly breakdownMs: Record<string, number>;
+}
+
+/** Runs cold-start-child.js on `dir` in a new Node process (the server's V8 flags) and returns its report. */
+async function freshProcessColdStart(dir: string, seed: number): Promise<FreshColdStart> {
+  const script = fileURLToPath(new URL('./cold-start-child.js', import.meta.url));
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, script, dir, String(seed)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`cold-start child exited with ${code}`);
+  return JSON.parse(out.trim().split('\n')[0]!) as FreshColdStart;
+}
+
 export async function coldStartBench(options: DurableBenchOptions): Promise<Record<string, unknown>> {
   const edges = 1_000_000;
   const tail = 1_000;
@@ -214,6 +236,17 @@ export async function coldStartBench(options: DurableBenchOptions): Promise<Reco
     await store.appendTraces(walks(options, tail, 'tail', 9));
     await store.close();
 
+    // First in a fresh process, as a restarted service: nothing compiled or loaded yet. On a copy,
+    // since closing writes a snapshot of its own and the run below must find the same store.
+    const copy = `${dir}-fresh`;
+    cpSync(dir, copy, { recursive: true });
+    let fresh: FreshColdStart;
+    try {
+      fresh = await freshProcessColdStart(copy, options.seed);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const tg = await openToolgraph({ dataDir: dir, seed: options.seed });
@@ -236,6 +269,14 @@ export async function coldStartBench(options: DurableBenchOptions): Promise<Reco
       edges: stats.transitions,
       tail: report.replayed,
       snapshotMB: round(data.byteLength / 1e6),
+      freshProcess: {
+        readyFromProcessStartMs: round(fresh.readyFromProcessStartMs),
+        readyFromOpenMs: round(fresh.readyFromOpenMs),
+        cpuMs: round(fresh.cpuMs),
+        answered: fresh.answered,
+        breakdownMs: fresh.breakdownMs,
+      },
+      // In this process, where PGlite's WebAssembly was compiled when the store was prepared.
       readyMs: round(readyMs),
       readyCpuMs: round(readyCpuMs),
       openToolgraphMs: round(openMs),

@@ -37,6 +37,7 @@ const CAMEL_ACRONYM = /(\p{Lu})(\p{Lu}\p{Ll})/gu;
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const UNSPACED_RUNS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]+/gu;
 const ASCII_LOWER = /^[a-z]+$/;
+const PLAIN_ASCII_WORD = /^[A-Za-z0-9][a-z0-9]*$/;
 /** Diacritics on Latin letters (after NFD); marks of other scripts carry meaning and stay. */
 const LATIN_DIACRITIC = /(\p{Script=Latin})\p{Mn}+/gu;
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -63,8 +64,14 @@ const STOP_WORDS: ReadonlySet<string> = new Set([
 
 /** Lower-cased words of `text` with camel-case parts split out, before stop words and stemming. */
 function rawWords(text: string, out: string[]): void {
-  for (const match of text.normalize('NFKC').matchAll(WORD)) {
-    const word = match[0];
+  // match() hands back the words as strings; matchAll built a match object per word.
+  for (const word of text.normalize('NFKC').match(WORD) ?? []) {
+    // Most words of English text are ASCII with at most a capital first letter: nothing to split
+    // (a camel-case boundary needs a capital after another character) or fold.
+    if (PLAIN_ASCII_WORD.test(word)) {
+      out.push(word.toLowerCase());
+      continue;
+    }
     if (UNSPACED.test(word)) {
       pushUnspaced(word, out);
       continue;

@@ -24,6 +24,14 @@ describe('tokenize: identifiers', () => {
     ]);
   });
 
+  it('splits a word at its first capital after another character, wherever the plain-word fast path stops', () => {
+    // Plain words (a capital first letter at most) are lower-cased whole; one more capital, or a
+    // capital after a digit, is a boundary.
+    expect(tokenize('Find flights Rome2')).toEqual(['find', 'flight', 'rome2']);
+    expect(tokenize('RomeParis 2Go aB AB')).toEqual(['rome', 'pari', 'romepari', '2', 'go', '2go', 'b', 'ab', 'ab']); // 'a' is a stop word
+    expect(tokenize('Éclair CAFÉ')).toEqual(['eclair', 'cafe']);
+  });
+
   it('splits on _ : . / - and whitespace', () => {
     expect(tokenize('clock_alarm_cancel')).toEqual(['clock', 'alarm', 'cancel']);
     expect(tokenize('weather.forecast:daily/city-name')).toEqual([

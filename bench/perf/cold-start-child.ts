@@ -1,0 +1,35 @@
+/**
+ * The measured side of the `cold-start` bench case: a fresh Node process that opens a prepared
+ * store with openToolgraph and answers one prediction, as a restarted service does. Nothing is
+ * warm: PGlite's WebAssembly is compiled and every module loaded in this process. Prints one
+ * JSON line, then closes the service (not measured) and exits.
+ */
+import { fileURLToPath } from 'node:url';
+import { openToolgraph } from '../../src/service/durable-toolgraph.js';
+
+async function main(): Promise<void> {
+  const [dataDir, seed] = process.argv.slice(2) as [string, string];
+  const t0 = performance.now();
+  const tg = await openToolgraph({ dataDir, seed: Number(seed) });
+  const answer = await tg.predictNext({ context: ['tool_0'], k: 5 });
+  const t1 = performance.now();
+  const cpu = process.cpuUsage();
+  process.stdout.write(
+    `${JSON.stringify({
+      // performance.now() counts from the process's start: Node's own start-up and module loading are in.
+      readyFromProcessStartMs: t1,
+      readyFromOpenMs: t1 - t0,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      answered: answer.items.length,
+      breakdownMs: tg.openReport.ms,
+    })}\n`,
+  );
+  await tg.close();
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`cold-start-child: ${(error as Error).stack ?? String(error)}\n`);
+    process.exit(1);
+  });
+}
