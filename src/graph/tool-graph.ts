@@ -1,9 +1,12 @@
 /**
- * The mutable, learned tool graph: tools as nodes and directed transitions `a -> b` as edges
- * of a graphology graph, plus second-order contexts `(a, b) -> c`.
+ * The mutable, learned tool graph: tools as nodes and directed transitions `a -> b` as edges,
+ * plus second-order contexts `(a, b) -> c`, with a graphology view of the first-order graph.
  *
  * Every edge carries its outcome statistics; a failed trace or a failed step never strengthens
- * an edge, it only adds failure evidence. Ingestion is incremental, O(steps) per trace, and
+ * an edge, it only adds failure evidence. The statistics live in typed columns, one row per
+ * transition in order of first observation (transition-table.ts), found through integer-pair
+ * hashes (pair-index.ts): a million transitions are a handful of arrays that a snapshot reads
+ * and a restore copies, not a million objects. Ingestion is incremental, O(steps) per trace, and
  * bumps `version`, which is how snapshots know they are stale.
  *
  * Tool names are untrusted strings (`__proto__`, any Unicode): they live only in `Map`s. The
