@@ -14,6 +14,7 @@ async function main(): Promise<void> {
   const answer = await tg.predictNext({ context: ['tool_0'], k: 5 });
   const t1 = performance.now();
   const cpu = process.cpuUsage();
+  const memory = process.memoryUsage();
   process.stdout.write(
     `${JSON.stringify({
       // performance.now() counts from the process's start: Node's own start-up and module loading are in.
@@ -22,6 +23,8 @@ async function main(): Promise<void> {
       cpuMs: (cpu.user + cpu.system) / 1000,
       answered: answer.items.length,
       breakdownMs: tg.openReport.ms,
+      // At ready, garbage included: the JavaScript heap, and typed arrays' memory outside it.
+      memoryMB: { rss: memory.rss / 1e6, heapUsed: memory.heapUsed / 1e6, arrayBuffers: memory.arrayBuffers / 1e6 },
     })}\n`,
   );
   await tg.close();

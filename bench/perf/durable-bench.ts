@@ -197,6 +197,7 @@ interface FreshColdStart {
   readonly cpuMs: number;
   readonly answered: number;
   readonly breakdownMs: Record<string, number>;
+  readonly memoryMB: Record<string, number>;
 }
 
 /** Runs cold-start-child.js on `dir` in a new Node process (the server's V8 flags) and returns its report. */
@@ -275,6 +276,7 @@ export async function coldStartBench(options: DurableBenchOptions): Promise<Reco
         cpuMs: round(fresh.cpuMs),
         answered: fresh.answered,
         breakdownMs: fresh.breakdownMs,
+        memoryMB: Object.fromEntries(Object.entries(fresh.memoryMB).map(([k, v]) => [k, round(v)])),
       },
       // In this process, where PGlite's WebAssembly was compiled when the store was prepared.
       readyMs: round(readyMs),
