@@ -19,7 +19,7 @@
  * Beyond", Foundations and Trends in IR 3(4), 2009.
  */
 import { ToolgraphError } from '../schema/errors.js';
-import { internCorpus, termId } from './vocabulary.js';
+import { internCorpus, termId, type InternedCorpus } from './vocabulary.js';
 
 export interface Bm25Options {
   /** Term-frequency saturation, >= 0; 0 makes the score binary in tf. Default 1.2. */
@@ -55,6 +55,11 @@ export function buildBm25(
   docs: readonly (readonly string[])[],
   options: Bm25Options = {},
 ): Bm25Index {
+  return bm25FromCorpus(internCorpus(docs), options);
+}
+
+/** buildBm25 over documents already interned (vocabulary.ts): one document per corpus row. */
+export function bm25FromCorpus(corpus: InternedCorpus, options: Bm25Options = {}): Bm25Index {
   const k1 = options.k1 ?? BM25_DEFAULTS.k1;
   const b = options.b ?? BM25_DEFAULTS.b;
   if (!Number.isFinite(k1) || k1 < 0) {
@@ -63,7 +68,7 @@ export function buildBm25(
   if (!Number.isFinite(b) || b < 0 || b > 1) {
     throw new ToolgraphError('INVALID_INPUT', `buildBm25: b must be in [0, 1], got ${b}`);
   }
-  const { vocabulary, docs: encoded } = internCorpus(docs);
+  const { vocabulary, docs: encoded } = corpus;
   const nDocs = encoded.length;
   const nTerms = vocabulary.terms.length;
 

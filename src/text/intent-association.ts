@@ -22,8 +22,8 @@
  * classification", AAAI-98 Workshop on Learning for Text Categorization, 1998.
  */
 import { ToolgraphError } from '../schema/errors.js';
-import { buildBm25, type Bm25Index } from './bm25.js';
-import { internCorpus, termId } from './vocabulary.js';
+import { bm25FromCorpus, type Bm25Index } from './bm25.js';
+import { internCorpus, termId, type InternedCorpus } from './vocabulary.js';
 
 /** One recorded trace: its intent's tokens and the tool indices it called (repeats allowed). */
 export interface IntentExample {
@@ -94,8 +94,44 @@ export function fitIntentAssociation(
   }
   // A trace that called no tool says nothing about which tool an intent wants.
   const used = examples.filter((e) => e.tools.length > 0);
+  return fitInterned(nTools, used, internCorpus(used.map((e) => e.tokens)), smoothing);
+}
 
-  const { vocabulary, docs } = internCorpus(used.map((e) => e.tokens));
+/**
+ * fitIntentAssociation over examples whose tokens are already interned: corpus.docs[e] are the
+ * term ids of examples[e]. Examples that call no tool must be left out by the caller, as
+ * fitIntentAssociation does. The model is identical to fitIntentAssociation's on the same tokens.
+ */
+export function fitIntentAssociationInterned(
+  nTools: number,
+  examples: readonly { readonly tools: readonly number[] }[],
+  corpus: InternedCorpus,
+  options: IntentAssociationOptions = {},
+): IntentModel {
+  const smoothing = options.smoothing ?? INTENT_DEFAULTS.smoothing;
+  if (!Number.isInteger(nTools) || nTools < 0) {
+    throw new ToolgraphError('INVALID_INPUT', `fitIntentAssociationInterned: nTools must be an integer >= 0, got ${nTools}`);
+  }
+  if (!Number.isFinite(smoothing) || smoothing <= 0) {
+    throw new ToolgraphError('INVALID_INPUT', `fitIntentAssociationInterned: smoothing must be a finite number > 0, got ${smoothing}`);
+  }
+  if (corpus.docs.length !== examples.length) {
+    throw new ToolgraphError('INVALID_INPUT', `fitIntentAssociationInterned: ${examples.length} examples but ${corpus.docs.length} documents`);
+  }
+  for (const example of examples) {
+    if (example.tools.length === 0) throw new ToolgraphError('INVALID_INPUT', 'fitIntentAssociationInterned: an example calls no tool');
+    for (const tool of example.tools) checkTool(nTools, tool, 'fitIntentAssociationInterned');
+  }
+  return fitInterned(nTools, examples, corpus, smoothing);
+}
+
+function fitInterned(
+  nTools: number,
+  used: readonly { readonly tools: readonly number[] }[],
+  corpus: InternedCorpus,
+  smoothing: number,
+): IntentModel {
+  const { vocabulary, docs } = corpus;
   const nTerms = vocabulary.terms.length;
 
   // Distinct tools per example, reused across examples: a tool called three times in one trace
@@ -177,8 +213,8 @@ export function fitIntentAssociation(
   }
   const exampleTool = new Int32Array(exampleToolStart[used.length]!);
   for (let e = 0; e < used.length; e++) exampleTool.set(distinctTools[e]!, exampleToolStart[e]!);
-  // Same documents, so the same sorted vocabulary: the BM25 index's term ids are the NB ids.
-  const exampleIndex = buildBm25(used.map((e) => e.tokens));
+  // The same interned documents: the BM25 index's term ids are the NB ids.
+  const exampleIndex = bm25FromCorpus(corpus);
 
   return {
     nTools,

@@ -59,12 +59,30 @@ class IntentTokenLog {
 
 const logs = new WeakMap<readonly IntentRecord[], IntentTokenLog>();
 
-/** tokenize(record.intent) for every record, in order; records seen before are not tokenised again. */
-export function intentTokens(records: readonly IntentRecord[]): string[][] {
+/** The log of `records`, brought up to date: records seen before are not tokenised again. */
+function logOf(records: readonly IntentRecord[]): IntentTokenLog {
   let log = logs.get(records);
   if (log === undefined || !log.matches(records)) logs.set(records, (log = new IntentTokenLog()));
   log.add(records);
+  return log;
+}
+
+/** tokenize(record.intent) for every record, in order; records seen before are not tokenised again. */
+export function intentTokens(records: readonly IntentRecord[]): string[][] {
+  const log = logOf(records);
   const out: string[][] = new Array(records.length);
   for (let r = 0; r < records.length; r++) out[r] = log.read(r);
   return out;
+}
+
+/**
+ * The same tokens as ids into `terms` (numbered in the order the log met them: internIds in
+ * vocabulary.ts sorts them), without building a string array per record. `docs[r]` views the
+ * log: read it before the next call.
+ */
+export function intentTokenIds(records: readonly IntentRecord[]): { readonly terms: readonly string[]; readonly docs: readonly Int32Array[] } {
+  const log = logOf(records);
+  const docs: Int32Array[] = new Array(records.length);
+  for (let r = 0; r < records.length; r++) docs[r] = log.tokens.subarray(log.start[r]!, log.start[r + 1]!);
+  return { terms: log.terms, docs };
 }

@@ -6,9 +6,10 @@
 import type { ToolInfo } from '../schema/types.js';
 import type { IntentRecord } from '../graph/tool-graph.js';
 import { buildBm25, type Bm25Index } from './bm25.js';
-import { fitIntentAssociation, type IntentModel } from './intent-association.js';
+import { fitIntentAssociationInterned, type IntentModel } from './intent-association.js';
 import { buildIntentMemory, type IntentMemory } from './similar-intents.js';
-import { intentTokens } from './intent-tokens.js';
+import { intentTokenIds } from './intent-tokens.js';
+import { internIds } from './vocabulary.js';
 import { identifierTokens } from './tokenize.js';
 import type { TextEmbedding } from './text-embedding.js';
 import { toolDocument } from './tool-document.js';
@@ -36,11 +37,14 @@ export function buildTextModel(
 ): TextModel {
   const tools = names.map((name) => catalog.get(name) ?? { name, description: '', params: [] });
   const { bm25, nameTokens, vectors } = catalogueText(tools, catalog, embedding);
-  const tokens = intentTokens(intents);
-  const examples = intents.map((record, i) => ({ tokens: tokens[i]!, tools: record.tools }));
+  // Intents as term ids straight from the token log (tokenised once per intent); a trace that
+  // called no tool says nothing about which tool an intent wants, as in fitIntentAssociation.
+  const tokens = intentTokenIds(intents);
+  const used = intents.filter((record) => record.tools.length > 0);
+  const docs = used.length === intents.length ? tokens.docs : tokens.docs.filter((_, i) => intents[i]!.tools.length > 0);
   return {
     bm25,
-    intent: fitIntentAssociation(names.length, examples),
+    intent: fitIntentAssociationInterned(names.length, used, internIds(tokens.terms, docs)),
     nameTokens,
     memory: buildIntentMemory(intents.map((record) => record.sequence)),
     intents: intents.length,

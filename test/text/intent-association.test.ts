@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { internCorpus } from '../../src/text/vocabulary.js';
 import {
   fitIntentAssociation,
+  fitIntentAssociationInterned,
   intentEvidence,
   scoreIntent,
   type IntentExample,
@@ -175,5 +177,16 @@ describe('intent association errors', () => {
     expectCode(() => scoreIntent(model, ['x'], new Float64Array(2)), 'INVALID_INPUT');
     expectCode(() => intentEvidence(model, 3), 'INVALID_INPUT');
     expectCode(() => intentEvidence(model, -1), 'INVALID_INPUT');
+  });
+});
+
+describe('fitIntentAssociationInterned', () => {
+  it('fits the same model from interned tokens, and refuses examples it cannot use', () => {
+    const used = EXAMPLES.filter((e) => e.tools.length > 0);
+    const corpus = internCorpus(used.map((e) => e.tokens));
+    expect(fitIntentAssociationInterned(3, used, corpus, { smoothing: 0.5 })).toEqual(fitIntentAssociation(3, EXAMPLES, { smoothing: 0.5 }));
+    expectCode(() => fitIntentAssociationInterned(3, used.slice(1), corpus), 'INVALID_INPUT');
+    expectCode(() => fitIntentAssociationInterned(3, [{ tools: [] }], internCorpus([['x']])), 'INVALID_INPUT');
+    expectCode(() => fitIntentAssociationInterned(1, used, corpus), 'INVALID_INPUT');
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { internCorpus, termId } from '../../src/text/vocabulary.js';
+import { createRng } from '../../src/graph/rng.js';
+import { internCorpus, internIds, termId } from '../../src/text/vocabulary.js';
 
 describe('internCorpus', () => {
   it('numbers terms by their code-unit order and encodes every document', () => {
@@ -46,5 +47,21 @@ describe('termId', () => {
     expect(termId(vocabulary, 'valueOf')).toBe(-1);
     expect(termId(vocabulary, '')).toBe(-1);
     expect(termId({ terms: [] }, 'x')).toBe(-1);
+  });
+});
+
+describe('internIds', () => {
+  it('equals internCorpus on the same tokens, whatever order the term list is in, unused terms left out', () => {
+    const rng = createRng(3);
+    const words = ['__proto__', 'constructor', 'é', 'Z', 'b', 'a', 'hotel', 'book', 'x1', '漢字'];
+    const docs = Array.from({ length: 300 }, () => Array.from({ length: Math.floor(rng() * 6) }, () => words[Math.floor(rng() * 8)]!));
+    // A log's numbering: arbitrary, with terms no document uses ('x1' and '漢字' are never drawn).
+    const list = [...words].sort(() => rng() - 0.5);
+    const ids = docs.map((doc) => Int32Array.from(doc, (w) => list.indexOf(w)));
+    const got = internIds(list, ids);
+    const want = internCorpus(docs);
+    expect(got.vocabulary.terms).toEqual(want.vocabulary.terms);
+    expect(got.vocabulary.terms).not.toContain('漢字');
+    expect(got.docs).toEqual(want.docs);
   });
 });
