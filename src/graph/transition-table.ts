@@ -46,7 +46,7 @@ const COLUMN_NAMES = ['count', 'success', 'failure', 'evidence', 'lastSeen', 're
 /** Columns this table owns (and may grow). */
 type OwnColumns = { [K in keyof TransitionColumns]: Float64Array<ArrayBuffer> };
 
-export function emptyColumns(m: number): OwnColumns {
+function emptyColumns(m: number): OwnColumns {
   return {
     count: new Float64Array(m),
     success: new Float64Array(m),

@@ -638,15 +638,16 @@ export class SqlStore implements Store {
       const row = rows[0]!;
       const byteLength = num(row['byte_length']);
       const deflated = row['compression'] === 'deflate';
+      // The inflated bytes, when a prefetch at open already has them; else the stored bytes.
       let raw: Uint8Array | null = null;
-      let stored: Uint8Array;
+      let stored: Uint8Array | null = null;
       if (row['file'] !== null && row['file'] !== undefined) {
         const blobs = this.driver.blobs;
         if (blobs === undefined) throw new ToolgraphError('INTERNAL', 'getSnapshot: the snapshot is in a file, and this store keeps no files');
         const name = str(row['file']);
         const early = deflated ? await blobs.takePrefetched?.(name) : undefined;
         if (early != null && early.byteLength === byteLength) raw = early;
-        stored = raw === null ? await blobs.read(name) : early!;
+        else stored = await blobs.read(name);
       } else if (row['body'] instanceof Uint8Array) {
         stored = row['body'];
       } else {
@@ -656,7 +657,7 @@ export class SqlStore implements Store {
         // Inflated on the thread pool: a large snapshot takes hundreds of milliseconds, which the
         // event loop spends on the other loads of an open meanwhile.
         try {
-          raw = deflated ? await inflateSnapshot(stored, byteLength) : stored;
+          raw = deflated ? await inflateSnapshot(stored!, byteLength) : stored!;
         } catch (error) {
           throw new ToolgraphError('INTERNAL', `getSnapshot: the stored snapshot does not inflate to its ${byteLength} recorded bytes (${(error as Error).message})`);
         }
