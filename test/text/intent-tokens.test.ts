@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../src/graph/rng.js';
 import type { IntentRecord } from '../../src/graph/tool-graph.js';
-import { intentTokens } from '../../src/text/intent-tokens.js';
+import { intentTokenIds, intentTokens } from '../../src/text/intent-tokens.js';
 import { tokenize } from '../../src/text/tokenize.js';
 
 const WORDS = ['book', 'a', 'hotel', 'in', 'Rome', '__proto__', 'constructor', 'getWeatherForecast', 'flights', 'to', 'Zürich', 'running', 'ran'];
@@ -18,6 +18,9 @@ describe('intentTokens', () => {
     for (const batch of [1, 700, 1_500, 3_000]) {
       for (let i = 0; i < batch; i++) records.push(record(rng));
       expect(intentTokens(records)).toEqual(records.map((r) => tokenize(r.intent)));
+      // The same tokens as ids into the log's term list.
+      const { terms, docs } = intentTokenIds(records);
+      expect(docs.map((ids) => Array.from(ids, (id) => terms[id]))).toEqual(records.map((r) => tokenize(r.intent)));
     }
   });
 
