@@ -82,16 +82,7 @@ export function fitIntentAssociation(
   examples: readonly IntentExample[],
   options: IntentAssociationOptions = {},
 ): IntentModel {
-  const smoothing = options.smoothing ?? INTENT_DEFAULTS.smoothing;
-  if (!Number.isInteger(nTools) || nTools < 0) {
-    throw new ToolgraphError('INVALID_INPUT', `fitIntentAssociation: nTools must be an integer >= 0, got ${nTools}`);
-  }
-  if (!Number.isFinite(smoothing) || smoothing <= 0) {
-    throw new ToolgraphError('INVALID_INPUT', `fitIntentAssociation: smoothing must be a finite number > 0, got ${smoothing}`);
-  }
-  for (const example of examples) {
-    for (const tool of example.tools) checkTool(nTools, tool, 'fitIntentAssociation');
-  }
+  const smoothing = checkedFit('fitIntentAssociation', nTools, examples, options);
   // A trace that called no tool says nothing about which tool an intent wants.
   const used = examples.filter((e) => e.tools.length > 0);
   return fitInterned(nTools, used, internCorpus(used.map((e) => e.tokens)), smoothing);
@@ -108,21 +99,27 @@ export function fitIntentAssociationInterned(
   corpus: InternedCorpus,
   options: IntentAssociationOptions = {},
 ): IntentModel {
-  const smoothing = options.smoothing ?? INTENT_DEFAULTS.smoothing;
-  if (!Number.isInteger(nTools) || nTools < 0) {
-    throw new ToolgraphError('INVALID_INPUT', `fitIntentAssociationInterned: nTools must be an integer >= 0, got ${nTools}`);
-  }
-  if (!Number.isFinite(smoothing) || smoothing <= 0) {
-    throw new ToolgraphError('INVALID_INPUT', `fitIntentAssociationInterned: smoothing must be a finite number > 0, got ${smoothing}`);
-  }
+  const smoothing = checkedFit('fitIntentAssociationInterned', nTools, examples, options);
   if (corpus.docs.length !== examples.length) {
     throw new ToolgraphError('INVALID_INPUT', `fitIntentAssociationInterned: ${examples.length} examples but ${corpus.docs.length} documents`);
   }
-  for (const example of examples) {
-    if (example.tools.length === 0) throw new ToolgraphError('INVALID_INPUT', 'fitIntentAssociationInterned: an example calls no tool');
-    for (const tool of example.tools) checkTool(nTools, tool, 'fitIntentAssociationInterned');
-  }
+  if (examples.some((e) => e.tools.length === 0)) throw new ToolgraphError('INVALID_INPUT', 'fitIntentAssociationInterned: an example calls no tool');
   return fitInterned(nTools, examples, corpus, smoothing);
+}
+
+/** Checks a fit's arguments (INVALID_INPUT naming `caller`); returns the smoothing to use. */
+function checkedFit(caller: string, nTools: number, examples: readonly { readonly tools: readonly number[] }[], options: IntentAssociationOptions): number {
+  const smoothing = options.smoothing ?? INTENT_DEFAULTS.smoothing;
+  if (!Number.isInteger(nTools) || nTools < 0) {
+    throw new ToolgraphError('INVALID_INPUT', `${caller}: nTools must be an integer >= 0, got ${nTools}`);
+  }
+  if (!Number.isFinite(smoothing) || smoothing <= 0) {
+    throw new ToolgraphError('INVALID_INPUT', `${caller}: smoothing must be a finite number > 0, got ${smoothing}`);
+  }
+  for (const example of examples) {
+    for (const tool of example.tools) checkTool(nTools, tool, caller);
+  }
+  return smoothing;
 }
 
 function fitInterned(
