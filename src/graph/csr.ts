@@ -235,3 +235,68 @@ export function csrWeight(csr: Csr, u: number, v: number): number {
 export function csrEdgeCount(csr: Csr): number {
   return csr.offsets[csr.n]!;
 }
+
+/** The CSR layout of distinct edges, and where each came from. */
+export interface EdgeOrder {
+  readonly offsets: Int32Array;
+  readonly targets: Int32Array;
+  /** perm[j] = the input position of the edge at CSR position j. */
+  readonly perm: Int32Array;
+}
+
+/**
+ * The CSR order of distinct (source, target) pairs given in any order (the caller guarantees
+ * they are distinct and in range: ToolGraph's transitions). Linear, with sequential access,
+ * when the input is sorted but for a tail (a graph restored from a snapshot, which stores its
+ * transitions sorted, then learns more): the tail is sorted on its own and merged in. Otherwise
+ * two stable counting sorts, as csrFromEdges. O(n + m), plus O(t log t) for a tail of t.
+ */
+export function edgeOrder(n: number, sources: Int32Array, targets: Int32Array): EdgeOrder {
+  const m = sources.length;
+  let prefix = Math.min(1, m);
+  while (prefix < m && (sources[prefix - 1]! < sources[prefix]! || (sources[prefix - 1] === sources[prefix] && targets[prefix - 1]! < targets[prefix]!))) prefix++;
+  const perm = new Int32Array(m);
+  if (m - prefix > m >> 3) {
+    // Mostly unsorted: counting sort by target, then stably by source.
+    const rowStart = new Int32Array(n + 1);
+    const colStart = new Int32Array(n + 1);
+    for (let e = 0; e < m; e++) {
+      rowStart[sources[e]! + 1]!++;
+      colStart[targets[e]! + 1]!++;
+    }
+    for (let i = 0; i < n; i++) {
+      rowStart[i + 1]! += rowStart[i]!;
+      colStart[i + 1]! += colStart[i]!;
+    }
+    const byTarget = new Int32Array(m);
+    for (let e = 0; e < m; e++) byTarget[colStart[targets[e]!]!++] = e;
+    const cursor = rowStart.slice(0, n);
+    for (let k = 0; k < m; k++) {
+      const e = byTarget[k]!;
+      perm[cursor[sources[e]!]!++] = e;
+    }
+  } else {
+    // A sorted prefix and a short tail: sort the tail, merge the two runs.
+    const tail = Array.from({ length: m - prefix }, (_, i) => prefix + i).sort((x, y) => sources[x]! - sources[y]! || targets[x]! - targets[y]!);
+    let i = 0;
+    let k = 0;
+    for (let j = 0; j < m; j++) {
+      const t = tail[k];
+      if (t !== undefined && (i >= prefix || sources[t]! < sources[i]! || (sources[t] === sources[i] && targets[t]! < targets[i]!))) {
+        perm[j] = t;
+        k++;
+      } else {
+        perm[j] = i++;
+      }
+    }
+  }
+  const offsets = new Int32Array(n + 1);
+  const sorted = new Int32Array(m);
+  for (let j = 0; j < m; j++) {
+    const e = perm[j]!;
+    offsets[sources[e]! + 1]!++;
+    sorted[j] = targets[e]!;
+  }
+  for (let u = 0; u < n; u++) offsets[u + 1]! += offsets[u]!;
+  return { offsets, targets: sorted, perm };
+}

@@ -6,7 +6,7 @@
  * apart, aligned with the same CSR, for reliability). Building is O(V + E log E) plus PageRank
  * and Louvain; queries never touch the mutable graph.
  */
-import { csrFromEdges, symmetrizeCsr, type Csr } from './csr.js';
+import { edgeOrder, symmetrizeCsr, type Csr } from './csr.js';
 import { graphDensity, adaptiveAlpha } from './density.js';
 import { edgeReliability, type EdgeReliability } from './edge-reliability.js';
 import { louvainCommunities } from './louvain.js';
@@ -109,12 +109,10 @@ export function buildSnapshot(graph: ToolGraph, options: SnapshotOptions = {}): 
   const n = graph.toolCount;
   const { from, to, stats } = graph.transitionRows();
   const m = from.length;
-  // One CSR whose weights are the edge ids gives the permutation from ToolGraph order to CSR
-  // order (pairs are distinct, so nothing is merged); every per-edge column is gathered through
-  // it, so the success, failure, count and reliability arrays line up with `out`.
-  const ids = new Float64Array(m);
-  for (let i = 0; i < m; i++) ids[i] = i;
-  const order = csrFromEdges(n, from, to, ids);
+  // The permutation from ToolGraph order to CSR order; every per-edge column is gathered through
+  // it, so the success, failure, count and reliability arrays line up with `out`. A restored
+  // graph's rows are already in CSR order but for what it learned since (edgeOrder).
+  const order = edgeOrder(n, from, to);
   // All six columns in one pass over the permutation: each step reads the same ToolGraph row.
   const success = new Float64Array(m);
   const failure = new Float64Array(m);
@@ -123,7 +121,7 @@ export function buildSnapshot(graph: ToolGraph, options: SnapshotOptions = {}): 
   const recentFailure = new Float64Array(m);
   const lastSeen = new Float64Array(m);
   for (let j = 0; j < m; j++) {
-    const e = order.weights[j]!;
+    const e = order.perm[j]!;
     success[j] = stats.success[e]!;
     failure[j] = stats.failure[e]!;
     counts[j] = stats.count[e]!;

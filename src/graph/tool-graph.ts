@@ -16,6 +16,7 @@
  */
 import { DirectedGraph } from 'graphology';
 import type { Trace } from '../schema/types.js';
+import { edgeOrder } from './csr.js';
 import { PairIndex } from './pair-index.js';
 import { TransitionTable, type TransitionColumns, type TransitionStats } from './transition-table.js';
 import { grown } from './typed-arrays.js';
@@ -55,8 +56,8 @@ export interface IngestOptions {
 
 /**
  * Everything a ToolGraph has learned, as flat typed arrays (graph-codec.ts writes it as bytes).
- * Positions follow the graph's own iteration order, so a restored graph iterates, and therefore
- * snapshots, exactly like the original.
+ * First-order transitions are sorted by (from, to), second-order contexts follow the graph's
+ * own order; a restored graph iterates in this order and snapshots exactly like the original.
  */
 export interface ToolGraphState {
   readonly version: number;
@@ -298,7 +299,7 @@ export class ToolGraph {
     return this.intentRecords;
   }
 
-  /** The learned state as typed arrays, in iteration order: O(tools + transitions + intents). */
+  /** The learned state as typed arrays (see ToolGraphState for the order): O(tools + transitions + intents). */
   exportState(): ToolGraphState {
     const n = this.names.length;
     const calls = new Float64Array(n);
@@ -307,7 +308,12 @@ export class ToolGraph {
       calls[i] = this.toolStats[i]!.calls;
       seen[i] = this.toolStats[i]!.seen;
     }
+    // Transitions sorted by (from, to): a graph restored from them has its rows in CSR order,
+    // which its snapshots then take in one linear pass (csr.ts, edgeOrder).
     const first = this.transitionRows();
+    const order = edgeOrder(n, first.from, first.to);
+    const from = new Int32Array(order.perm.length);
+    for (let j = 0; j < from.length; j++) from[j] = first.from[order.perm[j]!]!;
     const second = this.secondOrderRows();
     const s = second.context.length;
     const a = new Int32Array(s);
@@ -330,9 +336,9 @@ export class ToolGraph {
       names: this.names.slice(),
       calls,
       seen,
-      from: first.from.slice(),
-      to: first.to.slice(),
-      edges: copyColumns(first.stats),
+      from,
+      to: order.targets,
+      edges: gatherColumns(first.stats, order.perm),
       a,
       b,
       c: second.target.slice(),
@@ -345,7 +351,7 @@ export class ToolGraph {
 
   /**
    * A graph holding exactly `state` (from exportState, possibly through graph-codec.ts): same
-   * tools and indexes, statistics, iteration order and version. The graphology view is built
+   * tools and indexes, statistics and version, iterating in the state's order. The graphology view is built
    * lazily on first access, as after ingestion. Throws RangeError on an inconsistent state
    * (the codec checks bytes before they get here). O(tools + transitions + intents), with the
    * statistics copied column by column.
@@ -487,6 +493,30 @@ function copyInto(source: Int32Array): Int32Array<ArrayBuffer> {
   const copy = new Int32Array(Math.max(64, source.length + (source.length >> 2)));
   copy.set(source);
   return copy;
+}
+
+/** Rows perm[0], perm[1], ... of `c`, as new columns. */
+function gatherColumns(c: TransitionColumns, perm: Int32Array): TransitionColumns {
+  const out = {
+    count: new Float64Array(perm.length),
+    success: new Float64Array(perm.length),
+    failure: new Float64Array(perm.length),
+    evidence: new Float64Array(perm.length),
+    lastSeen: new Float64Array(perm.length),
+    recentSuccess: new Float64Array(perm.length),
+    recentFailure: new Float64Array(perm.length),
+  };
+  for (let j = 0; j < perm.length; j++) {
+    const e = perm[j]!;
+    out.count[j] = c.count[e]!;
+    out.success[j] = c.success[e]!;
+    out.failure[j] = c.failure[e]!;
+    out.evidence[j] = c.evidence[e]!;
+    out.lastSeen[j] = c.lastSeen[e]!;
+    out.recentSuccess[j] = c.recentSuccess[e]!;
+    out.recentFailure[j] = c.recentFailure[e]!;
+  }
+  return out;
 }
 
 function copyColumns(c: TransitionColumns): TransitionColumns {

@@ -3,10 +3,12 @@ import {
   csrEdgeCount,
   csrFromEdges,
   csrWeight,
+  edgeOrder,
   symmetrizeCsr,
   transposeCsr,
   type Csr,
 } from '../../src/graph/csr.js';
+import { createRng } from '../../src/graph/rng.js';
 import { expectInvalidInput, randomEdges, randomPermutation } from './_helpers.js';
 
 /** Reference: the same graph as a Map keyed "s,t" with summed weights (the obvious O(m) dictionary). */
@@ -227,6 +229,49 @@ describe('csrWeight', () => {
     for (const bad of [-1, 2, 0.5, Number.NaN]) {
       expectInvalidInput(() => csrWeight(csr, bad, 0), 'csrWeight');
       expectInvalidInput(() => csrWeight(csr, 0, bad), 'csrWeight');
+    }
+  });
+});
+
+describe('edgeOrder', () => {
+  /** Distinct random pairs over n nodes, in random order. */
+  function distinctPairs(rng: () => number, n: number, m: number): [number, number][] {
+    const seen = new Set<number>();
+    const pairs: [number, number][] = [];
+    while (pairs.length < m) {
+      const s = Math.floor(rng() * n);
+      const t = Math.floor(rng() * n);
+      if (!seen.has(s * n + t)) {
+        seen.add(s * n + t);
+        pairs.push([s, t]);
+      }
+    }
+    return pairs;
+  }
+
+  it('lays out distinct edges as csrFromEdges does, sorted or not, with a tail or without', () => {
+    const rng = createRng(21);
+    const n = 40;
+    const pairs = distinctPairs(rng, n, 600);
+    const sorted = [...pairs].sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+    const cases: [number, number][][] = [
+      [],
+      pairs.slice(0, 1),
+      pairs,
+      sorted,
+      // A restored graph that learned more: a sorted prefix, then a short unsorted tail.
+      [...sorted.slice(0, 560).filter((p) => !pairs.slice(560).includes(p)), ...pairs.slice(560)],
+      [...sorted.slice(0, 500), ...pairs.filter((p) => !sorted.slice(0, 500).includes(p)).slice(0, 3)],
+    ];
+    for (const edges of cases) {
+      const sources = Int32Array.from(edges, (e) => e[0]);
+      const targets = Int32Array.from(edges, (e) => e[1]);
+      const ids = Float64Array.from(edges, (_, i) => i);
+      const want = csrFromEdges(n, sources, targets, ids);
+      const got = edgeOrder(n, sources, targets);
+      expect(got.offsets).toEqual(want.offsets);
+      expect(got.targets).toEqual(want.targets);
+      expect(Array.from(got.perm)).toEqual(Array.from(want.weights));
     }
   });
 });
