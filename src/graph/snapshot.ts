@@ -14,6 +14,7 @@ import { pagerank } from './pagerank.js';
 import { percentileRanks } from './percentile.js';
 import { PairIndex } from './pair-index.js';
 import type { ToolGraph } from './tool-graph.js';
+import { gatherColumns } from './transition-table.js';
 
 /** Second-order successors of one context pair, sorted by target. */
 export interface SecondOrderRow {
@@ -108,30 +109,12 @@ function reuseCommunities(stored: { readonly communities: Int32Array; readonly c
 export function buildSnapshot(graph: ToolGraph, options: SnapshotOptions = {}): GraphSnapshot {
   const n = graph.toolCount;
   const { from, to, stats } = graph.transitionRows();
-  const m = from.length;
   // The permutation from ToolGraph order to CSR order; every per-edge column is gathered through
   // it, so the success, failure, count and reliability arrays line up with `out`. A restored
   // graph's rows are already in CSR order but for what it learned since (edgeOrder).
   const order = edgeOrder(n, from, to);
-  // All six columns in one pass over the permutation: each step reads the same ToolGraph row.
-  const success = new Float64Array(m);
-  const failure = new Float64Array(m);
-  const counts = new Float64Array(m);
-  const recentSuccess = new Float64Array(m);
-  const recentFailure = new Float64Array(m);
-  const lastSeen = new Float64Array(m);
-  for (let j = 0; j < m; j++) {
-    const e = order.perm[j]!;
-    success[j] = stats.success[e]!;
-    failure[j] = stats.failure[e]!;
-    counts[j] = stats.count[e]!;
-    recentSuccess[j] = stats.recentSuccess[e]!;
-    recentFailure[j] = stats.recentFailure[e]!;
-    lastSeen[j] = stats.lastSeen[e]!;
-  }
+  const { success, failure: outFailures, count: outCounts, recentSuccess, recentFailure, lastSeen } = gatherColumns(stats, order.perm);
   const out: Csr = { n, offsets: order.offsets, targets: order.targets, weights: success };
-  const outFailures = failure;
-  const outCounts = counts;
   const reliability = edgeReliability(recentSuccess, recentFailure, lastSeen, {
     now: graph.newest,
     halfLifeMs: graph.halfLifeMs,

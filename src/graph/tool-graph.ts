@@ -18,7 +18,7 @@ import { DirectedGraph } from 'graphology';
 import type { Trace } from '../schema/types.js';
 import { edgeOrder } from './csr.js';
 import { PairIndex } from './pair-index.js';
-import { TransitionTable, type TransitionColumns, type TransitionStats } from './transition-table.js';
+import { copyColumns, gatherColumns, TransitionTable, type TransitionColumns, type TransitionStats } from './transition-table.js';
 import { grown } from './typed-arrays.js';
 
 export type { TransitionColumns, TransitionStats };
@@ -495,38 +495,3 @@ function copyInto(source: Int32Array): Int32Array<ArrayBuffer> {
   return copy;
 }
 
-/** Rows perm[0], perm[1], ... of `c`, as new columns. */
-function gatherColumns(c: TransitionColumns, perm: Int32Array): TransitionColumns {
-  const out = {
-    count: new Float64Array(perm.length),
-    success: new Float64Array(perm.length),
-    failure: new Float64Array(perm.length),
-    evidence: new Float64Array(perm.length),
-    lastSeen: new Float64Array(perm.length),
-    recentSuccess: new Float64Array(perm.length),
-    recentFailure: new Float64Array(perm.length),
-  };
-  for (let j = 0; j < perm.length; j++) {
-    const e = perm[j]!;
-    out.count[j] = c.count[e]!;
-    out.success[j] = c.success[e]!;
-    out.failure[j] = c.failure[e]!;
-    out.evidence[j] = c.evidence[e]!;
-    out.lastSeen[j] = c.lastSeen[e]!;
-    out.recentSuccess[j] = c.recentSuccess[e]!;
-    out.recentFailure[j] = c.recentFailure[e]!;
-  }
-  return out;
-}
-
-function copyColumns(c: TransitionColumns): TransitionColumns {
-  return {
-    count: c.count.slice(),
-    success: c.success.slice(),
-    failure: c.failure.slice(),
-    evidence: c.evidence.slice(),
-    lastSeen: c.lastSeen.slice(),
-    recentSuccess: c.recentSuccess.slice(),
-    recentFailure: c.recentFailure.slice(),
-  };
-}

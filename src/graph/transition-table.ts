@@ -58,6 +58,35 @@ function emptyColumns(m: number): OwnColumns {
   };
 }
 
+/** Rows perm[0], perm[1], ... of `c`, as new columns. */
+export function gatherColumns(c: TransitionColumns, perm: Int32Array): TransitionColumns {
+  const out = emptyColumns(perm.length);
+  for (let j = 0; j < perm.length; j++) {
+    const e = perm[j]!;
+    out.count[j] = c.count[e]!;
+    out.success[j] = c.success[e]!;
+    out.failure[j] = c.failure[e]!;
+    out.evidence[j] = c.evidence[e]!;
+    out.lastSeen[j] = c.lastSeen[e]!;
+    out.recentSuccess[j] = c.recentSuccess[e]!;
+    out.recentFailure[j] = c.recentFailure[e]!;
+  }
+  return out;
+}
+
+/** A copy of `c`'s columns. */
+export function copyColumns(c: TransitionColumns): TransitionColumns {
+  return {
+    count: c.count.slice(),
+    success: c.success.slice(),
+    failure: c.failure.slice(),
+    evidence: c.evidence.slice(),
+    lastSeen: c.lastSeen.slice(),
+    recentSuccess: c.recentSuccess.slice(),
+    recentFailure: c.recentFailure.slice(),
+  };
+}
+
 export class TransitionTable {
   private cols: OwnColumns;
   private rows = 0;

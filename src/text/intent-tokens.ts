@@ -49,12 +49,6 @@ class IntentTokenLog {
     for (let r = 0; r < this.count; r++) if (records[r]!.intent !== this.intents[r]) return false;
     return true;
   }
-
-  read(r: number): string[] {
-    const out: string[] = [];
-    for (let p = this.start[r]!; p < this.start[r + 1]!; p++) out.push(this.terms[this.tokens[p]!]!);
-    return out;
-  }
 }
 
 const logs = new WeakMap<readonly IntentRecord[], IntentTokenLog>();
@@ -67,17 +61,10 @@ function logOf(records: readonly IntentRecord[]): IntentTokenLog {
   return log;
 }
 
-/** tokenize(record.intent) for every record, in order; records seen before are not tokenised again. */
-export function intentTokens(records: readonly IntentRecord[]): string[][] {
-  const log = logOf(records);
-  const out: string[][] = new Array(records.length);
-  for (let r = 0; r < records.length; r++) out[r] = log.read(r);
-  return out;
-}
-
 /**
- * The same tokens as ids into `terms` (numbered in the order the log met them: internIds in
- * vocabulary.ts sorts them), without building a string array per record. `docs[r]` views the
+ * tokenize(record.intent) for every record, in order, as ids into `terms` (numbered in the
+ * order the log met them: internIds in vocabulary.ts sorts them); records seen before are not
+ * tokenised again, and no string array is built per record. `docs[r]` views the
  * log: read it before the next call.
  */
 export function intentTokenIds(records: readonly IntentRecord[]): { readonly terms: readonly string[]; readonly docs: readonly Int32Array[] } {
