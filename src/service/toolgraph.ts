@@ -11,7 +11,7 @@
 import { edgeIndex, reliabilityReport, type EdgeReliabilityReport } from '../graph/edge-reliability.js';
 import type { StoredSignals } from '../graph/graph-codec.js';
 import { exportGraph, type ExportedGraph } from '../graph/graph-export.js';
-import { ToolGraph, type ToolGraphState } from '../graph/tool-graph.js';
+import { DEFAULT_HALF_LIFE_MS, ToolGraph, type ToolGraphState } from '../graph/tool-graph.js';
 import { buildEdgeFeedback, type HumanPatternScore } from '../recommend/edge-adjustment.js';
 import { fitWeights, type FitOptions, type FitReport } from '../recommend/fit-weights.js';
 import { buildModel, PRIOR_WEIGHTS, type FittedWeights, type RecommenderModel } from '../recommend/model.js';
@@ -558,11 +558,17 @@ export class Toolgraph {
    * Replaces the learned graph by a restored one (a stored snapshot). The next rebuild uses the
    * stored Louvain communities instead of running Louvain, most of a cold start's cost; if the
    * graph moved on since they were computed (traces replayed after the snapshot), a full
-   * rebuild follows after the usual debounce.
+   * rebuild follows after the usual debounce. `restored` is the state, or a graph already built
+   * from it with ToolGraph.fromState (a cold start restores while its database opens); such a
+   * graph must have this engine's half-life (RangeError otherwise).
    */
-  restoreGraph(state: ToolGraphState, signals: StoredSignals | null = null): void {
+  restoreGraph(restored: ToolGraphState | ToolGraph, signals: StoredSignals | null = null): void {
+    const options = this.halfLifeMs === undefined ? {} : { halfLifeMs: this.halfLifeMs };
+    if (restored instanceof ToolGraph && restored.halfLifeMs !== (this.halfLifeMs ?? DEFAULT_HALF_LIFE_MS)) {
+      throw new RangeError(`Toolgraph.restoreGraph: the graph decays with a half-life of ${restored.halfLifeMs} ms, this engine's is ${this.halfLifeMs}`);
+    }
     this.cancelTimer();
-    this.graph = ToolGraph.fromState(state, this.halfLifeMs === undefined ? {} : { halfLifeMs: this.halfLifeMs });
+    this.graph = restored instanceof ToolGraph ? restored : ToolGraph.fromState(restored, options);
     for (const name of this.catalog.keys()) this.graph.addTool(name);
     this.model = null;
     this.pendingSignals = signals;

@@ -22,6 +22,8 @@ export interface OpenStoreOptions {
   readonly cwd?: string;
   /** PGlite: inflate the newest snapshot file while the database opens (openToolgraph does). */
   readonly prefetchSnapshot?: boolean;
+  /** PGlite, with prefetchSnapshot: receives the prefetched bytes as the database opens (see PgliteStoreOptions). */
+  readonly onSnapshotPrefetch?: (bytes: Promise<Uint8Array | null>) => void;
 }
 
 export async function openStore(options: OpenStoreOptions = {}): Promise<Store> {
@@ -34,6 +36,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
           dataDir: options.dataDir ?? join(options.cwd ?? process.cwd(), DEFAULT_DATA_DIR),
           ...schema,
           ...(options.prefetchSnapshot === true ? { prefetchSnapshot: true } : {}),
+          ...(options.onSnapshotPrefetch === undefined ? {} : { onSnapshotPrefetch: options.onSnapshotPrefetch }),
         });
   try {
     await store.migrate();

@@ -7,14 +7,13 @@
  * the process afterwards loses nothing, and killing it mid-transaction leaves nothing of it
  * (recovery replays the WAL on the next open).
  */
-import { PGlite, type PGliteOptions, type QueryOptions } from '@electric-sql/pglite';
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import { dirname, join, resolve } from 'node:path';
-import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
 import { ToolgraphError } from '../schema/errors.js';
 import type { BlobFiles, Row, SqlDriver, SqlSession } from './sql-driver.js';
+import { PgliteThread } from './pglite-thread.js';
 import { inflateSnapshot, SqlStore } from './sql-store.js';
 import type { Store } from './store.js';
 
@@ -28,6 +27,12 @@ export interface PgliteStoreOptions {
    * opens (a service's cold start, which reads it next); off for commands that never read it.
    */
   readonly prefetchSnapshot?: boolean;
+  /**
+   * With prefetchSnapshot: called at once with the prefetch's inflated bytes (null if it failed),
+   * when there is a file to prefetch, so the caller can start on them before the database opens.
+   * They are the current snapshot's bytes only if getSnapshot later returns the same buffer.
+   */
+  readonly onSnapshotPrefetch?: (bytes: Promise<Uint8Array | null>) => void;
 }
 
 const LOCK_FILE = 'toolgraph.lock';
@@ -128,9 +133,10 @@ export class PgliteBlobs implements BlobFiles {
    * Reads and inflates the newest file (by the time in its name) in the background. On a cold
    * start that is the current snapshot, and inflating it on the thread pool while PGlite opens
    * on this thread takes it off the critical path; if the database names another file, the
-   * prefetch is dropped. Any failure leaves the work to getSnapshot, which reports it.
+   * prefetch is dropped. Any failure leaves the work to getSnapshot, which reports it. Returns the
+   * bytes as they will be handed out, or undefined when there is no file to prefetch.
    */
-  startPrefetch(): void {
+  startPrefetch(): Promise<Uint8Array | null> | undefined {
     let newest: { name: string; time: number; length: number } | undefined;
     try {
       for (const name of readdirSync(this.folder)) {
@@ -141,16 +147,15 @@ export class PgliteBlobs implements BlobFiles {
         if (Number.isSafeInteger(length) && (newest === undefined || time > newest.time)) newest = { name, time, length };
       }
     } catch {
-      return;
+      return undefined;
     }
-    if (newest === undefined) return;
+    if (newest === undefined) return undefined;
     const { name, length } = newest;
-    this.prefetch = {
-      name,
-      bytes: readFile(join(this.folder, name))
-        .then((packed) => inflateSnapshot(packed, length))
-        .catch(() => null),
-    };
+    const bytes = readFile(join(this.folder, name))
+      .then((packed) => inflateSnapshot(packed, length))
+      .catch(() => null);
+    this.prefetch = { name, bytes };
+    return bytes;
   }
 
   takePrefetched(name: string): Promise<Uint8Array | null> | undefined {
@@ -204,47 +209,6 @@ export class PgliteBlobs implements BlobFiles {
   }
 }
 
-type WasmModule = NonNullable<PGliteOptions['pgliteWasmModule']>;
-
-interface PgliteAssets {
-  readonly pgliteWasmModule: WasmModule;
-  readonly fsBundle: Blob;
-}
-
-// Compiling PGlite's WebAssembly and reading its file bundle is half the cost of an open; they
-// are immutable, so a process that opens stores repeatedly (a service reopening, tests)
-// compiles them once. Any failure falls back to PGlite's own loading.
-let assets: Promise<PgliteAssets | undefined> | undefined;
-
-// Node has WebAssembly, but our lib setting (ES2022, no DOM) does not declare it.
-const wasmRuntime = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> } }).WebAssembly;
-
-function pgliteAssets(): Promise<PgliteAssets | undefined> {
-  assets ??= (async () => {
-    try {
-      const dist = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
-      const [wasm, data] = await Promise.all([readFile(join(dist, 'pglite.wasm')), readFile(join(dist, 'pglite.data'))]);
-      return { pgliteWasmModule: await wasmRuntime.compile(wasm), fsBundle: new Blob([data]) };
-    } catch {
-      return undefined;
-    }
-  })();
-  return assets;
-}
-
-/** PostgreSQL's type oid of json. */
-const JSON_OID = 114;
-
-/**
- * PGlite serialises a json parameter with JSON.stringify unless it is a string; bytes (the
- * store's large json parameters, sql-store.ts jsonParam) must pass through untouched so that
- * they go in the binary format, as `pg` sends them. (PGlite binds any bytes a serializer returns
- * in the binary format; its type says string, hence the cast.)
- */
-const QUERY_OPTIONS: QueryOptions = {
-  serializers: { [JSON_OID]: (value: unknown) => (value instanceof Uint8Array ? value : typeof value === 'string' ? value : JSON.stringify(value)) as string },
-};
-
 class PgliteDriver implements SqlDriver {
   readonly kind = 'pglite' as const;
   // PGlite has one connection: serialise our calls so a transaction never interleaves with
@@ -252,7 +216,7 @@ class PgliteDriver implements SqlDriver {
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly db: PGlite,
+    private readonly db: PgliteThread,
     private readonly dir: string,
     private readonly lockPath: string,
     readonly blobs: BlobFiles,
@@ -265,26 +229,26 @@ class PgliteDriver implements SqlDriver {
   }
 
   query(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-    return this.serial(async () => (await this.db.query<Row>(sql, params as unknown[], QUERY_OPTIONS)).rows);
+    return this.serial(() => this.db.query(sql, params));
   }
 
   exec(sql: string): Promise<void> {
-    return this.serial(async () => {
-      await this.db.exec(sql);
-    });
+    return this.serial(() => this.db.exec(sql));
   }
 
   transaction<T>(fn: (tx: SqlSession) => Promise<T>): Promise<T> {
-    return this.serial(() =>
-      this.db.transaction(async (tx) =>
-        fn({
-          query: async (sql, params = []) => (await tx.query<Row>(sql, params as unknown[], QUERY_OPTIONS)).rows,
-          exec: async (sql) => {
-            await tx.exec(sql);
-          },
-        }),
-      ),
-    );
+    return this.serial(async () => {
+      await this.db.exec('BEGIN');
+      let result: T;
+      try {
+        result = await fn({ query: (sql, params = []) => this.db.query(sql, params), exec: (sql) => this.db.exec(sql) });
+      } catch (error) {
+        await this.db.exec('ROLLBACK').catch(() => {});
+        throw error;
+      }
+      await this.db.exec('COMMIT');
+      return result;
+    });
   }
 
   // One process owns the folder (the lock file), and it applies its own appends directly: there
@@ -338,10 +302,13 @@ export async function openPgliteStore(options: PgliteStoreOptions): Promise<Stor
     throw new ToolgraphError('INVALID_INPUT', `openPgliteStore: cannot write the lock file in ${dir} (${errorMessage(error)}); check the folder's permissions`);
   }
   const blobs = new PgliteBlobs(join(dir, BLOB_FOLDER, options.schema ?? 'public'));
-  if (options.prefetchSnapshot === true) blobs.startPrefetch();
-  let db: PGlite | undefined;
+  if (options.prefetchSnapshot === true) {
+    const prefetched = blobs.startPrefetch();
+    if (prefetched !== undefined) options.onSnapshotPrefetch?.(prefetched);
+  }
+  let db: PgliteThread | undefined;
   try {
-    db = await PGlite.create(dir, { ...(await pgliteAssets()), relaxedDurability: false });
+    db = await PgliteThread.open(dir);
     if (options.schema !== undefined) {
       await db.exec(`CREATE SCHEMA IF NOT EXISTS ${options.schema}; SET search_path TO ${options.schema}`);
     } else {

@@ -187,12 +187,19 @@ function norm(v: Float64Array): number {
   return Math.sqrt(sum);
 }
 
+// The two feature blocks, reused by every call (cleared first): a typed array of a few KB lives
+// outside the JavaScript heap, and allocating two per text made allocation and the collections
+// it triggers a third of the cost of embedding a catalogue.
+let scratch = { words: new Float64Array(0), chars: new Float64Array(0) };
+
 function embedResolved(text: string, options: Resolved): Float32Array {
   const d = options.dimensions;
   const source = text.length > options.maxChars ? text.slice(0, options.maxChars) : text;
   const start = (FNV_OFFSET ^ options.seed) | 0;
-  const words = new Float64Array(d);
-  const chars = new Float64Array(d);
+  if (scratch.words.length !== d) scratch = { words: new Float64Array(d), chars: new Float64Array(d) };
+  const { words, chars } = scratch;
+  words.fill(0);
+  chars.fill(0);
   if (options.wordWeight > 0) wordFeatures(tokenize(source), start, words);
   if (options.charWeight > 0) charFeatures(source, options, start, chars);
   const wordNorm = norm(words);

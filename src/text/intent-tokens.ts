@@ -73,3 +73,11 @@ export function intentTokenIds(records: readonly IntentRecord[]): { readonly ter
   for (let r = 0; r < records.length; r++) docs[r] = log.tokens.subarray(log.start[r]!, log.start[r + 1]!);
   return { terms: log.terms, docs };
 }
+
+/**
+ * Tokenises the records not yet in the log, for a later intentTokenIds to read: a cold start
+ * does it for the restored graph's intents while its database is still opening.
+ */
+export function tokenizeIntents(records: readonly IntentRecord[]): void {
+  logOf(records);
+}

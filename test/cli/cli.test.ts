@@ -220,7 +220,8 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
       expect(refused.status).toBe(2);
       expect(refused.stderr).toContain('UNKNOWN_TOOL');
       expect((await runAsync(['capabilities', 'show', 'bad', '--data-dir', dataDir])).status).toBe(3);
-      expect((await runAsync(['capabilities', 'frobnicate', '--data-dir', dataDir])).status).toBe(2);
+      const unknown = await runAsync(['capabilities', 'frobnicate', '--data-dir', dataDir]);
+      expect(unknown.status, unknown.stderr).toBe(2);
 
       const stats = await runAsync(['stats', '--data-dir', dataDir, '--json', '--top', '3']);
       expect(stats.status, stats.stderr).toBe(0);

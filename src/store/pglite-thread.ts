@@ -1,0 +1,142 @@
+/**
+ * This thread's end of a PGlite database running on a worker thread (pglite-worker.js says why):
+ * requests go out as messages with an id, answers come back matched by it. Rows and parameters
+ * cross by structured clone, which keeps what PGlite returns (objects for json, Uint8Array for
+ * bytea, bigint, Date).
+ *
+ * The worker keeps the process alive only while a request is waiting for its answer, as a
+ * database on this thread would: an idle store left open does not hold the process at exit.
+ * If the worker dies (a WebAssembly abort), every waiting request and every later one fails
+ * with the reason.
+ */
+import { Worker } from 'node:worker_threads';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
+import type { Row } from './sql-driver.js';
+
+/** An error as the worker reports it (pglite-worker.js, describe). */
+interface WorkerError {
+  readonly name: string;
+  readonly message: string;
+  readonly code?: string;
+}
+
+type Answer = { readonly id: number; readonly rows: Row[] } | { readonly id: number; readonly error: WorkerError };
+
+/** The worker's error as an Error with PGlite's `code` (the driver's describeError reads it). */
+function revive(error: WorkerError): Error {
+  return Object.assign(new Error(error.message), { name: error.name }, error.code === undefined ? {} : { code: error.code });
+}
+
+interface Assets {
+  readonly wasmModule: unknown;
+  readonly fsBundle: Uint8Array;
+}
+
+// Node has WebAssembly, but our lib setting (ES2022, no DOM) does not declare it.
+const wasmRuntime = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<unknown> } }).WebAssembly;
+
+// PGlite's WebAssembly compiled once per process and handed to each worker (a compiled module
+// crosses threads without compiling again), with its file bundle: a process that opens stores
+// repeatedly (a service reopening, tests) pays for them once. On any failure the worker loads
+// them itself.
+let assets: Promise<Assets | undefined> | undefined;
+
+function pgliteAssets(): Promise<Assets | undefined> {
+  assets ??= (async () => {
+    try {
+      const dist = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+      const [wasm, data] = await Promise.all([readFile(join(dist, 'pglite.wasm')), readFile(join(dist, 'pglite.data'))]);
+      return { wasmModule: await wasmRuntime.compile(wasm), fsBundle: data };
+    } catch {
+      return undefined;
+    }
+  })();
+  return assets;
+}
+
+export class PgliteThread {
+  private readonly pending = new Map<number, { resolve(rows: Row[]): void; reject(error: Error): void }>();
+  private nextId = 1;
+  private dead: Error | null = null;
+
+  private constructor(private readonly worker: Worker) {
+    worker.unref();
+    worker.on('message', (answer: Answer) => {
+      const waiting = this.pending.get(answer.id);
+      if (waiting === undefined) return;
+      this.settled(answer.id);
+      if ('error' in answer) waiting.reject(revive(answer.error));
+      else waiting.resolve(answer.rows);
+    });
+    worker.on('error', (error) => this.fail(error));
+    worker.on('exit', (code) => this.fail(new Error(`the database thread stopped (exit code ${code})`)));
+  }
+
+  /** Starts the worker and opens the database in `dataDir`; rejects with PGlite's error. */
+  static async open(dataDir: string): Promise<PgliteThread> {
+    // The thread boots while this one reads and compiles PGlite's assets (the first time).
+    const worker = new Worker(new URL('./pglite-worker.js', import.meta.url));
+    const shared = await pgliteAssets();
+    worker.postMessage({ dataDir, ...(shared === undefined ? {} : { wasmModule: shared.wasmModule, fsBundle: shared.fsBundle }) });
+    // Listeners removed one by one afterwards: removeAllListeners would also drop the ones Node
+    // keeps on a worker to deliver its messages.
+    let onMessage!: (first: { type: 'ready' } | { type: 'failed'; error: WorkerError }) => void;
+    let onError!: (error: Error) => void;
+    let onExit!: (code: number) => void;
+    const first = await new Promise<{ type: 'ready' } | { type: 'failed'; error: WorkerError }>((resolve, reject) => {
+      onMessage = resolve;
+      onError = reject;
+      onExit = (code) => reject(new Error(`the database thread stopped while opening (exit code ${code})`));
+      worker.once('message', onMessage).once('error', onError).once('exit', onExit);
+    }).finally(() => worker.off('message', onMessage).off('error', onError).off('exit', onExit));
+    if (first.type === 'failed') {
+      await worker.terminate();
+      throw revive(first.error);
+    }
+    return new PgliteThread(worker);
+  }
+
+  query(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+    return this.request({ op: 'query', sql, params });
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.request({ op: 'exec', sql });
+  }
+
+  /** Closes the database (it writes what it holds to the folder), then stops the thread. */
+  async close(): Promise<void> {
+    if (this.dead !== null) return;
+    try {
+      await this.request({ op: 'close' });
+    } finally {
+      this.dead ??= new Error('the database is closed');
+      await this.worker.terminate();
+    }
+  }
+
+  private request(message: { op: string; sql?: string; params?: readonly unknown[] }): Promise<Row[]> {
+    if (this.dead !== null) return Promise.reject(this.dead);
+    const id = this.nextId++;
+    return new Promise<Row[]>((resolve, reject) => {
+      if (this.pending.size === 0) this.worker.ref();
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, ...message });
+    });
+  }
+
+  private settled(id: number): void {
+    this.pending.delete(id);
+    if (this.pending.size === 0) this.worker.unref();
+  }
+
+  private fail(error: Error): void {
+    this.dead ??= error;
+    for (const [id, waiting] of this.pending) {
+      this.settled(id);
+      waiting.reject(this.dead);
+    }
+  }
+}
