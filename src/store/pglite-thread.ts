@@ -77,7 +77,9 @@ export class PgliteThread {
   /** Starts the worker and opens the database in `dataDir`; rejects with PGlite's error. */
   static async open(dataDir: string): Promise<PgliteThread> {
     // The thread boots while this one reads and compiles PGlite's assets (the first time).
-    const worker = new Worker(new URL('./pglite-worker.js', import.meta.url));
+    // No flags of this process: the worker is plain JavaScript that needs none, and some break
+    // it (a worker refuses `--input-type`, which `node -e` scripts pass).
+    const worker = new Worker(new URL('./pglite-worker.js', import.meta.url), { execArgv: [] });
     const shared = await pgliteAssets();
     worker.postMessage({ dataDir, ...(shared === undefined ? {} : { wasmModule: shared.wasmModule, fsBundle: shared.fsBundle }) });
     // Listeners removed one by one afterwards: removeAllListeners would also drop the ones Node

@@ -3,10 +3,13 @@
  * TOOLGRAPH_TEST_DATABASE_URL is set, two instances on a real PostgreSQL server.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { deflateSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeGraph } from '../../src/graph/graph-codec.js';
+import { ToolGraph } from '../../src/graph/tool-graph.js';
 import { loadDataset } from '../../src/schema/dataset.js';
 import { workflowToTraceAt } from '../../src/schema/trace.js';
 import type { Trace } from '../../src/schema/types.js';
@@ -253,7 +256,8 @@ describe('durable toolgraph on PGlite', () => {
     await tg.close();
 
     const restarted = await pglite(schema, learning);
-    expect(restarted.openReport).toMatchObject({ kind: 'pglite', replayed: 0 });
+    // Restored from the prefetched file while the database opened.
+    expect(restarted.openReport).toMatchObject({ kind: 'pglite', replayed: 0, restoredEarly: true });
     expect(restarted.openReport.snapshotSeq).toBeGreaterThan(0);
     // The traces before the snapshot reach capability learning in the background; once they have,
     // the model (learned capabilities included) answers as before.
@@ -272,7 +276,7 @@ describe('durable toolgraph on PGlite', () => {
     await store.close();
     const replayed = await pglite(schema, learning);
     try {
-      expect(replayed.openReport.replayed).toBe(25);
+      expect(replayed.openReport).toMatchObject({ replayed: 25, restoredEarly: true });
       // The reference: every stored trace replayed from scratch into a new engine.
       const reference = new Toolgraph({ seed: 7 });
       reference.setTools(tools);
@@ -289,6 +293,33 @@ describe('durable toolgraph on PGlite', () => {
       expect((await replayed.stats()).traces).toBe(traces.length + 25);
     } finally {
       await replayed.close();
+    }
+  }, 60_000);
+
+  it('restores the snapshot the database names, not a newer valid snapshot file no row names', async () => {
+    const { tools, traces } = await sample();
+    const schema = `d${++counter}`;
+    const tg = await pglite(schema);
+    await tg.setTools(tools);
+    await tg.ingest(traces.map(compact));
+    tg.engine.rebuild();
+    const before = await answers(tg);
+    expect((before[0] as { kind: string }).kind).toBe('prediction');
+    await tg.close();
+    // A crash between writing a snapshot file and committing its row leaves a newer file. This
+    // one is a well-formed snapshot of another graph: restored early, it must then be dropped.
+    const other = new ToolGraph();
+    other.ingest(traces[0]!);
+    const raw = encodeGraph(other.exportState());
+    const folder = join(dataDir, 'toolgraph-blobs', schema);
+    writeFileSync(join(folder, `${(Date.now() + 60_000).toString(36)}-abcdef-${raw.byteLength.toString(36)}.bin`), deflateSync(raw));
+    const restarted = await pglite(schema);
+    try {
+      expect(restarted.openReport).toMatchObject({ replayed: 0, restoredEarly: false });
+      expect(restarted.openReport.snapshotSeq).toBeGreaterThan(0);
+      expect(await answers(restarted)).toEqual(before);
+    } finally {
+      await restarted.close();
     }
   }, 60_000);
 
