@@ -193,7 +193,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
     return { commits: this.writer.commits, traces: this.writer.committedItems };
   }
 
-  async start(openMs: number, early: Promise<EarlyRestore | null> = Promise.resolve(null)): Promise<void> {
+  async start(openMs: number, early: Promise<RestoredSnapshot | null> = Promise.resolve(null)): Promise<void> {
     const t0 = performance.now();
     const [tools, weights, snapshot, feedback, capabilities] = await Promise.all([
       this.store.listTools(),
@@ -587,12 +587,8 @@ function round(ms: number): number {
   return Math.round(ms * 10) / 10;
 }
 
-/**
- * Opens the durable toolgraph: PostgreSQL when `databaseUrl` is given, else PGlite in `dataDir`
- * (default `.toolgraph/` in the working directory). Ready to answer when it resolves.
- */
 /** A graph snapshot decoded and restored, with the bytes it came from. */
-interface EarlyRestore {
+interface RestoredSnapshot {
   readonly bytes: Uint8Array;
   readonly graph: ToolGraph;
   readonly signals: StoredSignals | null;
@@ -601,7 +597,7 @@ interface EarlyRestore {
 }
 
 /** Decodes and restores `bytes` (GraphCodecError or RangeError when they are not a valid snapshot). */
-function restoreSnapshot(bytes: Uint8Array): EarlyRestore {
+function restoreSnapshot(bytes: Uint8Array): RestoredSnapshot {
   const d0 = performance.now();
   const decoded = decodeGraph(bytes);
   const d1 = performance.now();
@@ -613,13 +609,17 @@ function restoreSnapshot(bytes: Uint8Array): EarlyRestore {
   return { bytes, graph, signals: decoded.signals, decodeMs: d1 - d0, restoreMs: performance.now() - d1 };
 }
 
+/**
+ * Opens the durable toolgraph: PostgreSQL when `databaseUrl` is given, else PGlite in `dataDir`
+ * (default `.toolgraph/` in the working directory). Ready to answer when it resolves.
+ */
 export async function openToolgraph(options: OpenToolgraphOptions = {}): Promise<DurableToolgraph> {
   const t0 = performance.now();
   // PGlite opens on its own thread (pglite-worker.js) while this one restores the newest
   // snapshot file as soon as it is inflated: at a million transitions the two take 0.3-0.9 s
   // each. start() uses the result only if the database names that file; a failure here is left
   // to start(), which restores the named snapshot itself and reports what is wrong.
-  let early: Promise<EarlyRestore | null> = Promise.resolve(null);
+  let early: Promise<RestoredSnapshot | null> = Promise.resolve(null);
   const onSnapshotPrefetch = (bytes: Promise<Uint8Array | null>): void => {
     early = bytes.then((b) => (b === null ? null : restoreSnapshot(b))).catch(() => null);
   };

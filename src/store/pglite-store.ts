@@ -132,7 +132,7 @@ export class PgliteBlobs implements BlobFiles {
   /**
    * Reads and inflates the newest file (by the time in its name) in the background. On a cold
    * start that is the current snapshot, and inflating it on the thread pool while PGlite opens
-   * on this thread takes it off the critical path; if the database names another file, the
+   * (on its own thread) takes it off the critical path; if the database names another file, the
    * prefetch is dropped. Any failure leaves the work to getSnapshot, which reports it. Returns the
    * bytes as they will be handed out, or undefined when there is no file to prefetch.
    */
