@@ -36,7 +36,7 @@ import type { ToolInfo, Trace } from '../schema/types.js';
 import { openStore, type OpenStoreOptions } from '../store/open-store.js';
 import { iterateTraces, type AppendResult, type CapabilityInfo, type Store, type StoreStats, type Unsubscribe } from '../store/store.js';
 import type { Embedder } from '../text/embedder.js';
-import { tokenizeIntents } from '../text/intent-tokens.js';
+import { tokenizeIntentsInSlices } from '../text/intent-tokens.js';
 import { GroupCommit } from './group-commit.js';
 import type { PatternView } from './pattern-view.js';
 import { parsePatternDecision } from '../schema/pattern-requests.js';
@@ -603,9 +603,6 @@ function restoreSnapshot(bytes: Uint8Array): RestoredSnapshot {
   const d1 = performance.now();
   // The engine's half-life: a durable instance keeps ToolGraph's default (restoreGraph checks).
   const graph = ToolGraph.fromState(decoded.state);
-  // The first model tokenises every intent once (intent-tokens.ts keeps them for the next): done
-  // here, it overlaps the database's opening.
-  tokenizeIntents(graph.intents());
   return { bytes, graph, signals: decoded.signals, decodeMs: d1 - d0, restoreMs: performance.now() - d1 };
 }
 
@@ -621,7 +618,17 @@ export async function openToolgraph(options: OpenToolgraphOptions = {}): Promise
   // to start(), which restores the named snapshot itself and reports what is wrong.
   let early: Promise<RestoredSnapshot | null> = Promise.resolve(null);
   const onSnapshotPrefetch = (bytes: Promise<Uint8Array | null>): void => {
-    early = bytes.then((b) => (b === null ? null : restoreSnapshot(b))).catch(() => null);
+    early = bytes
+      .then((b) => {
+        if (b === null) return null;
+        const restored = restoreSnapshot(b);
+        // The first model tokenises every intent once (intent-tokens.ts keeps them for the
+        // next): begun here, in slices, it overlaps the database's opening without holding up
+        // the thread's answers to it.
+        void tokenizeIntentsInSlices(restored.graph.intents());
+        return restored;
+      })
+      .catch(() => null);
   };
   const store = options.store ?? (await openStore({ ...options, prefetchSnapshot: true, onSnapshotPrefetch }));
   const openMs = performance.now() - t0;

@@ -10,9 +10,6 @@
  * with the reason.
  */
 import { Worker } from 'node:worker_threads';
-import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { createRequire } from 'node:module';
 import type { Row } from './sql-driver.js';
 
 /** An error as the worker reports it (pglite-worker.js, describe). */
@@ -22,6 +19,9 @@ interface WorkerError {
   readonly code?: string;
 }
 
+/** The worker's first message: opened (with the assets it loaded itself, if any), or why not. */
+type Opened = { readonly type: 'ready'; readonly assets?: Assets } | { readonly type: 'failed'; readonly error: WorkerError };
+
 type Answer = { readonly id: number; readonly rows: Row[] } | { readonly id: number; readonly error: WorkerError };
 
 /** The worker's error as an Error with PGlite's `code` (the driver's describeError reads it). */
@@ -29,32 +29,17 @@ function revive(error: WorkerError): Error {
   return Object.assign(new Error(error.message), { name: error.name }, error.code === undefined ? {} : { code: error.code });
 }
 
+/** PGlite's compiled WebAssembly and its file bundle (pglite-worker.js). */
 interface Assets {
   readonly wasmModule: unknown;
   readonly fsBundle: Uint8Array;
 }
 
-// Node has WebAssembly, but our lib setting (ES2022, no DOM) does not declare it.
-const wasmRuntime = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<unknown> } }).WebAssembly;
-
-// PGlite's WebAssembly compiled once per process and handed to each worker (a compiled module
-// crosses threads without compiling again), with its file bundle: a process that opens stores
-// repeatedly (a service reopening, tests) pays for them once. On any failure the worker loads
-// them itself.
-let assets: Promise<Assets | undefined> | undefined;
-
-function pgliteAssets(): Promise<Assets | undefined> {
-  assets ??= (async () => {
-    try {
-      const dist = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
-      const [wasm, data] = await Promise.all([readFile(join(dist, 'pglite.wasm')), readFile(join(dist, 'pglite.data'))]);
-      return { wasmModule: await wasmRuntime.compile(wasm), fsBundle: data };
-    } catch {
-      return undefined;
-    }
-  })();
-  return assets;
-}
+// Compiled once per process: the first database thread reads and compiles them itself (nothing
+// waits for this thread) and hands them back; later ones receive them (a compiled module crosses
+// threads without compiling again), so a process that opens stores repeatedly (a service
+// reopening, tests) pays for them once.
+let assets: Assets | undefined;
 
 export class PgliteThread {
   private readonly pending = new Map<number, { resolve(rows: Row[]): void; reject(error: Error): void }>();
@@ -76,18 +61,16 @@ export class PgliteThread {
 
   /** Starts the worker and opens the database in `dataDir`; rejects with PGlite's error. */
   static async open(dataDir: string): Promise<PgliteThread> {
-    // The thread boots while this one reads and compiles PGlite's assets (the first time).
     // No flags of this process: the worker is plain JavaScript that needs none, and some break
     // it (a worker refuses `--input-type`, which `node -e` scripts pass).
     const worker = new Worker(new URL('./pglite-worker.js', import.meta.url), { execArgv: [] });
-    const shared = await pgliteAssets();
-    worker.postMessage({ dataDir, ...(shared === undefined ? {} : { wasmModule: shared.wasmModule, fsBundle: shared.fsBundle }) });
+    worker.postMessage({ dataDir, ...assets });
     // Listeners removed one by one afterwards: removeAllListeners would also drop the ones Node
     // keeps on a worker to deliver its messages.
-    let onMessage!: (first: { type: 'ready' } | { type: 'failed'; error: WorkerError }) => void;
+    let onMessage!: (first: Opened) => void;
     let onError!: (error: Error) => void;
     let onExit!: (code: number) => void;
-    const first = await new Promise<{ type: 'ready' } | { type: 'failed'; error: WorkerError }>((resolve, reject) => {
+    const first = await new Promise<Opened>((resolve, reject) => {
       onMessage = resolve;
       onError = reject;
       onExit = (code) => reject(new Error(`the database thread stopped while opening (exit code ${code})`));
@@ -97,6 +80,7 @@ export class PgliteThread {
       await worker.terminate();
       throw revive(first.error);
     }
+    assets ??= first.assets;
     return new PgliteThread(worker);
   }
 

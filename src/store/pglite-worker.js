@@ -12,10 +12,13 @@
  *
  * Protocol (one request at a time or several; answered in order by id):
  *   in:  {dataDir, wasmModule?, fsBundle?}
- *   out: {type: 'ready'} | {type: 'failed', error}
+ *   out: {type: 'ready', assets?: {wasmModule, fsBundle}} | {type: 'failed', error}
  *   in:  {id, op: 'query', sql, params} | {id, op: 'exec', sql} | {id, op: 'close'}
  *   out: {id, rows} | {id, error}    error = {name, message, code?}
  */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 
@@ -50,19 +53,37 @@ if (parentPort === null) throw new Error('pglite-worker.js runs as a worker thre
 const port = parentPort;
 
 /**
- * Opens the database, once the first message brings the folder and, where the opener has them
- * ready, PGlite's compiled WebAssembly and file bundle (the thread boots and loads PGlite's code
- * meanwhile).
+ * PGlite's WebAssembly compiled and its file bundle read, for this database and to hand back to
+ * the opener for the next (pglite-thread.ts); undefined on any failure, and PGlite loads them.
+ * @returns {Promise<{wasmModule: unknown, fsBundle: Uint8Array} | undefined>}
+ */
+async function loadAssets() {
+  try {
+    const dist = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+    const [wasm, data] = await Promise.all([readFile(join(dist, 'pglite.wasm')), readFile(join(dist, 'pglite.data'))]);
+    // Node has WebAssembly, but the lib setting (ES2022, no DOM) does not declare it.
+    const wasmRuntime = /** @type {{WebAssembly: {compile(bytes: Uint8Array): Promise<unknown>}}} */ (/** @type {unknown} */ (globalThis)).WebAssembly;
+    return { wasmModule: await wasmRuntime.compile(wasm), fsBundle: data };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Opens the database the first message names, with PGlite's compiled WebAssembly and file
+ * bundle when the opener has them from an earlier thread, else loading them here and handing
+ * them back with `ready`.
  * @param {{dataDir: string, wasmModule?: unknown, fsBundle?: Uint8Array}} message
  */
 async function open({ dataDir, wasmModule, fsBundle }) {
   try {
+    const loaded = wasmModule === undefined ? await loadAssets() : undefined;
+    const use = loaded ?? (wasmModule === undefined || fsBundle === undefined ? undefined : { wasmModule, fsBundle });
     const opened = await PGlite.create(dataDir, {
-      ...(wasmModule === undefined ? {} : { pgliteWasmModule: /** @type {any} */ (wasmModule) }),
-      ...(fsBundle === undefined ? {} : { fsBundle: new Blob([fsBundle]) }),
+      ...(use === undefined ? {} : { pgliteWasmModule: /** @type {any} */ (use.wasmModule), fsBundle: new Blob([use.fsBundle]) }),
       relaxedDurability: false,
     });
-    port.postMessage({ type: 'ready' });
+    port.postMessage({ type: 'ready', ...(loaded === undefined ? {} : { assets: loaded }) });
     return opened;
   } catch (error) {
     port.postMessage({ type: 'failed', error: describe(error) });

@@ -23,8 +23,9 @@ class IntentTokenLog {
   tokens: Int32Array<ArrayBuffer> = new Int32Array(4096);
   count = 0;
 
-  add(records: readonly IntentRecord[]): void {
-    for (let r = this.count; r < records.length; r++) {
+  /** Logs records[count .. end). */
+  add(records: readonly IntentRecord[], end = records.length): void {
+    for (let r = this.count; r < end; r++) {
       this.intents.push(records[r]!.intent);
       let end = this.start[r]!;
       for (const token of tokenize(records[r]!.intent)) {
@@ -40,7 +41,7 @@ class IntentTokenLog {
       if (r + 2 > this.start.length) this.start = grown(this.start, this.start.length * 2);
       this.start[r + 1] = end;
     }
-    this.count = Math.max(this.count, records.length);
+    this.count = Math.max(this.count, end);
   }
 
   /** True when records[0 .. count) are the records logged (same intents, in order). */
@@ -53,11 +54,14 @@ class IntentTokenLog {
 
 const logs = new WeakMap<readonly IntentRecord[], IntentTokenLog>();
 
-/** The log of `records`, brought up to date: records seen before are not tokenised again. */
-function logOf(records: readonly IntentRecord[]): IntentTokenLog {
+/**
+ * The log of `records`, brought up to date to record `end`: records seen before are not
+ * tokenised again.
+ */
+function logOf(records: readonly IntentRecord[], end = records.length): IntentTokenLog {
   let log = logs.get(records);
   if (log === undefined || !log.matches(records)) logs.set(records, (log = new IntentTokenLog()));
-  log.add(records);
+  log.add(records, end);
   return log;
 }
 
@@ -74,10 +78,22 @@ export function intentTokenIds(records: readonly IntentRecord[]): { readonly ter
   return { terms: log.terms, docs };
 }
 
+/** Records tokenised between two checks of the clock in tokenizeIntentsInSlices. */
+const SLICE_RECORDS = 256;
+
 /**
- * Tokenises the records not yet in the log, for a later intentTokenIds to read: a cold start
- * does it for the restored graph's intents while its database is still opening.
+ * Tokenises the records present now, for a later intentTokenIds to read, in slices of about
+ * `sliceMs` between which the event loop runs: a cold start does it for the restored graph's
+ * intents while its database opens on another thread, whose answers must not wait behind it. A
+ * model built meanwhile tokenises the rest itself; this then finds nothing left to do.
  */
-export function tokenizeIntents(records: readonly IntentRecord[]): void {
-  logOf(records);
+export async function tokenizeIntentsInSlices(records: readonly IntentRecord[], sliceMs = 4): Promise<void> {
+  const end = records.length;
+  for (;;) {
+    const log = logOf(records, 0);
+    if (log.count >= end) return;
+    const started = performance.now();
+    while (log.count < end && performance.now() - started < sliceMs) log.add(records, Math.min(end, log.count + SLICE_RECORDS));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../src/graph/rng.js';
 import type { IntentRecord } from '../../src/graph/tool-graph.js';
-import { intentTokenIds } from '../../src/text/intent-tokens.js';
+import { intentTokenIds, tokenizeIntentsInSlices } from '../../src/text/intent-tokens.js';
 import { tokenize } from '../../src/text/tokenize.js';
 
 const WORDS = ['book', 'a', 'hotel', 'in', 'Rome', '__proto__', 'constructor', 'getWeatherForecast', 'flights', 'to', 'Zürich', 'running', 'ran'];
@@ -37,5 +37,28 @@ describe('intentTokenIds', () => {
     a.push({ intent: 'constructor __proto__', tools: [0], sequence: [0] });
     // Longer than before, but not by appending: the first record changed, so nothing logged is trusted.
     expect(intentTokens(a)).toEqual([tokenize('flights to Rome'), tokenize('constructor __proto__')]);
+  });
+
+  it('tokenises in slices between which the event loop runs, then leaves exactly what a one-shot log holds', async () => {
+    const rng = createRng(5);
+    const records: IntentRecord[] = Array.from({ length: 20_000 }, () => record(rng));
+    let turns = 0;
+    const ticker = setInterval(() => turns++, 0);
+    await tokenizeIntentsInSlices(records, 1);
+    clearInterval(ticker);
+    // 20,000 records take more than a few 1 ms slices: timers ran in between.
+    expect(turns).toBeGreaterThan(1);
+    // Records appended afterwards are tokenised by the next read, as always.
+    for (let i = 0; i < 500; i++) records.push(record(rng));
+    expect(intentTokens(records)).toEqual(records.map((r) => tokenize(r.intent)));
+  });
+
+  it('lets a read complete a sliced tokenisation still under way, and the slices then stop', async () => {
+    const rng = createRng(6);
+    const records: IntentRecord[] = Array.from({ length: 20_000 }, () => record(rng));
+    const sliced = tokenizeIntentsInSlices(records, 1);
+    expect(intentTokens(records)).toEqual(records.map((r) => tokenize(r.intent)));
+    await sliced;
+    expect(intentTokens(records)).toEqual(records.map((r) => tokenize(r.intent)));
   });
 });
