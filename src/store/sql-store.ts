@@ -324,10 +324,6 @@ export class SqlStore implements Store {
         return { inserted: 0, duplicates: 0, lastSeq: last, previousSeq: last, stored: [] };
       }
       return this.driver.transaction(async (tx) => {
-        // Held to the commit: seqs are assigned and become visible in the same order, so a
-        // reader's `seq > last` never skips a row that commits later with a smaller seq.
-        await tx.query(APPEND_LOCK);
-        const previousSeq = await this.lastSeq(tx);
         const firsts: Trace[] = [];
         const repeats: Trace[] = [];
         const inBatch = new Set<string>();
@@ -340,8 +336,19 @@ export class SqlStore implements Store {
           else duplicates++;
         }
         const stored: StoredTrace[] = [];
-        for (const chunk of chunks(firsts, ROWS_PER_RECORDSET)) {
-          const rows = await tx.query(`${INSERT_TRACES} RETURNING id, seq::text AS seq_text`, [jsonParam(chunk.map((t) => traceRow(t, t.id)))]);
+        const batches = chunks(firsts, ROWS_PER_RECORDSET);
+        // The lock is held to the commit: seqs are assigned and become visible in the same order,
+        // so a reader's `seq > last` never skips a row that commits later with a smaller seq.
+        // The statements go out together and the connection runs them in order (a failure
+        // aborts the rest and rejects first): a database on another thread (PGlite's) then runs
+        // them back to back instead of waiting for this thread between them.
+        const [, previousSeq, ...inserted] = await Promise.all([
+          tx.query(APPEND_LOCK),
+          this.lastSeq(tx),
+          ...batches.map((chunk) => tx.query(`${INSERT_TRACES} RETURNING id, seq::text AS seq_text`, [jsonParam(chunk.map((t) => traceRow(t, t.id)))])),
+        ]);
+        for (const [b, chunk] of batches.entries()) {
+          const rows = inserted[b] as Row[];
           const written = new Map(rows.map((row) => [str(row['id']), num(row['seq_text'])]));
           for (const trace of chunk) {
             const seq = written.get(encodeText(trace.id));
