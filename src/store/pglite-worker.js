@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The PGlite database of a store, on a worker thread of its own (pglite-store.ts starts it).
+ * The PGlite database of a store, on a worker thread of its own (pglite-thread.ts starts it).
  *
  * Why a thread: PGlite runs PostgreSQL compiled to WebAssembly, synchronously, on the thread that
  * calls it. On the service's thread, opening a database (0.6-0.9 s) and every commit of ingested

@@ -23,9 +23,9 @@ class IntentTokenLog {
   tokens: Int32Array<ArrayBuffer> = new Int32Array(4096);
   count = 0;
 
-  /** Logs records[count .. end). */
-  add(records: readonly IntentRecord[], end = records.length): void {
-    for (let r = this.count; r < end; r++) {
+  /** Logs records[count .. upTo). */
+  add(records: readonly IntentRecord[], upTo = records.length): void {
+    for (let r = this.count; r < upTo; r++) {
       this.intents.push(records[r]!.intent);
       let end = this.start[r]!;
       for (const token of tokenize(records[r]!.intent)) {
@@ -41,7 +41,7 @@ class IntentTokenLog {
       if (r + 2 > this.start.length) this.start = grown(this.start, this.start.length * 2);
       this.start[r + 1] = end;
     }
-    this.count = Math.max(this.count, end);
+    this.count = Math.max(this.count, upTo);
   }
 
   /** True when records[0 .. count) are the records logged (same intents, in order). */
@@ -55,13 +55,13 @@ class IntentTokenLog {
 const logs = new WeakMap<readonly IntentRecord[], IntentTokenLog>();
 
 /**
- * The log of `records`, brought up to date to record `end`: records seen before are not
+ * The log of `records`, brought up to date to record `upTo`: records seen before are not
  * tokenised again.
  */
-function logOf(records: readonly IntentRecord[], end = records.length): IntentTokenLog {
+function logOf(records: readonly IntentRecord[], upTo = records.length): IntentTokenLog {
   let log = logs.get(records);
   if (log === undefined || !log.matches(records)) logs.set(records, (log = new IntentTokenLog()));
-  log.add(records, end);
+  log.add(records, upTo);
   return log;
 }
 
