@@ -89,9 +89,10 @@ const SLICE_RECORDS = 256;
  */
 export async function tokenizeIntentsInSlices(records: readonly IntentRecord[], sliceMs = 4): Promise<void> {
   const end = records.length;
-  for (;;) {
-    const log = logOf(records, 0);
-    if (log.count >= end) return;
+  const log = logOf(records, 0);
+  // Checked once: comparing every logged intent again at each slice (logOf) was quadratic. A
+  // read that finds the records changed other than by appending replaces the log; then stop.
+  while (log.count < end && logs.get(records) === log) {
     const started = performance.now();
     while (log.count < end && performance.now() - started < sliceMs) log.add(records, Math.min(end, log.count + SLICE_RECORDS));
     await new Promise((resolve) => setImmediate(resolve));
