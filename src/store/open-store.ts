@@ -5,7 +5,6 @@
  */
 import { join } from 'node:path';
 import { openPgliteStore } from './pglite-store.js';
-import { openPostgresStore } from './postgres-store.js';
 import type { Store } from './store.js';
 
 export const DEFAULT_DATA_DIR = '.toolgraph';
@@ -31,7 +30,8 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
   const schema = options.schema === undefined ? {} : { schema: options.schema };
   const store =
     url !== undefined && url !== ''
-      ? await openPostgresStore({ databaseUrl: url, ...schema })
+      ? // Loaded only for PostgreSQL: `pg` takes about 85 ms to load, which a PGlite service's start need not pay.
+        await (await import('./postgres-store.js')).openPostgresStore({ databaseUrl: url, ...schema })
       : await openPgliteStore({
           dataDir: options.dataDir ?? join(options.cwd ?? process.cwd(), DEFAULT_DATA_DIR),
           ...schema,
