@@ -42,7 +42,8 @@ describe('PGlite on a worker thread', () => {
     expect(error).toBeInstanceOf(Error);
     expect(error.message).toMatch(/division by zero/);
     expect(error.code).toBe('22012');
-    const duplicate = (await thread.exec('INSERT INTO t VALUES (1)').catch((e: unknown) => e)) as Error & { code?: string };
+    await thread.exec('CREATE TABLE IF NOT EXISTS unique_x (x int PRIMARY KEY); INSERT INTO unique_x VALUES (1) ON CONFLICT DO NOTHING');
+    const duplicate = (await thread.exec('INSERT INTO unique_x VALUES (1)').catch((e: unknown) => e)) as Error & { code?: string };
     expect(duplicate.code).toBe('23505');
     expect(await thread.query('SELECT 2 AS x')).toEqual([{ x: 2 }]);
   });
