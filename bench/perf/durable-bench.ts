@@ -120,8 +120,9 @@ export async function ingestDurableBench(options: DurableBenchOptions): Promise<
     const count = 50_000;
     const measured = count - 1_000;
     const traces = walks(options, count, 't', 3).map(compact);
-    // As deployed: the model rebuilds 50 ms after ingestion (visible to predictions), on the
-    // same thread as PGlite. And with rebuilds held off, to show the write path alone.
+    // As deployed: the model rebuilds 50 ms after ingestion (or after as long as the last
+    // rebuild took, if longer; visible to predictions), on the thread that validates and applies
+    // the traces (PGlite has its own). And with rebuilds held off, to show the write path alone.
     const live = await ingestRun(dir, 'service', traces, 50, options.seed);
     const quiet = await ingestRun(dir, 'norebuild', traces, 3_600_000, options.seed);
 
