@@ -308,12 +308,9 @@ export async function openPgliteStore(options: PgliteStoreOptions): Promise<Stor
   }
   let db: PgliteThread | undefined;
   try {
+    // PGlite.create queries the database itself (its array types), so an opened one works.
     db = await PgliteThread.open(dir);
-    if (options.schema !== undefined) {
-      await db.exec(`CREATE SCHEMA IF NOT EXISTS ${options.schema}; SET search_path TO ${options.schema}`);
-    } else {
-      await db.query('SELECT 1');
-    }
+    if (options.schema !== undefined) await db.exec(`CREATE SCHEMA IF NOT EXISTS ${options.schema}; SET search_path TO ${options.schema}`);
   } catch (error) {
     await db?.close().catch(() => {});
     releaseLock(lockPath, dir);

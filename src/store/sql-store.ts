@@ -217,6 +217,11 @@ export class SqlStore implements Store {
 
   migrate(): Promise<{ from: number; to: number }> {
     return this.run('migrate', async () => {
+      // Every start calls this, and a store is nearly always current: one read settles it. A
+      // version cannot go down, so no lock is needed to see that it is the latest; anything
+      // else (no table yet, older, an error) takes the locked way below, which reports errors.
+      const current = await this.versionIn(this.driver).catch(() => null);
+      if (current === LATEST_SCHEMA_VERSION) return { from: current, to: current };
       const from = await this.driver.transaction(async (tx) => {
         await tx.query(MIGRATE_LOCK);
         await tx.exec(SCHEMA_VERSION_TABLE);
