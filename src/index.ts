@@ -4,13 +4,13 @@
  */
 
 // The facade most callers want.
-export { Toolgraph, type IngestResult, type ToolgraphOptions } from './service/toolgraph.js';
+export { Toolgraph, type IngestResult, type RestoredCaches, type ToolgraphOptions } from './service/toolgraph.js';
 // The durable service over a store (PGlite folder or PostgreSQL), and the service contract.
 export { openToolgraph, type DurableToolgraph, type OpenToolgraphOptions, type OpenReport } from './service/durable-toolgraph.js';
 export type { ToolgraphService } from './service/service.js';
 export { openStore, type OpenStoreOptions } from './store/open-store.js';
 export type { Store, StoreStats, StoredTrace, AppendResult, PatternFilter, PatternHistoryRow, GraphSnapshotRecord } from './store/store.js';
-export { encodeGraph, decodeGraph, GRAPH_CODEC_FORMAT, type StoredSignals } from './graph/graph-codec.js';
+export { encodeGraph, decodeGraph, GRAPH_CODEC_FORMAT, readsGraphFormat, type StoredCaches, type StoredIntentTokens, type StoredSignals, type StoredToolVectors } from './graph/graph-codec.js';
 export { exportGraph, toGraphml, type ExportedGraph } from './graph/graph-export.js';
 
 // Errors and boundary types.

@@ -1,7 +1,8 @@
 /**
  * A compact binary encoding of a ToolGraph's learned state (ToolGraphState) and, optionally,
- * the graph signals that are expensive to recompute (Louvain communities, PageRank), for the
- * store's graph snapshot and a fast cold start.
+ * the graph signals that are expensive to recompute (Louvain communities, PageRank) and the
+ * text model's caches (the intents' tokens, the tool vectors), for the store's graph snapshot
+ * and a fast cold start.
  *
  * Layout (little-endian; every array starts on an 8-byte boundary so it decodes as a typed-array
  * view over the bytes, without copying when the input is itself 8-byte aligned):
@@ -18,6 +19,11 @@
  *   count, ..., recentFailure (the same seven)          f64[secondOrder]
  *   intents    string table; intentOffsets i32[intents + 1]; intentSequences i32[intentSteps]
  *   if hasSignals: communities i32[tools], pagerank f64[tools]
+ *   format 3 only, the caches: f64 flags (1: intent tokens, 2: tool vectors), then
+ *     if 1: tokenizer string table [1]; f64 terms; terms string table; start i32[intents + 1];
+ *           tokens i32[start[intents]]
+ *     if 2: embedding string table [1]; f64 dimensions, tools, nonZeros; texts string table;
+ *           rowStart i32[tools + 1]; rowDims i32[nonZeros]; rowValues f32[nonZeros]
  *
  * A string table is a u32 byte length and the UTF-8 of a JSON array of strings: JSON escapes
  * lone surrogates (`\ud800`), which plain UTF-8 would replace by U+FFFD, so every JavaScript
@@ -28,7 +34,15 @@
 import type { TransitionColumns, ToolGraphState } from './tool-graph.js';
 
 /** Bumped whenever the layout changes; the store keeps it beside the bytes. */
-export const GRAPH_CODEC_FORMAT = 2;
+export const GRAPH_CODEC_FORMAT = 3;
+
+/**
+ * Formats decodeGraph reads: 2 is 3 without the caches, so snapshots written before them still
+ * restore (their caches are rebuilt, as they always were).
+ */
+export function readsGraphFormat(format: number): boolean {
+  return format === 2 || format === GRAPH_CODEC_FORMAT;
+}
 
 const MAGIC = 0x00534754; // "TGS\0" read as a little-endian u32
 const HEADER_F64 = 12;
@@ -43,10 +57,47 @@ export interface StoredSignals {
   readonly pagerank: Float64Array;
 }
 
+/**
+ * The intents' tokens as intent-tokens.ts logs them: record r's are tokens[start[r] ..
+ * start[r + 1]), ids into `terms`, made by the tokenizer `tokenizer` names.
+ */
+export interface StoredIntentTokens {
+  readonly tokenizer: string;
+  readonly terms: readonly string[];
+  readonly start: Int32Array;
+  readonly tokens: Int32Array;
+}
+
+/**
+ * Tool vectors as tool-vectors.ts builds them, by row: tool c's non-zero dimensions are
+ * rowDims[rowStart[c] .. rowStart[c + 1]), embedded by `embedding` from `texts[c]`.
+ */
+export interface StoredToolVectors {
+  readonly embedding: string;
+  readonly dimensions: number;
+  readonly texts: readonly string[];
+  readonly rowStart: Int32Array;
+  readonly rowDims: Int32Array;
+  readonly rowValues: Float32Array;
+}
+
+/**
+ * What a model derived from the graph's intents and the catalogue and is slow to derive again:
+ * at a million transitions, tokenising the intents and embedding the tools took 0.3-0.5 s of a
+ * cold start. The codec checks their shape; whether they still hold (same tokenizer, same
+ * embedding, same texts) is for their users to check.
+ */
+export interface StoredCaches {
+  readonly intentTokens: StoredIntentTokens | null;
+  readonly toolVectors: StoredToolVectors | null;
+}
+
 export interface DecodedGraph {
   readonly format: number;
   readonly state: ToolGraphState;
   readonly signals: StoredSignals | null;
+  /** Null for a format-2 snapshot. */
+  readonly caches: StoredCaches | null;
 }
 
 /** A decode failure: the bytes are not a snapshot of this format, or are damaged. */
@@ -81,7 +132,7 @@ class Writer {
     this.offset += 8;
   }
 
-  array(a: Int32Array | Float64Array): void {
+  array(a: Int32Array | Float32Array | Float64Array): void {
     // Typed arrays are in platform order; every platform Node runs on is little-endian.
     this.bytes.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), this.offset);
     this.offset = pad8(this.offset + a.byteLength);
@@ -127,6 +178,15 @@ class Reader {
     const at = this.bytes.byteOffset + this.offset;
     const out =
       at % 4 === 0 ? new Int32Array(this.bytes.buffer, at, n) : new Int32Array(this.bytes.slice(this.offset, this.offset + n * 4).buffer);
+    this.offset = pad8(this.offset + n * 4);
+    return out;
+  }
+
+  f32s(n: number, what: string): Float32Array {
+    this.need(n * 4, what);
+    const at = this.bytes.byteOffset + this.offset;
+    const out =
+      at % 4 === 0 ? new Float32Array(this.bytes.buffer, at, n) : new Float32Array(this.bytes.slice(this.offset, this.offset + n * 4).buffer);
     this.offset = pad8(this.offset + n * 4);
     return out;
   }
@@ -183,8 +243,113 @@ function readColumns(r: Reader, m: number, what: string): TransitionColumns {
   };
 }
 
-/** The state (and signals, when given for the same tools) as bytes. */
-export function encodeGraph(state: ToolGraphState, signals: StoredSignals | null = null): Uint8Array {
+/** The caches with their string tables encoded, and the bytes they take. */
+interface CachesPlan {
+  readonly caches: StoredCaches | null;
+  readonly tables: Uint8Array[];
+  readonly size: number;
+}
+
+function strings(list: readonly string[]): Uint8Array {
+  return encoder.encode(JSON.stringify(list));
+}
+
+function planCaches(caches: StoredCaches | null, intents: number): CachesPlan {
+  const tokens = caches?.intentTokens ?? null;
+  const vectors = caches?.toolVectors ?? null;
+  const tables: Uint8Array[] = [];
+  let size = 8;
+  if (tokens !== null) {
+    if (tokens.start.length !== intents + 1 || tokens.tokens.length !== tokens.start[intents]) {
+      throw new RangeError(`encodeGraph: intent tokens must cover the ${intents} intents`);
+    }
+    tables.push(strings([tokens.tokenizer]), strings(tokens.terms));
+    size += pad8(4 + tables[0]!.byteLength) + 8 + pad8(4 + tables[1]!.byteLength) + pad8(tokens.start.length * 4) + pad8(tokens.tokens.length * 4);
+  }
+  if (vectors !== null) {
+    const n = vectors.texts.length;
+    const nonZeros = vectors.rowDims.length;
+    if (vectors.rowStart.length !== n + 1 || vectors.rowStart[n] !== nonZeros || vectors.rowValues.length !== nonZeros) {
+      throw new RangeError('encodeGraph: tool vector rows must cover their texts');
+    }
+    const at = tables.length;
+    tables.push(strings([vectors.embedding]), strings(vectors.texts));
+    size += pad8(4 + tables[at]!.byteLength) + 24 + pad8(4 + tables[at + 1]!.byteLength) + pad8((n + 1) * 4) + 2 * pad8(nonZeros * 4);
+  }
+  return { caches, tables, size };
+}
+
+function writeCaches(w: Writer, plan: CachesPlan): void {
+  const tokens = plan.caches?.intentTokens ?? null;
+  const vectors = plan.caches?.toolVectors ?? null;
+  w.f64((tokens === null ? 0 : 1) | (vectors === null ? 0 : 2));
+  let t = 0;
+  if (tokens !== null) {
+    w.raw(plan.tables[t++]!);
+    w.f64(tokens.terms.length);
+    w.raw(plan.tables[t++]!);
+    w.array(tokens.start);
+    w.array(tokens.tokens);
+  }
+  if (vectors !== null) {
+    w.raw(plan.tables[t++]!);
+    w.f64(vectors.dimensions);
+    w.f64(vectors.texts.length);
+    w.f64(vectors.rowDims.length);
+    w.raw(plan.tables[t++]!);
+    w.array(vectors.rowStart);
+    w.array(vectors.rowDims);
+    w.array(vectors.rowValues);
+  }
+}
+
+/** Throws unless start runs from 0 to `end` without decreasing. */
+function checkStarts(start: Int32Array, end: number, what: string): void {
+  if (start[0] !== 0 || start[start.length - 1] !== end) throw new GraphCodecError(`decodeGraph: ${what} must run from 0 to ${end}`);
+  for (let i = 1; i < start.length; i++) if (start[i - 1]! > start[i]!) throw new GraphCodecError(`decodeGraph: ${what} must not decrease`);
+}
+
+function readCaches(r: Reader, intents: number): StoredCaches {
+  const flags = r.f64('cache flags');
+  if (flags !== 0 && flags !== 1 && flags !== 2 && flags !== 3) throw new GraphCodecError(`decodeGraph: cache flags must be 0-3, got ${flags}`);
+  let intentTokens: StoredIntentTokens | null = null;
+  let toolVectors: StoredToolVectors | null = null;
+  if (flags & 1) {
+    const tokenizer = r.strings(1, 'tokenizer')[0]!;
+    const terms = r.strings(count(r.f64('terms'), 'terms'), 'terms');
+    const start = r.i32s(intents + 1, 'intent token starts');
+    const end = start[intents]!;
+    if (!(end >= 0)) throw new GraphCodecError('decodeGraph: intent token starts must run from 0');
+    const tokens = r.i32s(end, 'intent tokens');
+    checkStarts(start, tokens.length, 'intent token starts');
+    for (let i = 0; i < tokens.length; i++) {
+      if (tokens[i]! < 0 || tokens[i]! >= terms.length) throw new GraphCodecError('decodeGraph: an intent token is out of range');
+    }
+    intentTokens = { tokenizer, terms, start, tokens };
+  }
+  if (flags & 2) {
+    const embedding = r.strings(1, 'embedding')[0]!;
+    const dimensions = count(r.f64('dimensions'), 'dimensions');
+    const n = count(r.f64('vector tools'), 'vector tools');
+    const nonZeros = count(r.f64('vector non-zeros'), 'vector non-zeros');
+    const texts = r.strings(n, 'tool texts');
+    const rowStart = r.i32s(n + 1, 'vector row starts');
+    const rowDims = r.i32s(nonZeros, 'vector dimensions');
+    const rowValues = r.f32s(nonZeros, 'vector values');
+    checkStarts(rowStart, nonZeros, 'vector row starts');
+    for (let i = 0; i < nonZeros; i++) {
+      if (rowDims[i]! < 0 || rowDims[i]! >= dimensions) throw new GraphCodecError('decodeGraph: a vector dimension is out of range');
+    }
+    toolVectors = { embedding, dimensions, texts, rowStart, rowDims, rowValues };
+  }
+  return { intentTokens, toolVectors };
+}
+
+/**
+ * The state (and signals, when given for the same tools, and caches, when given for the same
+ * intents) as bytes.
+ */
+export function encodeGraph(state: ToolGraphState, signals: StoredSignals | null = null, caches: StoredCaches | null = null): Uint8Array {
   const n = state.names.length;
   const m = state.from.length;
   const s = state.a.length;
@@ -193,8 +358,9 @@ export function encodeGraph(state: ToolGraphState, signals: StoredSignals | null
   if (signals !== null && (signals.communities.length !== n || signals.pagerank.length !== n)) {
     throw new RangeError(`encodeGraph: signals must have one entry per tool (${n})`);
   }
-  const names = encoder.encode(JSON.stringify(state.names));
-  const intents = encoder.encode(JSON.stringify(state.intents));
+  const names = strings(state.names);
+  const intents = strings(state.intents);
+  const plan = planCaches(caches, k);
   const size =
     HEADER_BYTES +
     pad8(4 + names.byteLength) +
@@ -206,7 +372,8 @@ export function encodeGraph(state: ToolGraphState, signals: StoredSignals | null
     pad8(4 + intents.byteLength) +
     pad8((k + 1) * 4) +
     pad8(steps * 4) +
-    (signals === null ? 0 : pad8(n * 4) + n * 8);
+    (signals === null ? 0 : pad8(n * 4) + n * 8) +
+    plan.size;
   const w = new Writer(size);
   w.u32(MAGIC);
   w.u32(GRAPH_CODEC_FORMAT);
@@ -230,6 +397,7 @@ export function encodeGraph(state: ToolGraphState, signals: StoredSignals | null
     w.array(signals.communities);
     w.array(signals.pagerank);
   }
+  writeCaches(w, plan);
   if (w.offset !== size) throw new Error(`encodeGraph: wrote ${w.offset} bytes, sized ${size}`);
   return w.bytes;
 }
@@ -249,8 +417,8 @@ export function decodeGraph(bytes: Uint8Array): DecodedGraph {
   const r = new Reader(bytes);
   if (bytes.byteLength < HEADER_BYTES || r.u32('magic') !== MAGIC) throw new GraphCodecError('decodeGraph: not a toolgraph graph snapshot (bad magic)');
   const format = r.u32('format');
-  if (format !== GRAPH_CODEC_FORMAT) {
-    throw new GraphCodecError(`decodeGraph: snapshot format ${format}, this toolgraph reads format ${GRAPH_CODEC_FORMAT}`);
+  if (!readsGraphFormat(format)) {
+    throw new GraphCodecError(`decodeGraph: snapshot format ${format}, this toolgraph reads formats 2 and ${GRAPH_CODEC_FORMAT}`);
   }
   const version = count(r.f64('version'), 'version');
   const traces = count(r.f64('traces'), 'traces');
@@ -293,10 +461,12 @@ export function decodeGraph(bytes: Uint8Array): DecodedGraph {
   } else if (hasSignals !== 0) {
     throw new GraphCodecError('decodeGraph: hasSignals must be 0 or 1');
   }
+  const caches = format === 2 ? null : readCaches(r, k);
   if (r.offset !== bytes.byteLength) throw new GraphCodecError(`decodeGraph: ${bytes.byteLength - r.offset} unexpected bytes after the snapshot`);
   return {
     format,
     state: { version, traces, successfulTraces, newest, names, calls, seen, from, to, edges, a, b, c, second, intents, intentOffsets, intentSequences },
     signals,
+    caches,
   };
 }

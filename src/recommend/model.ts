@@ -8,6 +8,7 @@ import type { ToolGraph } from '../graph/tool-graph.js';
 import type { ToolInfo } from '../schema/types.js';
 import type { TextEmbedding } from '../text/text-embedding.js';
 import { buildTextModel, type TextModel } from '../text/text-model.js';
+import type { PreviousToolVectors } from '../text/tool-vectors.js';
 import { buildCapabilityModel, type CapabilityModel, type CapabilityModelInput } from './capability-model.js';
 import { buildEdgeFeedback, type EdgeFeedback, type HumanPatternScore } from './edge-adjustment.js';
 import { F, FeatureScratch, SIGNALS, type SignalName } from './features.js';
@@ -75,6 +76,8 @@ export interface ModelOptions {
   readonly capabilities?: CapabilityModelInput;
   /** Human scores of reviewed patterns (the facade's pattern registry). */
   readonly feedback?: readonly HumanPatternScore[];
+  /** Tool vectors from a stored snapshot (restoreToolVectors), for the text model to reuse (text-model.ts). */
+  readonly previousVectors?: PreviousToolVectors | null;
   /** Communities restored from a stored snapshot instead of running Louvain (see SnapshotOptions). */
   readonly communities?: { readonly communities: Int32Array; readonly count: number };
 }
@@ -92,7 +95,7 @@ export function buildModel(
     seed: options.seed,
     ...(options.communities === undefined ? {} : { communities: options.communities }),
   });
-  const text = buildTextModel(snapshot.names, catalog, graph.intents(), options.embedding ?? null);
+  const text = buildTextModel(snapshot.names, catalog, graph.intents(), options.embedding ?? null, options.previousVectors ?? null);
   return {
     graph: snapshot,
     text,

@@ -19,7 +19,7 @@
  * Not shared live between instances (read at open): the catalogue, the registered capabilities
  * and the fitted weights.
  */
-import { decodeGraph, encodeGraph, GRAPH_CODEC_FORMAT, type StoredSignals } from '../graph/graph-codec.js';
+import { decodeGraph, encodeGraph, GRAPH_CODEC_FORMAT, readsGraphFormat, type StoredCaches, type StoredSignals } from '../graph/graph-codec.js';
 import { ToolGraph } from '../graph/tool-graph.js';
 import type { DagSuggestion } from '../recommend/dag/suggest-dag.js';
 import { SIGNALS } from '../recommend/features.js';
@@ -41,7 +41,7 @@ import { GroupCommit } from './group-commit.js';
 import type { PatternView } from './pattern-view.js';
 import { parsePatternDecision } from '../schema/pattern-requests.js';
 import { textOf, type ToolgraphService } from './service.js';
-import { Toolgraph, type IngestResult, type ScoreOptions, type ToolgraphStats } from './toolgraph.js';
+import { Toolgraph, type IngestResult, type RestoredCaches, type ScoreOptions, type ToolgraphStats } from './toolgraph.js';
 
 export interface OpenToolgraphOptions extends OpenStoreOptions {
   /** An already open, migrated store to use instead of opening one; close() closes it too. */
@@ -85,6 +85,11 @@ export interface OpenReport {
    * (PGlite); its `decode` and `restore` times then overlapped `open` instead of following it.
    */
   readonly restoredEarly: boolean;
+  /**
+   * Which of the snapshot's caches were taken over rather than made again: the intents' tokens
+   * and the tool vectors (false when the snapshot had none or they did not check out).
+   */
+  readonly cachesRestored: RestoredCaches;
   readonly ms: {
     readonly open: number;
     readonly load: number;
@@ -215,16 +220,17 @@ class DurableToolgraphImpl implements DurableToolgraph {
     let restoreMs = 0;
     let snapshotSeq: number | null = null;
     let restoredEarly = false;
+    let cachesRestored: RestoredCaches = { intentTokens: false, toolVectors: false };
     if (snapshot !== null) {
-      if (snapshot.format !== GRAPH_CODEC_FORMAT) {
-        this.warn(`graph snapshot at trace ${snapshot.traceSeq} has format ${snapshot.format}, this toolgraph reads ${GRAPH_CODEC_FORMAT}: replaying every trace instead`);
+      if (!readsGraphFormat(snapshot.format)) {
+        this.warn(`graph snapshot at trace ${snapshot.traceSeq} has format ${snapshot.format}, this toolgraph reads 2 and ${GRAPH_CODEC_FORMAT}: replaying every trace instead`);
       } else {
         try {
           // Restored early only from these very bytes: the buffer the store hands out is the
           // prefetch's when the database names the prefetched file.
           const pre = await early;
           const restored = pre !== null && pre.bytes.buffer === snapshot.data.buffer ? pre : restoreSnapshot(snapshot.data);
-          this.engine.restoreGraph(restored.graph, restored.signals);
+          cachesRestored = this.engine.restoreGraph(restored.graph, restored.signals, restored.caches);
           // The traces before the snapshot are not replayed into the graph, but capability
           // learning needs them: they are read in the background once the service is ready.
           this.engine.beginCapabilityBackfill();
@@ -254,6 +260,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
       snapshotBytes: snapshotSeq === null ? 0 : snapshot!.data.byteLength,
       replayed,
       restoredEarly,
+      cachesRestored,
       ms: {
         open: round(openMs),
         load: round(t1 - t0),
@@ -408,8 +415,8 @@ class DurableToolgraphImpl implements DurableToolgraph {
       this.serial(async () => {
         const t0 = performance.now();
         this.engine.rebuild();
-        const { state, signals } = this.engine.snapshotState();
-        const data = encodeGraph(state, signals);
+        const { state, signals, caches } = this.engine.snapshotState();
+        const data = encodeGraph(state, signals, caches);
         const traceSeq = this.cursor;
         await this.store.putSnapshot({ traceSeq, format: GRAPH_CODEC_FORMAT, data });
         this.snapshotSeq = traceSeq;
@@ -592,6 +599,7 @@ interface RestoredSnapshot {
   readonly bytes: Uint8Array;
   readonly graph: ToolGraph;
   readonly signals: StoredSignals | null;
+  readonly caches: StoredCaches | null;
   readonly decodeMs: number;
   readonly restoreMs: number;
 }
@@ -603,7 +611,7 @@ function restoreSnapshot(bytes: Uint8Array): RestoredSnapshot {
   const d1 = performance.now();
   // The engine's half-life: a durable instance keeps ToolGraph's default (restoreGraph checks).
   const graph = ToolGraph.fromState(decoded.state);
-  return { bytes, graph, signals: decoded.signals, decodeMs: d1 - d0, restoreMs: performance.now() - d1 };
+  return { bytes, graph, signals: decoded.signals, caches: decoded.caches, decodeMs: d1 - d0, restoreMs: performance.now() - d1 };
 }
 
 /**
@@ -623,9 +631,10 @@ export async function openToolgraph(options: OpenToolgraphOptions = {}): Promise
         if (b === null) return null;
         const restored = restoreSnapshot(b);
         // The first model tokenises every intent once (intent-tokens.ts keeps them for the
-        // next): begun here, in slices, it overlaps the database's opening without holding up
-        // the thread's answers to it.
-        void tokenizeIntentsInSlices(restored.graph.intents());
+        // next), unless the snapshot has their tokens (restoreGraph takes them over): begun
+        // here, in slices, it overlaps the database's opening without holding up the thread's
+        // answers to it.
+        if (!restored.caches?.intentTokens) void tokenizeIntentsInSlices(restored.graph.intents());
         return restored;
       })
       .catch(() => null);

@@ -9,7 +9,7 @@
  * construction (it is synchronous), and a pending timer is never doubled.
  */
 import { edgeIndex, reliabilityReport, type EdgeReliabilityReport } from '../graph/edge-reliability.js';
-import type { StoredSignals } from '../graph/graph-codec.js';
+import type { StoredCaches, StoredSignals } from '../graph/graph-codec.js';
 import { exportGraph, type ExportedGraph } from '../graph/graph-export.js';
 import { DEFAULT_HALF_LIFE_MS, ToolGraph, type ToolGraphState } from '../graph/tool-graph.js';
 import { buildEdgeFeedback, type HumanPatternScore } from '../recommend/edge-adjustment.js';
@@ -37,7 +37,8 @@ import { isReasoningTraceShape } from '../schema/trace.js';
 import type { Embedder } from '../text/embedder.js';
 import { createHashedEmbedder } from '../text/hashed-embedder.js';
 import { hashedTextEmbedding, prefetchingEmbedding, type PrefetchingEmbedding, type TextEmbedding } from '../text/text-embedding.js';
-import { toolText } from '../text/tool-vectors.js';
+import { exportIntentTokens, restoreIntentTokens } from '../text/intent-tokens.js';
+import { restoreToolVectors, storeToolVectors, toolText, type PreviousToolVectors } from '../text/tool-vectors.js';
 import { PatternRegistry, patternId, withDecision, type PatternDecision, type PatternRegistryState } from './pattern-registry.js';
 import { patternConfidence, patternView, type PatternView } from './pattern-view.js';
 import type { PatternConfidence } from '../scoring/confidence-state.js';
@@ -83,6 +84,12 @@ export interface ScoreOptions {
   readonly threshold?: number;
 }
 
+/** Which of a snapshot's caches restoreGraph took over (the others are made again by the next rebuild). */
+export interface RestoredCaches {
+  readonly intentTokens: boolean;
+  readonly toolVectors: boolean;
+}
+
 export interface ToolgraphStats {
   readonly tools: number;
   readonly transitions: number;
@@ -112,6 +119,8 @@ export class Toolgraph {
   private restoredSignals = false;
   /** Restored communities the next rebuild uses once (restoreGraph). */
   private pendingSignals: StoredSignals | null = null;
+  /** Restored tool vectors the next rebuild reuses, once (restoreGraph). */
+  private pendingVectors: PreviousToolVectors | null = null;
   private readonly catalog = new Map<string, ToolInfo>();
   private readonly traces: Trace[] = [];
   private readonly seenIds = new Set<string>();
@@ -362,7 +371,9 @@ export class Toolgraph {
       this.toolVectorsStale = false;
       const started = performance.now();
       const reuse = this.pendingSignals;
+      const storedVectors = this.pendingVectors;
       this.pendingSignals = null;
+      this.pendingVectors = null;
       this.learnQueued();
       // While a durable open is still reading older traces, learning is incomplete: the model
       // goes without learned capabilities and trace outcomes, as before any trace, until it is done.
@@ -379,6 +390,7 @@ export class Toolgraph {
         embedding: this.embedding,
         capabilities,
         feedback: this.humanScores(),
+        previousVectors: storedVectors,
         ...(reuse === null ? {} : { communities: { communities: reuse.communities, count: reuse.communityCount } }),
       });
       if (!reuseClusters) {
@@ -563,18 +575,23 @@ export class Toolgraph {
    * graph moved on since they were computed (traces replayed after the snapshot), a full
    * rebuild follows after the usual debounce. `restored` is the state, or a graph already built
    * from it with ToolGraph.fromState (a cold start restores while its database opens); such a
-   * graph must have this engine's half-life (RangeError otherwise).
+   * graph must have this engine's half-life (RangeError otherwise). `caches` (a snapshot's, for
+   * the same graph): the intents' tokens and the tool vectors are taken over where they check
+   * out (intent-tokens.ts, tool-vectors.ts) instead of being made again; the result says which did.
    */
-  restoreGraph(restored: ToolGraphState | ToolGraph, signals: StoredSignals | null = null): void {
+  restoreGraph(restored: ToolGraphState | ToolGraph, signals: StoredSignals | null = null, caches: StoredCaches | null = null): RestoredCaches {
     const options = this.halfLifeMs === undefined ? {} : { halfLifeMs: this.halfLifeMs };
     if (restored instanceof ToolGraph && restored.halfLifeMs !== (this.halfLifeMs ?? DEFAULT_HALF_LIFE_MS)) {
       throw new RangeError(`Toolgraph.restoreGraph: the graph decays with a half-life of ${restored.halfLifeMs} ms, this engine's is ${this.halfLifeMs}`);
     }
     this.cancelTimer();
     this.graph = restored instanceof ToolGraph ? restored : ToolGraph.fromState(restored, options);
+    const intentTokens = caches?.intentTokens ? restoreIntentTokens(this.graph.intents(), caches.intentTokens) : false;
     for (const name of this.catalog.keys()) this.graph.addTool(name);
     this.model = null;
     this.pendingSignals = signals;
+    this.pendingVectors = caches?.toolVectors && this.embedding !== null ? restoreToolVectors(caches.toolVectors, this.embedding) : null;
+    return { intentTokens, toolVectors: this.pendingVectors !== null };
   }
 
   /** The learned graph with its signals, as plain data (for JSON and GraphML export). */
@@ -584,16 +601,23 @@ export class Toolgraph {
 
   /**
    * The learned graph as typed arrays, with the current model's communities and PageRank when
-   * they were computed for exactly this graph (what a stored snapshot keeps).
+   * they were computed for exactly this graph, and the caches (what a stored snapshot keeps).
+   * The caches view live buffers: encode them before the next rebuild.
    */
-  snapshotState(): { state: ToolGraphState; signals: StoredSignals | null } {
+  snapshotState(): { state: ToolGraphState; signals: StoredSignals | null; caches: StoredCaches } {
     const model = this.model;
     const fresh = model !== null && !this.restoredSignals && model.graph.version === this.graph.version;
+    const text = model?.text;
     return {
       state: this.graph.exportState(),
       signals: fresh
         ? { version: model.graph.version, communities: model.graph.communities, communityCount: model.graph.communityCount, pagerank: model.graph.pagerank }
         : null,
+      caches: {
+        intentTokens: exportIntentTokens(this.graph.intents()),
+        // Rows keyed by their texts: valid for the tools they name even if the model is older.
+        toolVectors: text?.vectors && text.embedding ? storeToolVectors(text.texts, text.vectors, text.embedding) : null,
+      },
     };
   }
 

@@ -8,10 +8,14 @@
  * Keyed by the records array itself (a WeakMap): a restored or rebuilt graph has a new array
  * and starts afresh, and the memory goes with the graph. An array changed other than by
  * appending (an intent that differs from the one logged, checked in O(records)) starts afresh too.
+ *
+ * A stored snapshot keeps the log (exportIntentTokens, graph-codec.ts), and a cold start
+ * restores it for the restored records (restoreIntentTokens) instead of tokenising them again.
  */
+import type { StoredIntentTokens } from '../graph/graph-codec.js';
 import type { IntentRecord } from '../graph/tool-graph.js';
 import { grown } from '../graph/typed-arrays.js';
-import { tokenize } from './tokenize.js';
+import { TOKENIZER_VERSION, tokenize } from './tokenize.js';
 
 class IntentTokenLog {
   /** The intent each logged record had, to notice a records array changed other than by appending. */
@@ -22,6 +26,23 @@ class IntentTokenLog {
   start: Int32Array<ArrayBuffer> = new Int32Array(1025);
   tokens: Int32Array<ArrayBuffer> = new Int32Array(4096);
   count = 0;
+
+  /** The log of `records`, all of them, as `stored` has their tokens (checked by restoreIntentTokens). */
+  static of(records: readonly IntentRecord[], stored: StoredIntentTokens): IntentTokenLog {
+    const log = new IntentTokenLog();
+    for (const record of records) log.intents.push(record.intent);
+    for (const term of stored.terms) {
+      log.ids.set(term, log.terms.length);
+      log.terms.push(term);
+    }
+    // Copied, with room to append: the stored arrays are views of the snapshot's bytes.
+    log.start = new Int32Array(stored.start.length + 1024);
+    log.start.set(stored.start);
+    log.tokens = new Int32Array(stored.tokens.length + 4096);
+    log.tokens.set(stored.tokens);
+    log.count = records.length;
+    return log;
+  }
 
   /** Logs records[count .. upTo). */
   add(records: readonly IntentRecord[], upTo = records.length): void {
@@ -97,4 +118,39 @@ export async function tokenizeIntentsInSlices(records: readonly IntentRecord[], 
     while (log.count < end && performance.now() - started < sliceMs) log.add(records, Math.min(end, log.count + SLICE_RECORDS));
     await new Promise((resolve) => setImmediate(resolve));
   }
+}
+
+/**
+ * The tokens of every record in `records`, for a stored snapshot: the log of the last model
+ * build, with any record added since tokenised now. Views of the log: encode them before the
+ * next build.
+ */
+export function exportIntentTokens(records: readonly IntentRecord[]): StoredIntentTokens {
+  const log = logOf(records);
+  return { tokenizer: TOKENIZER_VERSION, terms: log.terms, start: log.start.subarray(0, log.count + 1), tokens: log.tokens.subarray(0, log.start[log.count]!) };
+}
+
+/** Records tokenised again to check a stored log (evenly spread, first and last included). */
+const CHECKED_RECORDS = 64;
+
+/**
+ * Makes `stored` the log of `records` (a snapshot's restored records), so that no restored
+ * intent is tokenised again. Only when it fits: the same tokenizer version, one entry per
+ * record, distinct terms, and CHECKED_RECORDS records spread over the log tokenise to exactly
+ * their stored tokens (a tokenizer changed without a new version is caught here, mostly).
+ * Returns whether it was restored; if not, the records are tokenised as usual.
+ */
+export function restoreIntentTokens(records: readonly IntentRecord[], stored: StoredIntentTokens): boolean {
+  const k = records.length;
+  if (stored.tokenizer !== TOKENIZER_VERSION || stored.start.length !== k + 1 || new Set(stored.terms).size !== stored.terms.length) return false;
+  const checked = Math.min(k, CHECKED_RECORDS);
+  for (let i = 0; i < checked; i++) {
+    const r = checked === k ? i : Math.round((i * (k - 1)) / (checked - 1));
+    const expected = tokenize(records[r]!.intent);
+    const from = stored.start[r]!;
+    if (stored.start[r + 1]! - from !== expected.length) return false;
+    for (let i = 0; i < expected.length; i++) if (stored.terms[stored.tokens[from + i]!] !== expected[i]) return false;
+  }
+  logs.set(records, IntentTokenLog.of(records, stored));
+  return true;
 }

@@ -13,7 +13,7 @@ import { internIds } from './vocabulary.js';
 import { identifierTokens } from './tokenize.js';
 import type { TextEmbedding } from './text-embedding.js';
 import { toolDocument } from './tool-document.js';
-import { buildToolVectors, toolText, type ToolVectors } from './tool-vectors.js';
+import { buildToolVectors, toolText, type PreviousToolVectors, type ToolVectors } from './tool-vectors.js';
 
 export interface TextModel {
   readonly bm25: Bm25Index;
@@ -27,16 +27,24 @@ export interface TextModel {
   /** The embedding behind the `embedding` signal and the tools' vectors, or null for none. */
   readonly embedding: TextEmbedding | null;
   readonly vectors: ToolVectors | null;
+  /** Per tool, the text its vector was embedded from (tool-vectors.ts, toolText). */
+  readonly texts: readonly string[];
 }
 
+/**
+ * `storedVectors`: tool vectors of `embedding` from a stored snapshot (restoreToolVectors),
+ * whose rows are reused where the tool's text is unchanged, when no earlier build of this
+ * catalogue has vectors to reuse.
+ */
 export function buildTextModel(
   names: readonly string[],
   catalog: ReadonlyMap<string, ToolInfo>,
   intents: readonly IntentRecord[],
   embedding: TextEmbedding | null = null,
+  storedVectors: PreviousToolVectors | null = null,
 ): TextModel {
   const tools = names.map((name) => catalog.get(name) ?? { name, description: '', params: [] });
-  const { bm25, nameTokens, vectors } = catalogueText(tools, catalog, embedding);
+  const { bm25, nameTokens, vectors, texts } = catalogueText(tools, catalog, embedding, storedVectors);
   // Intents as term ids straight from the token log (tokenised once per intent); a trace that
   // called no tool says nothing about which tool an intent wants, as in fitIntentAssociation.
   const tokens = intentTokenIds(intents);
@@ -50,6 +58,7 @@ export function buildTextModel(
     intents: intents.length,
     embedding,
     vectors,
+    texts,
   };
 }
 
@@ -75,7 +84,12 @@ interface CatalogueText {
 /** The last catalogue text built for each catalogue (a service keeps one map for its lifetime). */
 const catalogueTexts = new WeakMap<ReadonlyMap<string, ToolInfo>, CatalogueText>();
 
-function catalogueText(tools: readonly ToolInfo[], catalog: ReadonlyMap<string, ToolInfo>, embedding: TextEmbedding | null): CatalogueText {
+function catalogueText(
+  tools: readonly ToolInfo[],
+  catalog: ReadonlyMap<string, ToolInfo>,
+  embedding: TextEmbedding | null,
+  storedVectors: PreviousToolVectors | null,
+): CatalogueText {
   const keys = tools.map((t) => JSON.stringify([t.name, t.description, t.params.map((p) => [p.name, p.description])]));
   const last = catalogueTexts.get(catalog);
   if (
@@ -89,7 +103,10 @@ function catalogueText(tools: readonly ToolInfo[], catalog: ReadonlyMap<string, 
   }
   const texts = tools.map((t) => toolText(t.name, t.description, t.params));
   // Tools whose text is unchanged keep their vector rows (new tools seen in traces are the usual change).
-  const previous = last !== undefined && last.embedding === embedding && last.vectors !== null ? { texts: last.texts, vectors: last.vectors } : undefined;
+  const previous =
+    last !== undefined && last.embedding === embedding && last.vectors !== null
+      ? { texts: last.texts, vectors: last.vectors }
+      : (storedVectors ?? undefined);
   const built: CatalogueText = {
     keys,
     texts,

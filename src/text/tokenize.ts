@@ -119,6 +119,13 @@ function normalise(words: readonly string[], out: string[]): void {
 }
 
 /**
+ * Names this tokenizer's output. Stored snapshots keep the intents' tokens under it
+ * (intent-tokens.ts), so change it with any change to what `tokenize` returns: a snapshot
+ * tokenised otherwise is then tokenised again rather than trusted.
+ */
+export const TOKENIZER_VERSION = 'tokenize-1';
+
+/**
  * Tokens of free text: Unicode words, identifier parts, lower case, no stop words, light stem.
  * `tokenize('getHTTPResponse of users')` is `['get', 'http', 'respons', 'gethttprespons', 'user']`.
  */

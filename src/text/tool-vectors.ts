@@ -22,6 +22,7 @@
  * 4,076 tools the lowest) at about a quarter of the exact cost.
  * Tools without a vector (an asynchronous embedder not yet prefetched) have no postings: cosine 0.
  */
+import type { StoredToolVectors } from '../graph/graph-codec.js';
 import { grown } from '../graph/typed-arrays.js';
 import type { TextEmbedding } from './text-embedding.js';
 
@@ -52,10 +53,32 @@ export function toolText(name: string, description: string, params: readonly { n
   return parts.filter((s) => s !== '').join('. ');
 }
 
+/** The by-tool half of a ToolVectors: all a later build reuses. */
+export type ToolVectorRows = Pick<ToolVectors, 'dimensions' | 'missing' | 'rowStart' | 'rowDims' | 'rowValues'>;
+
 /** The last build, for reuse: tool c keeps its row while `texts[c]` is unchanged. */
 export interface PreviousToolVectors {
   readonly texts: readonly string[];
-  readonly vectors: ToolVectors;
+  readonly vectors: ToolVectorRows;
+}
+
+/**
+ * Writes the unit vector of `v` (rounded to float32, as stored; a zero after rounding is no
+ * posting) as non-zeros into dims/values from `q`, which have room for `d` more; returns the
+ * next free position. A zero vector writes nothing.
+ */
+function writeUnitRow(v: Float32Array, d: number, dims: Int32Array, values: Float32Array, q: number): number {
+  let norm = 0;
+  for (let i = 0; i < d; i++) norm += v[i]! * v[i]!;
+  if (norm === 0) return q;
+  const inv = 1 / Math.sqrt(norm);
+  for (let i = 0; i < d; i++) {
+    const value = Math.fround(v[i]! * inv);
+    if (value === 0) continue;
+    dims[q] = i;
+    values[q++] = value;
+  }
+  return q;
 }
 
 /**
@@ -95,19 +118,8 @@ export function buildToolVectors(texts: readonly string[], embedding: TextEmbedd
       if (v === null) {
         missing++;
       } else {
-        let norm = 0;
-        for (let i = 0; i < d; i++) norm += v[i]! * v[i]!;
-        if (norm > 0) {
-          const inv = 1 / Math.sqrt(norm);
-          reserve(d);
-          for (let i = 0; i < d; i++) {
-            // Rounded to float32 first, as stored: a zero after rounding is no posting.
-            const value = Math.fround(v[i]! * inv);
-            if (value === 0) continue;
-            rowDims[q] = i;
-            rowValues[q++] = value;
-          }
-        }
+        reserve(d);
+        q = writeUnitRow(v, d, rowDims, rowValues, q);
       }
     }
     rowStart[c + 1] = q;
@@ -330,4 +342,44 @@ function insertTop(c: number, s: number, k: number, size: number, tools: Int32Ar
   scores[i] = s;
   tools[i] = c;
   return size;
+}
+
+/**
+ * The vectors of a model's tools (`texts`, from catalogueText) for a stored snapshot, or null
+ * when some were missing (an asynchronous embedder still prefetching).
+ */
+export function storeToolVectors(texts: readonly string[], vectors: ToolVectors, embedding: TextEmbedding): StoredToolVectors | null {
+  if (vectors.missing > 0 || texts.length !== vectors.n) return null;
+  return { embedding: embedding.name, dimensions: vectors.dimensions, texts, rowStart: vectors.rowStart, rowDims: vectors.rowDims, rowValues: vectors.rowValues };
+}
+
+/** Stored rows embedded again to check them (evenly spread, first and last included). */
+const CHECKED_TOOLS = 8;
+
+/**
+ * Stored tool vectors as the previous build of `embedding`, for buildToolVectors to reuse their
+ * rows, or null when they may not be its own: another name or length, or one of CHECKED_TOOLS
+ * rows spread over them differs from the embedding's vector of its text now (so a changed
+ * embedder is caught without a version number, mostly). An embedding that cannot answer
+ * synchronously (one still prefetching) cannot be checked: null.
+ */
+export function restoreToolVectors(stored: StoredToolVectors, embedding: TextEmbedding): PreviousToolVectors | null {
+  const d = embedding.dimensions;
+  if (stored.embedding !== embedding.name || stored.dimensions !== d) return null;
+  const n = stored.texts.length;
+  const dims = new Int32Array(d);
+  const values = new Float32Array(d);
+  const checked = Math.min(n, CHECKED_TOOLS);
+  for (let i = 0; i < checked; i++) {
+    const c = checked === n ? i : Math.round((i * (n - 1)) / (checked - 1));
+    const v = embedding.tool(stored.texts[c]!);
+    if (v === null) return null;
+    const size = writeUnitRow(v, d, dims, values, 0);
+    const from = stored.rowStart[c]!;
+    if (stored.rowStart[c + 1]! - from !== size) return null;
+    for (let i = 0; i < size; i++) {
+      if (stored.rowDims[from + i] !== dims[i] || stored.rowValues[from + i] !== values[i]) return null;
+    }
+  }
+  return { texts: stored.texts, vectors: { dimensions: d, missing: 0, rowStart: stored.rowStart, rowDims: stored.rowDims, rowValues: stored.rowValues } };
 }

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { decodeGraph, encodeGraph, GRAPH_CODEC_FORMAT, GraphCodecError } from '../../src/graph/graph-codec.js';
+import { decodeGraph, encodeGraph, GRAPH_CODEC_FORMAT, GraphCodecError, type StoredCaches } from '../../src/graph/graph-codec.js';
 import { createRng } from '../../src/graph/rng.js';
 import { buildSnapshot } from '../../src/graph/snapshot.js';
 import { ToolGraph } from '../../src/graph/tool-graph.js';
 import { buildModel } from '../../src/recommend/model.js';
 import { predictNext } from '../../src/recommend/predict-next.js';
 import type { Trace } from '../../src/schema/types.js';
+import { exportIntentTokens } from '../../src/text/intent-tokens.js';
+import { hashedTextEmbedding } from '../../src/text/text-embedding.js';
+import { buildToolVectors, storeToolVectors } from '../../src/text/tool-vectors.js';
 import { trace } from '../helpers/traces.js';
 
 /** Seeded traces over `tools` names, with failures, failed steps, intents and odd names. */
@@ -108,7 +111,7 @@ describe('graph codec', () => {
     ];
     const future = bytes.slice();
     new DataView(future.buffer).setUint32(4, GRAPH_CODEC_FORMAT + 1, true);
-    cases.push([future, new RegExp(`format ${GRAPH_CODEC_FORMAT + 1}, this toolgraph reads format ${GRAPH_CODEC_FORMAT}`)]);
+    cases.push([future, new RegExp(`format ${GRAPH_CODEC_FORMAT + 1}, this toolgraph reads formats 2 and ${GRAPH_CODEC_FORMAT}`)]);
     for (const [input, message] of cases) {
       let thrown: unknown;
       try {
@@ -119,6 +122,58 @@ describe('graph codec', () => {
       expect(thrown).toBeInstanceOf(GraphCodecError);
       expect((thrown as Error).message).toMatch(message);
     }
+  });
+
+  /** A graph's state with its caches, as a service stores them. */
+  function withCaches(seed: number): { state: ReturnType<ToolGraph['exportState']>; caches: StoredCaches } {
+    const g = graphOf(randomTraces(seed, 300, NAMES));
+    const embedding = hashedTextEmbedding();
+    const texts = g.names.map((name) => `${name} does things`);
+    return {
+      state: g.exportState(),
+      caches: { intentTokens: exportIntentTokens(g.intents()), toolVectors: storeToolVectors(texts, buildToolVectors(texts, embedding), embedding) },
+    };
+  }
+
+  it('round-trips the caches at any alignment, and reads a format-2 snapshot (none) as before', () => {
+    const { state, caches } = withCaches(11);
+    expect(caches.intentTokens!.tokens.length).toBeGreaterThan(100);
+    expect(caches.toolVectors!.rowDims.length).toBeGreaterThan(100);
+    const bytes = encodeGraph(state, null, caches);
+    for (const shift of [0, 3]) {
+      const at = new Uint8Array(bytes.byteLength + shift);
+      at.set(bytes, shift);
+      const decoded = decodeGraph(at.subarray(shift));
+      expect(decoded.state).toEqual(state);
+      expect(decoded.caches).toEqual(caches);
+    }
+    // Format 2 is format 3 without the caches section (its flags, when there are none).
+    const none = encodeGraph(state);
+    expect(decodeGraph(none).caches).toEqual({ intentTokens: null, toolVectors: null });
+    const old = none.slice(0, none.byteLength - 8);
+    new DataView(old.buffer).setUint32(4, 2, true);
+    const decoded = decodeGraph(old);
+    expect(decoded.format).toBe(2);
+    expect(decoded.caches).toBeNull();
+    expect(decoded.state).toEqual(state);
+  });
+
+  it('refuses damaged caches: tokens or dimensions out of range, decreasing starts, unknown flags', () => {
+    const { state, caches } = withCaches(12);
+    const tokens = caches.intentTokens!;
+    const vectors = caches.toolVectors!;
+    const damaged: [StoredCaches, RegExp][] = [
+      [{ ...caches, intentTokens: { ...tokens, tokens: tokens.tokens.map((t, i) => (i === 5 ? tokens.terms.length : t)) } }, /intent token is out of range/],
+      [{ ...caches, intentTokens: { ...tokens, start: tokens.start.map((x, i) => (i === 1 ? tokens.tokens.length : x)) } }, /intent token starts must not decrease/],
+      [{ ...caches, toolVectors: { ...vectors, rowDims: vectors.rowDims.map((d, i) => (i === 7 ? vectors.dimensions : d)) } }, /vector dimension is out of range/],
+      [{ ...caches, toolVectors: { ...vectors, rowStart: vectors.rowStart.map((x, i) => (i === 1 ? vectors.rowDims.length : x)) } }, /vector row starts must not decrease/],
+    ];
+    for (const [input, message] of damaged) expect(() => decodeGraph(encodeGraph(state, null, input))).toThrow(message);
+    const bytes = encodeGraph(state);
+    new DataView(bytes.buffer).setFloat64(bytes.byteLength - 8, 4, true);
+    expect(() => decodeGraph(bytes)).toThrow(/cache flags must be 0-3/);
+    // Caches that do not cover the state are refused when writing.
+    expect(() => encodeGraph(state, null, { ...caches, intentTokens: { ...tokens, start: tokens.start.subarray(1) } })).toThrow(RangeError);
   });
 
   it('fromState refuses an inconsistent state', () => {

@@ -8,7 +8,7 @@ import { deflateSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeGraph } from '../../src/graph/graph-codec.js';
+import { decodeGraph, encodeGraph } from '../../src/graph/graph-codec.js';
 import { ToolGraph } from '../../src/graph/tool-graph.js';
 import { loadDataset } from '../../src/schema/dataset.js';
 import { workflowToTraceAt } from '../../src/schema/trace.js';
@@ -256,8 +256,9 @@ describe('durable toolgraph on PGlite', () => {
     await tg.close();
 
     const restarted = await pglite(schema, learning);
-    // Restored from the prefetched file while the database opened.
-    expect(restarted.openReport).toMatchObject({ kind: 'pglite', replayed: 0, restoredEarly: true });
+    // Restored from the prefetched file while the database opened, with the intents' tokens and
+    // the tool vectors taken over from it (the answers below are those of the model before).
+    expect(restarted.openReport).toMatchObject({ kind: 'pglite', replayed: 0, restoredEarly: true, cachesRestored: { intentTokens: true, toolVectors: true } });
     expect(restarted.openReport.snapshotSeq).toBeGreaterThan(0);
     // The traces before the snapshot reach capability learning in the background; once they have,
     // the model (learned capabilities included) answers as before.
@@ -276,7 +277,7 @@ describe('durable toolgraph on PGlite', () => {
     await store.close();
     const replayed = await pglite(schema, learning);
     try {
-      expect(replayed.openReport).toMatchObject({ replayed: 25, restoredEarly: true });
+      expect(replayed.openReport).toMatchObject({ replayed: 25, restoredEarly: true, cachesRestored: { intentTokens: true, toolVectors: true } });
       // The reference: every stored trace replayed from scratch into a new engine.
       const reference = new Toolgraph({ seed: 7 });
       reference.setTools(tools);
@@ -293,6 +294,33 @@ describe('durable toolgraph on PGlite', () => {
       expect((await replayed.stats()).traces).toBe(traces.length + 25);
     } finally {
       await replayed.close();
+    }
+  }, 60_000);
+
+  it('restores a snapshot of format 2 (written before the caches) and answers as before', async () => {
+    const { tools, traces } = await sample();
+    const schema = `d${++counter}`;
+    const tg = await pglite(schema);
+    await tg.setTools(tools);
+    await tg.ingest(traces.map(compact));
+    tg.engine.rebuild();
+    const before = await answers(tg);
+    await tg.close();
+    // The newest snapshot as the version before the caches wrote it: format 3 minus its caches.
+    const store = await openStore({ dataDir, schema });
+    const latest = (await store.getSnapshot())!;
+    const decoded = decodeGraph(latest.data);
+    const bare = encodeGraph(decoded.state, decoded.signals);
+    const old = bare.slice(0, bare.byteLength - 8);
+    new DataView(old.buffer).setUint32(4, 2, true);
+    await store.putSnapshot({ traceSeq: latest.traceSeq, format: 2, data: old });
+    await store.close();
+    const restarted = await pglite(schema);
+    try {
+      expect(restarted.openReport).toMatchObject({ replayed: 0, snapshotSeq: latest.traceSeq, cachesRestored: { intentTokens: false, toolVectors: false } });
+      expect(await answers(restarted)).toEqual(before);
+    } finally {
+      await restarted.close();
     }
   }, 60_000);
 

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../src/graph/rng.js';
 import type { IntentRecord } from '../../src/graph/tool-graph.js';
-import { intentTokenIds, tokenizeIntentsInSlices } from '../../src/text/intent-tokens.js';
+import { exportIntentTokens, intentTokenIds, restoreIntentTokens, tokenizeIntentsInSlices } from '../../src/text/intent-tokens.js';
+import * as tokenizer from '../../src/text/tokenize.js';
 import { tokenize } from '../../src/text/tokenize.js';
+import { vi } from 'vitest';
 
 const WORDS = ['book', 'a', 'hotel', 'in', 'Rome', '__proto__', 'constructor', 'getWeatherForecast', 'flights', 'to', 'Zürich', 'running', 'ran'];
 
@@ -60,5 +62,48 @@ describe('intentTokenIds', () => {
     expect(intentTokens(records)).toEqual(records.map((r) => tokenize(r.intent)));
     await sliced;
     expect(intentTokens(records)).toEqual(records.map((r) => tokenize(r.intent)));
+  });
+});
+
+describe('stored intent tokens', () => {
+  /** `records` copied as a restored graph has them: another array, the same intents. */
+  const copy = (records: readonly IntentRecord[]): IntentRecord[] => records.map((r) => ({ ...r }));
+
+  it('restores the log of a copy of the records: the same tokens, no record tokenised past the check, and appends go on', () => {
+    const rng = createRng(21);
+    const records = Array.from({ length: 2_000 }, () => record(rng));
+    const stored = exportIntentTokens(records);
+    expect(stored.tokenizer).toBe(tokenizer.TOKENIZER_VERSION);
+    const restored = copy(records);
+    const spy = vi.spyOn(tokenizer, 'tokenize');
+    try {
+      expect(restoreIntentTokens(restored, stored)).toBe(true);
+      // The check tokenises 64 records spread over the log; reading them back tokenises none.
+      expect(spy.mock.calls.length).toBe(64);
+      spy.mockClear();
+      expect(intentTokens(restored)).toEqual(records.map((r) => tokenize(r.intent)));
+      spy.mockClear();
+      intentTokenIds(restored);
+      expect(spy).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
+    restored.push({ intent: 'getWeatherForecast in Zürich', tools: [0], sequence: [0] }, ...Array.from({ length: 3_000 }, () => record(rng)));
+    expect(intentTokens(restored)).toEqual(restored.map((r) => tokenize(r.intent)));
+  });
+
+  it('refuses a log of another tokenizer, of other records, or whose tokens the check finds wrong', () => {
+    const rng = createRng(22);
+    const records = Array.from({ length: 500 }, () => record(rng));
+    const stored = exportIntentTokens(records);
+    expect(restoreIntentTokens(copy(records), { ...stored, tokenizer: 'tokenize-0' })).toBe(false);
+    expect(restoreIntentTokens(copy(records).slice(1), stored)).toBe(false);
+    expect(restoreIntentTokens(copy(records), { ...stored, terms: [...stored.terms.slice(0, -1), stored.terms[0]!] })).toBe(false);
+    // The last record is always checked: its intent changed, its stored tokens no longer fit.
+    const changed = copy(records);
+    changed[changed.length - 1] = { intent: 'flights to Rome constructor', tools: [0], sequence: [0] };
+    expect(restoreIntentTokens(changed, stored)).toBe(false);
+    // Refused logs leave the records to be tokenised as usual.
+    expect(intentTokens(changed)).toEqual(changed.map((r) => tokenize(r.intent)));
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../src/graph/rng.js';
 import { hashedTextEmbedding, type TextEmbedding } from '../../src/text/text-embedding.js';
-import { buildToolVectors, CANDIDATES_PER_NEIGHBOUR, VectorQuery, type ToolVectors } from '../../src/text/tool-vectors.js';
+import { buildToolVectors, CANDIDATES_PER_NEIGHBOUR, restoreToolVectors, storeToolVectors, VectorQuery, type ToolVectors } from '../../src/text/tool-vectors.js';
 
 /** An embedding that returns fixed vectors by text ("t17" is vector 17); null for "missing". */
 function fixedEmbedding(vectors: readonly Float32Array[]): TextEmbedding {
@@ -172,6 +172,45 @@ describe('tool vectors', () => {
     expect(withMissing.missing).toBe(1);
     buildToolVectors(['t0', 't1'], counting(embedding), { texts: ['t0', 'missing'], vectors: withMissing });
     expect(asked).toEqual(['t0', 't1']);
+  });
+
+  it('restores stored vectors of the same embedding: 8 rows checked, the rest reused, the same index as a fresh build', () => {
+    const asked: string[] = [];
+    const counting = (inner: TextEmbedding): TextEmbedding => ({ ...inner, tool: (text) => (asked.push(text), inner.tool(text)) });
+    const embedding = hashedTextEmbedding();
+    const texts = Array.from({ length: 500 }, (_, c) => `tool ${c}. fetches record ${c % 37} by id`);
+    const stored = storeToolVectors(texts, buildToolVectors(texts, embedding), embedding)!;
+    // A fresh embedding of the same kind, as in a restarted process.
+    const again = counting(hashedTextEmbedding());
+    const previous = restoreToolVectors(stored, again);
+    expect(previous).not.toBeNull();
+    expect(asked.length).toBe(8);
+    expect(asked[0]).toBe(texts[0]);
+    expect(asked[7]).toBe(texts[499]);
+    asked.length = 0;
+    const next = [...texts, 'a tool seen since'];
+    expect(buildToolVectors(next, again, previous!)).toEqual(buildToolVectors(next, hashedTextEmbedding()));
+    expect(asked).toEqual(['a tool seen since']);
+  });
+
+  it('refuses stored vectors of another embedding, changed rows, or an embedding that cannot answer now', () => {
+    const embedding = hashedTextEmbedding();
+    const texts = Array.from({ length: 100 }, (_, c) => `tool ${c}`);
+    const stored = storeToolVectors(texts, buildToolVectors(texts, embedding), embedding)!;
+    expect(restoreToolVectors(stored, hashedTextEmbedding())).not.toBeNull();
+    expect(restoreToolVectors({ ...stored, embedding: 'hashed-128' }, hashedTextEmbedding())).toBeNull();
+    expect(restoreToolVectors(stored, hashedTextEmbedding({ dimensions: 128 }))).toBeNull();
+    // Same name and length, other vectors (another seed): the checked rows differ.
+    expect(restoreToolVectors(stored, hashedTextEmbedding({ seed: 7 }))).toBeNull();
+    // The last row is always checked.
+    const values = stored.rowValues.slice();
+    values[values.length - 1] = values[values.length - 1]! / 2;
+    expect(restoreToolVectors({ ...stored, rowValues: values }, hashedTextEmbedding())).toBeNull();
+    const unanswered: TextEmbedding = { ...hashedTextEmbedding(), tool: () => null };
+    expect(restoreToolVectors(stored, unanswered)).toBeNull();
+    // Vectors still missing some tools are not stored at all.
+    const partial = buildToolVectors(['t0', 'missing'], fixedEmbedding(tools));
+    expect(storeToolVectors(['t0', 'missing'], partial, fixedEmbedding(tools))).toBeNull();
   });
 
   it('matches nothing for a zero query, and never returns a tool without a vector', () => {
