@@ -70,7 +70,7 @@ export interface PreviousToolVectors {
 function writeUnitRow(v: Float32Array, d: number, dims: Int32Array, values: Float32Array, q: number): number {
   let norm = 0;
   for (let i = 0; i < d; i++) norm += v[i]! * v[i]!;
-  if (norm === 0) return q;
+  if (!(norm > 0)) return q;
   const inv = 1 / Math.sqrt(norm);
   for (let i = 0; i < d; i++) {
     const value = Math.fround(v[i]! * inv);
