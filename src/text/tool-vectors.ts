@@ -65,7 +65,7 @@ export interface PreviousToolVectors {
 /**
  * Writes the unit vector of `v` (rounded to float32, as stored; a zero after rounding is no
  * posting) as non-zeros into dims/values from `q`, which have room for `d` more; returns the
- * next free position. A zero vector writes nothing.
+ * next free position. A zero vector (or one with a NaN) writes nothing.
  */
 function writeUnitRow(v: Float32Array, d: number, dims: Int32Array, values: Float32Array, q: number): number {
   let norm = 0;
