@@ -371,7 +371,7 @@ export class Toolgraph {
       this.toolVectorsStale = false;
       const started = performance.now();
       const reuse = this.pendingSignals;
-      const storedVectors = this.pendingVectors;
+      const previousVectors = this.pendingVectors;
       this.pendingSignals = null;
       this.pendingVectors = null;
       this.learnQueued();
@@ -390,7 +390,7 @@ export class Toolgraph {
         embedding: this.embedding,
         capabilities,
         feedback: this.humanScores(),
-        previousVectors: storedVectors,
+        previousVectors,
         ...(reuse === null ? {} : { communities: { communities: reuse.communities, count: reuse.communityCount } }),
       });
       if (!reuseClusters) {

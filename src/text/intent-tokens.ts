@@ -149,7 +149,7 @@ export function restoreIntentTokens(records: readonly IntentRecord[], stored: St
     const expected = tokenize(records[r]!.intent);
     const from = stored.start[r]!;
     if (stored.start[r + 1]! - from !== expected.length) return false;
-    for (let i = 0; i < expected.length; i++) if (stored.terms[stored.tokens[from + i]!] !== expected[i]) return false;
+    for (let j = 0; j < expected.length; j++) if (stored.terms[stored.tokens[from + j]!] !== expected[j]) return false;
   }
   logs.set(records, IntentTokenLog.of(records, stored));
   return true;

@@ -32,7 +32,7 @@ export interface TextModel {
 }
 
 /**
- * `storedVectors`: tool vectors of `embedding` from a stored snapshot (restoreToolVectors),
+ * `previousVectors`: tool vectors of `embedding` from a stored snapshot (restoreToolVectors),
  * whose rows are reused where the tool's text is unchanged, when no earlier build of this
  * catalogue has vectors to reuse.
  */
@@ -41,10 +41,10 @@ export function buildTextModel(
   catalog: ReadonlyMap<string, ToolInfo>,
   intents: readonly IntentRecord[],
   embedding: TextEmbedding | null = null,
-  storedVectors: PreviousToolVectors | null = null,
+  previousVectors: PreviousToolVectors | null = null,
 ): TextModel {
   const tools = names.map((name) => catalog.get(name) ?? { name, description: '', params: [] });
-  const { bm25, nameTokens, vectors, texts } = catalogueText(tools, catalog, embedding, storedVectors);
+  const { bm25, nameTokens, vectors, texts } = catalogueText(tools, catalog, embedding, previousVectors);
   // Intents as term ids straight from the token log (tokenised once per intent); a trace that
   // called no tool says nothing about which tool an intent wants, as in fitIntentAssociation.
   const tokens = intentTokenIds(intents);
@@ -88,7 +88,7 @@ function catalogueText(
   tools: readonly ToolInfo[],
   catalog: ReadonlyMap<string, ToolInfo>,
   embedding: TextEmbedding | null,
-  storedVectors: PreviousToolVectors | null,
+  previousVectors: PreviousToolVectors | null,
 ): CatalogueText {
   const keys = tools.map((t) => JSON.stringify([t.name, t.description, t.params.map((p) => [p.name, p.description])]));
   const last = catalogueTexts.get(catalog);
@@ -106,7 +106,7 @@ function catalogueText(
   const previous =
     last !== undefined && last.embedding === embedding && last.vectors !== null
       ? { texts: last.texts, vectors: last.vectors }
-      : (storedVectors ?? undefined);
+      : (previousVectors ?? undefined);
   const built: CatalogueText = {
     keys,
     texts,
