@@ -400,10 +400,16 @@ export class ToolGraph {
 
     const offsets = state.intentOffsets;
     if (offsets.length !== state.intents.length + 1) throw new RangeError('ToolGraph.fromState: intent offsets must have one more entry than intents');
+    const steps = state.intentSequences;
     for (let i = 0; i < state.intents.length; i++) {
-      const sequence = Array.from(state.intentSequences.subarray(offsets[i]!, offsets[i + 1]!));
-      if (!sequence.every(inRange)) throw new RangeError('ToolGraph.fromState: an intent record names a tool index out of range');
-      graph.intentRecords.push({ intent: state.intents[i]!, tools: [...new Set(sequence)], sequence });
+      const from = offsets[i]!;
+      const sequence: number[] = new Array(offsets[i + 1]! - from);
+      for (let j = 0; j < sequence.length; j++) {
+        const tool = steps[from + j]!;
+        if (!inRange(tool)) throw new RangeError('ToolGraph.fromState: an intent record names a tool index out of range');
+        sequence[j] = tool;
+      }
+      graph.intentRecords.push({ intent: state.intents[i]!, tools: distinctInOrder(sequence), sequence });
     }
     graph.traceCount = state.traces;
     graph.successCount = state.successfulTraces;
@@ -433,8 +439,9 @@ export class ToolGraph {
       if (i >= 2) this.secondTable.observe(this.secondRow(ids[i - 2]!, ids[i - 1]!, ids[i]!), ok, value, at, this.decayRate);
     }
     if (trace.success && trace.intent !== '') {
-      const sequence = Array.from(ids.subarray(0, n));
-      this.intentRecords.push({ intent: trace.intent, tools: [...new Set(sequence)], sequence });
+      const sequence: number[] = new Array(n);
+      for (let i = 0; i < n; i++) sequence[i] = ids[i]!;
+      this.intentRecords.push({ intent: trace.intent, tools: distinctInOrder(sequence), sequence });
     }
     this.traceCount++;
     if (at > this.newestAt) this.newestAt = at;
@@ -486,6 +493,20 @@ export class ToolGraph {
     this.secondTarget[row] = c;
     return row;
   }
+}
+
+/**
+ * The distinct tools of a sequence in order of first use: the sequence itself when it has no
+ * repeat (records share it then; both are read-only), found without allocating for the short
+ * sequences traces have. A Set per record was most of restoring 33,334 intent records.
+ */
+function distinctInOrder(sequence: readonly number[]): readonly number[] {
+  const n = sequence.length;
+  if (n > 16) return [...new Set(sequence)];
+  for (let j = 1; j < n; j++) {
+    for (let q = 0; q < j; q++) if (sequence[q] === sequence[j]) return [...new Set(sequence)];
+  }
+  return sequence;
 }
 
 /** A copy of `source` in a new, owned array with a quarter more room (see TransitionTable.append). */
