@@ -83,6 +83,19 @@ describe('ToolGraph', () => {
     expect(g.intents()).toEqual([{ intent: 'do a then b', tools: [a, b], sequence: [a, b, a] }]);
   });
 
+  it('gives every intent record its distinct tools in order of first use, short or long, ingested or restored', () => {
+    const g = new ToolGraph();
+    const long = Array.from({ length: 20 }, (_, i) => `t${i % 7}`);
+    const sequences = [['a', 'b', 'c'], ['c', 'a', 'c', 'b', 'a'], ['b', 'b'], long, Array.from({ length: 18 }, (_, i) => `u${i}`)];
+    for (const tools of sequences) g.ingest(trace(tools, { intent: tools.join(' ') }));
+    const expected = sequences.map((tools) => {
+      const sequence = tools.map((t) => g.indexOf(t)!);
+      return { intent: tools.join(' '), tools: [...new Set(sequence)], sequence };
+    });
+    expect(g.intents()).toEqual(expected);
+    expect(ToolGraph.fromState(g.exportState()).intents()).toEqual(expected);
+  });
+
   it('keeps the graphology view current across interleaved reads and ingestion', () => {
     const g = new ToolGraph();
     g.ingest(trace(['a', 'b']));
