@@ -63,6 +63,19 @@ async function answers(tg: DurableToolgraph | Toolgraph): Promise<unknown[]> {
   return out;
 }
 
+/** A new schema's service that learned the sample, closed (so its snapshot is written), with its answers before closing. */
+async function closedAfterLearning(): Promise<{ schema: string; before: unknown[]; traces: Trace[] }> {
+  const { tools, traces } = await sample();
+  const schema = `d${++counter}`;
+  const tg = await pglite(schema);
+  await tg.setTools(tools);
+  await tg.ingest(traces.map(compact));
+  tg.engine.rebuild();
+  const before = await answers(tg);
+  await tg.close();
+  return { schema, before, traces };
+}
+
 describe('durable toolgraph on PGlite', () => {
   it('acknowledges an ingestion once it is committed: it survives a reopen, and concurrent callers share commits', async () => {
     const schema = `d${++counter}`;
@@ -298,14 +311,7 @@ describe('durable toolgraph on PGlite', () => {
   }, 60_000);
 
   it('restores a snapshot of format 2 (written before the caches) and answers as before', async () => {
-    const { tools, traces } = await sample();
-    const schema = `d${++counter}`;
-    const tg = await pglite(schema);
-    await tg.setTools(tools);
-    await tg.ingest(traces.map(compact));
-    tg.engine.rebuild();
-    const before = await answers(tg);
-    await tg.close();
+    const { schema, before } = await closedAfterLearning();
     // The newest snapshot as the version before the caches wrote it: format 3 minus its caches.
     const store = await openStore({ dataDir, schema });
     const latest = (await store.getSnapshot())!;
@@ -325,15 +331,8 @@ describe('durable toolgraph on PGlite', () => {
   }, 60_000);
 
   it('restores the snapshot the database names, not a newer valid snapshot file no row names', async () => {
-    const { tools, traces } = await sample();
-    const schema = `d${++counter}`;
-    const tg = await pglite(schema);
-    await tg.setTools(tools);
-    await tg.ingest(traces.map(compact));
-    tg.engine.rebuild();
-    const before = await answers(tg);
+    const { schema, before, traces } = await closedAfterLearning();
     expect((before[0] as { kind: string }).kind).toBe('prediction');
-    await tg.close();
     // A crash between writing a snapshot file and committing its row leaves a newer file. This
     // one is a well-formed snapshot of another graph: restored early, it must then be dropped.
     const other = new ToolGraph();
