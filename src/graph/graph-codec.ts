@@ -145,6 +145,12 @@ class Writer {
   }
 }
 
+/** A typed-array constructor: Int32Array, Float32Array, Float64Array. */
+interface TypedArrayType<T> {
+  readonly BYTES_PER_ELEMENT: number;
+  new (buffer: ArrayBufferLike, byteOffset?: number, length?: number): T;
+}
+
 class Reader {
   private readonly view: DataView;
   offset = 0;
@@ -173,31 +179,29 @@ class Reader {
     return x;
   }
 
-  i32s(n: number, what: string): Int32Array {
-    this.need(n * 4, what);
+  /**
+   * n elements as a view over the bytes when they are aligned for it (no copy), else a copy;
+   * every array starts on an 8-byte boundary, so the offset moves on to the next one.
+   */
+  private typed<T>(Ctor: TypedArrayType<T>, n: number, what: string): T {
+    const size = n * Ctor.BYTES_PER_ELEMENT;
+    this.need(size, what);
     const at = this.bytes.byteOffset + this.offset;
-    const out =
-      at % 4 === 0 ? new Int32Array(this.bytes.buffer, at, n) : new Int32Array(this.bytes.slice(this.offset, this.offset + n * 4).buffer);
-    this.offset = pad8(this.offset + n * 4);
+    const out = at % Ctor.BYTES_PER_ELEMENT === 0 ? new Ctor(this.bytes.buffer, at, n) : new Ctor(this.bytes.slice(this.offset, this.offset + size).buffer);
+    this.offset = pad8(this.offset + size);
     return out;
+  }
+
+  i32s(n: number, what: string): Int32Array {
+    return this.typed(Int32Array, n, what);
   }
 
   f32s(n: number, what: string): Float32Array {
-    this.need(n * 4, what);
-    const at = this.bytes.byteOffset + this.offset;
-    const out =
-      at % 4 === 0 ? new Float32Array(this.bytes.buffer, at, n) : new Float32Array(this.bytes.slice(this.offset, this.offset + n * 4).buffer);
-    this.offset = pad8(this.offset + n * 4);
-    return out;
+    return this.typed(Float32Array, n, what);
   }
 
   f64s(n: number, what: string): Float64Array {
-    this.need(n * 8, what);
-    const at = this.bytes.byteOffset + this.offset;
-    const out =
-      at % 8 === 0 ? new Float64Array(this.bytes.buffer, at, n) : new Float64Array(this.bytes.slice(this.offset, this.offset + n * 8).buffer);
-    this.offset += n * 8;
-    return out;
+    return this.typed(Float64Array, n, what);
   }
 
   strings(count: number, what: string): string[] {
