@@ -377,8 +377,8 @@ export function restoreToolVectors(stored: StoredToolVectors, embedding: TextEmb
     const size = writeUnitRow(v, d, dims, values, 0);
     const from = stored.rowStart[c]!;
     if (stored.rowStart[c + 1]! - from !== size) return null;
-    for (let i = 0; i < size; i++) {
-      if (stored.rowDims[from + i] !== dims[i] || stored.rowValues[from + i] !== values[i]) return null;
+    for (let j = 0; j < size; j++) {
+      if (stored.rowDims[from + j] !== dims[j] || stored.rowValues[from + j] !== values[j]) return null;
     }
   }
   return { texts: stored.texts, vectors: { dimensions: d, missing: 0, rowStart: stored.rowStart, rowDims: stored.rowDims, rowValues: stored.rowValues } };
