@@ -9,7 +9,7 @@
  * construction (it is synchronous), and a pending timer is never doubled.
  */
 import { edgeIndex, reliabilityReport, type EdgeReliabilityReport } from '../graph/edge-reliability.js';
-import type { StoredCaches, StoredSignals } from '../graph/graph-codec.js';
+import type { StoredCaches, StoredSignals, StoredToolVectors } from '../graph/graph-codec.js';
 import { exportGraph, type ExportedGraph } from '../graph/graph-export.js';
 import { DEFAULT_HALF_LIFE_MS, ToolGraph, type ToolGraphState } from '../graph/tool-graph.js';
 import { buildEdgeFeedback, type HumanPatternScore } from '../recommend/edge-adjustment.js';
@@ -38,7 +38,15 @@ import type { Embedder } from '../text/embedder.js';
 import { createHashedEmbedder } from '../text/hashed-embedder.js';
 import { hashedTextEmbedding, prefetchingEmbedding, type PrefetchingEmbedding, type TextEmbedding } from '../text/text-embedding.js';
 import { exportIntentTokens, restoreIntentTokens } from '../text/intent-tokens.js';
-import { restoreToolVectors, storeToolVectors, toolText, type PreviousToolVectors } from '../text/tool-vectors.js';
+import {
+  checkedTexts,
+  restoreToolVectors,
+  storedVectorsByText,
+  storedVectorsMatch,
+  storeToolVectors,
+  toolText,
+  type PreviousToolVectors,
+} from '../text/tool-vectors.js';
 import { PatternRegistry, patternId, withDecision, type PatternDecision, type PatternRegistryState } from './pattern-registry.js';
 import { patternConfidence, patternView, type PatternView } from './pattern-view.js';
 import type { PatternConfidence } from '../scoring/confidence-state.js';
@@ -84,7 +92,19 @@ export interface ScoreOptions {
   readonly threshold?: number;
 }
 
-/** Which of a snapshot's caches restoreGraph took over (the others are made again by the next rebuild). */
+/**
+ * How far a checked stored vector may be from the asynchronous embedder's vector of the same
+ * text, per dimension of the unit vectors, for the stored ones to be adopted: a remote model
+ * need not return bit-identical floats twice (batched differently, on other hardware), while a
+ * changed model moves them by far more.
+ */
+const ADOPTION_TOLERANCE = 1e-5;
+
+/**
+ * Which of a snapshot's caches restoreGraph took over (the others are made again by the next
+ * rebuild). Tool vectors of an asynchronous embedder are not among them: they are checked, and
+ * adopted, at its first prefetch (prepareEmbeddings).
+ */
 export interface RestoredCaches {
   readonly intentTokens: boolean;
   readonly toolVectors: boolean;
@@ -119,8 +139,13 @@ export class Toolgraph {
   private restoredSignals = false;
   /** Restored communities the next rebuild uses once (restoreGraph). */
   private pendingSignals: StoredSignals | null = null;
-  /** Restored tool vectors the next rebuild reuses, once (restoreGraph). */
+  /** Restored tool vectors the next rebuild reuses, once (restoreGraph, prepareEmbeddings). */
   private pendingVectors: PreviousToolVectors | null = null;
+  /**
+   * A snapshot's tool vectors that an asynchronous embedder cannot check at restore: checked at
+   * its first prefetch, and then adopted instead of embedding the catalogue again.
+   */
+  private storedForAdoption: StoredToolVectors | null = null;
   private readonly catalog = new Map<string, ToolInfo>();
   private readonly traces: Trace[] = [];
   private readonly seenIds = new Set<string>();
@@ -274,6 +299,20 @@ export class Toolgraph {
   async prepareEmbeddings(queries: readonly string[] = []): Promise<void> {
     const embedding = this.embedding;
     if (embedding === null || !('prefetchTools' in embedding)) return;
+    const stored = this.storedForAdoption;
+    if (stored !== null) {
+      // A snapshot's vectors: a few embedded again decide whether the rest are this embedder's.
+      // A failed prefetch leaves them for the next call.
+      await embedding.prefetchTools(checkedTexts(stored));
+      if (this.storedForAdoption === stored) {
+        this.storedForAdoption = null;
+        if (storedVectorsMatch(stored, embedding, ADOPTION_TOLERANCE)) {
+          embedding.adoptTools(storedVectorsByText(stored));
+          this.pendingVectors = { texts: stored.texts, vectors: { dimensions: stored.dimensions, missing: 0, rowStart: stored.rowStart, rowDims: stored.rowDims, rowValues: stored.rowValues } };
+          this.toolVectorsStale = true;
+        }
+      }
+    }
     const texts = this.tools().map((t) => toolText(t.name, t.description, t.params));
     const missing = texts.filter((t) => embedding.tool(t) === null);
     if (missing.length > 0) {
@@ -590,7 +629,11 @@ export class Toolgraph {
     for (const name of this.catalog.keys()) this.graph.addTool(name);
     this.model = null;
     this.pendingSignals = signals;
-    this.pendingVectors = caches?.toolVectors && this.embedding !== null ? restoreToolVectors(caches.toolVectors, this.embedding) : null;
+    const vectors = caches?.toolVectors ?? null;
+    const embedding = this.embedding;
+    this.pendingVectors = vectors !== null && embedding !== null ? restoreToolVectors(vectors, embedding) : null;
+    this.storedForAdoption =
+      vectors !== null && this.pendingVectors === null && embedding !== null && 'adoptTools' in embedding && vectors.embedding === embedding.name ? vectors : null;
     return { intentTokens, toolVectors: this.pendingVectors !== null };
   }
 
@@ -691,7 +734,9 @@ export class Toolgraph {
   }
 
   private current(): RecommenderModel {
-    return this.model ?? this.rebuild();
+    // Tool vectors an asynchronous embedder just fetched (prepareEmbeddings) are for the request
+    // that waited for them: without the rebuild it was answered by the model that lacked them.
+    return this.model !== null && !this.toolVectorsStale ? this.model : this.rebuild();
   }
 
   private invalidate(): void {

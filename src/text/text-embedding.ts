@@ -72,6 +72,12 @@ export interface PrefetchingEmbedding extends TextEmbedding {
   prefetchQueries(texts: readonly string[]): Promise<void>;
   /** Embeds the tool texts not yet in memory (batched calls). */
   prefetchTools(texts: readonly string[]): Promise<void>;
+  /**
+   * Takes vectors computed earlier as the tool vectors of their texts, without asking the
+   * embedder: a stored snapshot's, once the caller has checked that they are this embedder's
+   * (tool-vectors.ts, storedVectorsMatch). Texts already in memory keep theirs.
+   */
+  adoptTools(vectors: Iterable<readonly [string, Float32Array]>): void;
 }
 
 /** Any Embedder behind the synchronous interface; errors of the embedder reach the prefetch caller. */
@@ -94,6 +100,9 @@ export function prefetchingEmbedding(embedder: Embedder, batch = 64): Prefetchin
     retain: (texts) => memory.retain(texts),
     prefetchQueries: (texts) => fetch(texts, (t, v) => memory.rememberQuery(t, v), (t) => memory.queries.has(t)),
     prefetchTools: (texts) => fetch(texts, (t, v) => memory.tools.set(t, v), (t) => memory.tools.has(t)),
+    adoptTools(vectors) {
+      for (const [text, v] of vectors) if (!memory.tools.has(text)) memory.tools.set(text, v);
+    },
   };
 }
 

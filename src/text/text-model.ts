@@ -32,9 +32,9 @@ export interface TextModel {
 }
 
 /**
- * `previousVectors`: tool vectors of `embedding` from a stored snapshot (restoreToolVectors),
- * whose rows are reused where the tool's text is unchanged, when no earlier build of this
- * catalogue has vectors to reuse.
+ * `previousVectors`: tool vectors of `embedding` from a stored snapshot (restoreToolVectors, or
+ * adopted by an asynchronous embedder), whose rows are reused where the tool's text is
+ * unchanged, when no earlier complete build of this catalogue has vectors to reuse.
  */
 export function buildTextModel(
   names: readonly string[],
@@ -103,8 +103,9 @@ function catalogueText(
   }
   const texts = tools.map((t) => toolText(t.name, t.description, t.params));
   // Tools whose text is unchanged keep their vector rows (new tools seen in traces are the usual change).
+  // The last build's rows unless it still missed some (buildToolVectors would not reuse them).
   const previous =
-    last !== undefined && last.embedding === embedding && last.vectors !== null
+    last !== undefined && last.embedding === embedding && last.vectors !== null && last.vectors.missing === 0
       ? { texts: last.texts, vectors: last.vectors }
       : (previousVectors ?? undefined);
   const built: CatalogueText = {

@@ -356,30 +356,64 @@ export function storeToolVectors(texts: readonly string[], vectors: ToolVectors,
 /** Stored rows embedded again to check them (evenly spread, first and last included). */
 const CHECKED_TOOLS = 8;
 
-/**
- * Stored tool vectors as the previous build of `embedding`, for buildToolVectors to reuse their
- * rows, or null when they may not be its own: another name or length, or one of CHECKED_TOOLS
- * rows spread over them differs from the embedding's vector of its text now (so a changed
- * embedder is caught without a version number, mostly). An embedding that cannot answer
- * synchronously (one still prefetching) cannot be checked: null.
- */
-export function restoreToolVectors(stored: StoredToolVectors, embedding: TextEmbedding): PreviousToolVectors | null {
-  const d = embedding.dimensions;
-  if (stored.embedding !== embedding.name || stored.dimensions !== d) return null;
+/** The texts of the stored rows restoreToolVectors and storedVectorsMatch check. */
+export function checkedTexts(stored: StoredToolVectors): string[] {
   const n = stored.texts.length;
+  const checked = Math.min(n, CHECKED_TOOLS);
+  return Array.from({ length: checked }, (_, i) => stored.texts[checked === n ? i : Math.round((i * (n - 1)) / (checked - 1))]!);
+}
+
+/**
+ * True when `embedding` can be the one that made the stored rows: the same name and length,
+ * and each checked row (checkedTexts) is the unit vector of the embedding's vector of its text,
+ * to within `tolerance` per dimension (0: exactly, as stored). False when the embedding has no
+ * vector for a checked text yet.
+ */
+export function storedVectorsMatch(stored: StoredToolVectors, embedding: TextEmbedding, tolerance = 0): boolean {
+  const d = embedding.dimensions;
+  if (stored.embedding !== embedding.name || stored.dimensions !== d) return false;
+  const at = new Map(stored.texts.map((text, c) => [text, c] as const));
   const dims = new Int32Array(d);
   const values = new Float32Array(d);
-  const checked = Math.min(n, CHECKED_TOOLS);
-  for (let i = 0; i < checked; i++) {
-    const c = checked === n ? i : Math.round((i * (n - 1)) / (checked - 1));
-    const v = embedding.tool(stored.texts[c]!);
-    if (v === null) return null;
+  const want = new Float32Array(d);
+  for (const text of checkedTexts(stored)) {
+    const v = embedding.tool(text);
+    if (v === null) return false;
     const size = writeUnitRow(v, d, dims, values, 0);
-    const from = stored.rowStart[c]!;
-    if (stored.rowStart[c + 1]! - from !== size) return null;
-    for (let j = 0; j < size; j++) {
-      if (stored.rowDims[from + j] !== dims[j] || stored.rowValues[from + j] !== values[j]) return null;
+    const c = at.get(text)!;
+    want.fill(0);
+    for (let p = stored.rowStart[c]!; p < stored.rowStart[c + 1]!; p++) want[stored.rowDims[p]!] = stored.rowValues[p]!;
+    let q = 0;
+    for (let i = 0; i < d; i++) {
+      const got = q < size && dims[q] === i ? values[q++]! : 0;
+      if (!(Math.abs(got - want[i]!) <= tolerance)) return false;
     }
   }
-  return { texts: stored.texts, vectors: { dimensions: d, missing: 0, rowStart: stored.rowStart, rowDims: stored.rowDims, rowValues: stored.rowValues } };
+  return true;
+}
+
+/**
+ * Stored tool vectors as the previous build of `embedding`, for buildToolVectors to reuse their
+ * rows, or null when they may not be its own (storedVectorsMatch, exactly: the checked rows are
+ * embedded again, so a changed embedder is caught without a version number, mostly). An
+ * embedding that cannot answer synchronously (one still prefetching) cannot be checked here:
+ * null (see storedVectorsByText).
+ */
+export function restoreToolVectors(stored: StoredToolVectors, embedding: TextEmbedding): PreviousToolVectors | null {
+  if (!storedVectorsMatch(stored, embedding)) return null;
+  return { texts: stored.texts, vectors: { dimensions: stored.dimensions, missing: 0, rowStart: stored.rowStart, rowDims: stored.rowDims, rowValues: stored.rowValues } };
+}
+
+/**
+ * Every stored row as a dense unit vector by its text: what an asynchronous embedder adopts
+ * (PrefetchingEmbedding.adoptTools) instead of embedding the catalogue again, once
+ * storedVectorsMatch has checked a few. Unit vectors serve as well as the embedder's own: tool
+ * vectors are only ever compared by cosine.
+ */
+export function* storedVectorsByText(stored: StoredToolVectors): Generator<readonly [string, Float32Array]> {
+  for (let c = 0; c < stored.texts.length; c++) {
+    const v = new Float32Array(stored.dimensions);
+    for (let p = stored.rowStart[c]!; p < stored.rowStart[c + 1]!; p++) v[stored.rowDims[p]!] = stored.rowValues[p]!;
+    yield [stored.texts[c]!, v];
+  }
 }

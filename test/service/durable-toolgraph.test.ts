@@ -19,6 +19,9 @@ import { openStore } from '../../src/store/open-store.js';
 import { iterateTraces } from '../../src/store/store.js';
 import { rejectionOf } from '../helpers/expect-code.js';
 import { crashChild, expectAllOrNothing } from '../store/crash.js';
+import { createOpenAIEmbedder } from '../../src/text/openai-embedder.js';
+import { toolText } from '../../src/text/tool-vectors.js';
+import { startEmbeddingsServer, vectorOf } from '../helpers/embeddings-server.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 let root = '';
@@ -327,6 +330,55 @@ describe('durable toolgraph on PGlite', () => {
       expect(await answers(restarted)).toEqual(before);
     } finally {
       await restarted.close();
+    }
+  }, 60_000);
+
+  it('keeps an OpenAI-compatible embedder\'s tool vectors: a restart embeds the checked few, not the catalogue; a changed model, all again', async () => {
+    const server = await startEmbeddingsServer(16);
+    const inputs = (): string[] => server.requests.flatMap((r) => r.body.input as string[]);
+    try {
+      const embedder = () => createOpenAIEmbedder({ baseUrl: server.baseUrl, model: 'mini', dimensions: 16 });
+      const { tools, traces } = await sample();
+      const schema = `d${++counter}`;
+      const tg = await pglite(schema, { embedder: embedder() });
+      await tg.setTools(tools);
+      await tg.ingest(traces.map(compact));
+      const query = { query: 'find flights from New York to London', k: 5 };
+      const first = await tg.searchTools(query);
+      // The vectors fetched for this request are in the model that answers it.
+      expect(first.items.some((item) => (item.signals.embedding ?? 0) > 0)).toBe(true);
+      const catalogue = new Set((await tg.tools()).map((t) => toolText(t.name, t.description, t.params)));
+      expect(new Set(inputs())).toEqual(new Set([...catalogue, query.query]));
+      await tg.close();
+
+      server.requests.length = 0;
+      const restarted = await pglite(schema, { embedder: embedder() });
+      try {
+        expect(await restarted.searchTools(query)).toEqual(first);
+        // Eight stored rows embedded again to check them, and the query: not the catalogue.
+        expect(inputs().length).toBe(9);
+        expect(inputs().filter((t) => catalogue.has(t)).length).toBe(8);
+      } finally {
+        await restarted.close();
+      }
+
+      // The same name, other vectors: the checked rows differ, so the catalogue is embedded again.
+      server.requests.length = 0;
+      server.behave((request) => {
+        const input = request.body.input as string[];
+        const data = input.map((text, index) => ({ object: 'embedding', index, embedding: vectorOf(`changed ${text}`, 16) }));
+        return { body: JSON.stringify({ object: 'list', data, model: 'mini', usage: { prompt_tokens: 0, total_tokens: 0 } }) };
+      });
+      const changed = await pglite(schema, { embedder: embedder() });
+      try {
+        await changed.searchTools(query);
+        expect(new Set(inputs())).toEqual(new Set([...catalogue, query.query]));
+      } finally {
+        await changed.close();
+      }
+    } finally {
+      server.behave(null);
+      await server.close();
     }
   }, 60_000);
 
