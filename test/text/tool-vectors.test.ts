@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../src/graph/rng.js';
-import { hashedTextEmbedding, type TextEmbedding } from '../../src/text/text-embedding.js';
-import { buildToolVectors, CANDIDATES_PER_NEIGHBOUR, restoreToolVectors, storeToolVectors, VectorQuery, type ToolVectors } from '../../src/text/tool-vectors.js';
+import { hashedTextEmbedding, prefetchingEmbedding, type TextEmbedding } from '../../src/text/text-embedding.js';
+import { createHashedEmbedder } from '../../src/text/hashed-embedder.js';
+import {
+  buildToolVectors,
+  CANDIDATES_PER_NEIGHBOUR,
+  checkedTexts,
+  restoreToolVectors,
+  storedVectorsByText,
+  storedVectorsMatch,
+  storeToolVectors,
+  VectorQuery,
+  type ToolVectors,
+} from '../../src/text/tool-vectors.js';
 
 /** An embedding that returns fixed vectors by text ("t17" is vector 17); null for "missing". */
 function fixedEmbedding(vectors: readonly Float32Array[]): TextEmbedding {
@@ -211,6 +222,29 @@ describe('tool vectors', () => {
     // Vectors still missing some tools are not stored at all.
     const partial = buildToolVectors(['t0', 'missing'], fixedEmbedding(tools));
     expect(storeToolVectors(['t0', 'missing'], partial, fixedEmbedding(tools))).toBeNull();
+  });
+
+  it('lets an asynchronous embedder adopt stored vectors once the checked rows match within the tolerance', async () => {
+    const embedding = hashedTextEmbedding();
+    const texts = Array.from({ length: 60 }, (_, c) => `tool ${c} reads table ${c % 9}`);
+    const stored = storeToolVectors(texts, buildToolVectors(texts, embedding), embedding)!;
+    const inner = createHashedEmbedder();
+    const remote = prefetchingEmbedding({ dimensions: inner.dimensions, name: embedding.name, embed: (t) => inner.embed(t) });
+    // Not fetched yet: nothing to check against.
+    expect(storedVectorsMatch(stored, remote, 1e-5)).toBe(false);
+    await remote.prefetchTools(checkedTexts(stored));
+    expect(storedVectorsMatch(stored, remote)).toBe(true);
+    // A checked row off by a few parts in a million passes the tolerance only; by more, neither.
+    const last = stored.rowStart[stored.texts.length]! - 1;
+    const nudged = (by: number) => ({ ...stored, rowValues: stored.rowValues.map((v, p) => (p === last ? v + by : v)) });
+    expect(storedVectorsMatch(nudged(5e-6), remote)).toBe(false);
+    expect(storedVectorsMatch(nudged(5e-6), remote, 1e-5)).toBe(true);
+    expect(storedVectorsMatch(nudged(1e-3), remote, 1e-5)).toBe(false);
+    // Adopted as dense unit vectors, which index exactly as the stored rows do; fetched texts keep theirs.
+    const fetched = remote.tool(texts[0]!);
+    remote.adoptTools(storedVectorsByText(stored));
+    expect(remote.tool(texts[0]!)).toBe(fetched);
+    expect(buildToolVectors(texts, remote)).toEqual(buildToolVectors(texts, embedding));
   });
 
   it('matches nothing for a zero query, and never returns a tool without a vector', () => {
