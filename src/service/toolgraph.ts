@@ -39,6 +39,7 @@ import { createHashedEmbedder } from '../text/hashed-embedder.js';
 import { hashedTextEmbedding, prefetchingEmbedding, type PrefetchingEmbedding, type TextEmbedding } from '../text/text-embedding.js';
 import { exportIntentTokens, restoreIntentTokens } from '../text/intent-tokens.js';
 import {
+  asPreviousBuild,
   checkedTexts,
   restoreToolVectors,
   storedVectorsByText,
@@ -308,7 +309,7 @@ export class Toolgraph {
         this.storedForAdoption = null;
         if (storedVectorsMatch(stored, embedding, ADOPTION_TOLERANCE)) {
           embedding.adoptTools(storedVectorsByText(stored));
-          this.pendingVectors = { texts: stored.texts, vectors: { dimensions: stored.dimensions, missing: 0, rowStart: stored.rowStart, rowDims: stored.rowDims, rowValues: stored.rowValues } };
+          this.pendingVectors = asPreviousBuild(stored);
           this.toolVectorsStale = true;
         }
       }
@@ -632,8 +633,12 @@ export class Toolgraph {
     const vectors = caches?.toolVectors ?? null;
     const embedding = this.embedding;
     this.pendingVectors = vectors !== null && embedding !== null ? restoreToolVectors(vectors, embedding) : null;
+    // Kept until the embedder's first prefetch: copied, so that the snapshot's bytes (whose views
+    // the decoded caches are) need not stay in memory with them.
     this.storedForAdoption =
-      vectors !== null && this.pendingVectors === null && embedding !== null && 'adoptTools' in embedding && vectors.embedding === embedding.name ? vectors : null;
+      vectors !== null && this.pendingVectors === null && embedding !== null && 'adoptTools' in embedding && vectors.embedding === embedding.name
+        ? { ...vectors, rowStart: vectors.rowStart.slice(), rowDims: vectors.rowDims.slice(), rowValues: vectors.rowValues.slice() }
+        : null;
     return { intentTokens, toolVectors: this.pendingVectors !== null };
   }
 

@@ -400,7 +400,11 @@ export function storedVectorsMatch(stored: StoredToolVectors, embedding: TextEmb
  * null (see storedVectorsByText).
  */
 export function restoreToolVectors(stored: StoredToolVectors, embedding: TextEmbedding): PreviousToolVectors | null {
-  if (!storedVectorsMatch(stored, embedding)) return null;
+  return storedVectorsMatch(stored, embedding) ? asPreviousBuild(stored) : null;
+}
+
+/** Stored rows as the previous build buildToolVectors reuses (checked by the caller). */
+export function asPreviousBuild(stored: StoredToolVectors): PreviousToolVectors {
   return { texts: stored.texts, vectors: { dimensions: stored.dimensions, missing: 0, rowStart: stored.rowStart, rowDims: stored.rowDims, rowValues: stored.rowValues } };
 }
 
