@@ -10,7 +10,9 @@
  * Why JavaScript: a worker starts from a file, which Node must be able to run as it is, both
  * from the sources (the tests) and from the build. It only relays messages.
  *
- * Protocol (one request at a time or several; answered in order by id):
+ * Protocol (one request at a time or several; they run one after another in the order received,
+ * which the store relies on when it sends a transaction's statements together; answers carry
+ * the request's id):
  *   in:  {dataDir, wasmModule?, fsBundle?}
  *   out: {type: 'ready', assets?: {wasmModule, fsBundle}} | {type: 'failed', error}
  *   in:  {id, op: 'query', sql, params} | {id, op: 'exec', sql} | {id, op: 'close'}
@@ -94,7 +96,12 @@ async function open({ dataDir, wasmModule, fsBundle }) {
 
 const db = await open(await new Promise((resolve) => port.once('message', resolve)));
 
-if (db !== undefined) port.on('message', async (/** @type {{id: number, op: string, sql?: string, params?: unknown[]}} */ request) => {
+/**
+ * Runs one request and posts its answer; never rejects.
+ * @param {import('@electric-sql/pglite').PGlite} db
+ * @param {{id: number, op: string, sql?: string, params?: unknown[]}} request
+ */
+async function handle(db, request) {
   const { id, op } = request;
   try {
     if (op === 'query') {
@@ -113,4 +120,11 @@ if (db !== undefined) port.on('message', async (/** @type {{id: number, op: stri
   } catch (error) {
     port.postMessage({ id, error: describe(error) });
   }
+}
+
+// Chained rather than started as they arrive: PGlite queues concurrent calls in call order too,
+// but that is its implementation; the order of a transaction's statements is ours to keep.
+let previous = Promise.resolve();
+if (db !== undefined) port.on('message', (/** @type {{id: number, op: string, sql?: string, params?: unknown[]}} */ request) => {
+  previous = previous.then(() => handle(db, request));
 });
