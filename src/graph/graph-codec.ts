@@ -254,7 +254,8 @@ interface CachesPlan {
   readonly size: number;
 }
 
-function strings(list: readonly string[]): Uint8Array {
+/** A string table's bytes (see the layout above). */
+function stringTable(list: readonly string[]): Uint8Array {
   return encoder.encode(JSON.stringify(list));
 }
 
@@ -267,7 +268,7 @@ function planCaches(caches: StoredCaches | null, intents: number): CachesPlan {
     if (tokens.start.length !== intents + 1 || tokens.tokens.length !== tokens.start[intents]) {
       throw new RangeError(`encodeGraph: intent tokens must cover the ${intents} intents`);
     }
-    tables.push(strings([tokens.tokenizer]), strings(tokens.terms));
+    tables.push(stringTable([tokens.tokenizer]), stringTable(tokens.terms));
     size += pad8(4 + tables[0]!.byteLength) + 8 + pad8(4 + tables[1]!.byteLength) + pad8(tokens.start.length * 4) + pad8(tokens.tokens.length * 4);
   }
   if (vectors !== null) {
@@ -277,7 +278,7 @@ function planCaches(caches: StoredCaches | null, intents: number): CachesPlan {
       throw new RangeError('encodeGraph: tool vector rows must cover their texts');
     }
     const at = tables.length;
-    tables.push(strings([vectors.embedding]), strings(vectors.texts));
+    tables.push(stringTable([vectors.embedding]), stringTable(vectors.texts));
     size += pad8(4 + tables[at]!.byteLength) + 24 + pad8(4 + tables[at + 1]!.byteLength) + pad8((n + 1) * 4) + 2 * pad8(nonZeros * 4);
   }
   return { caches, tables, size };
@@ -362,8 +363,8 @@ export function encodeGraph(state: ToolGraphState, signals: StoredSignals | null
   if (signals !== null && (signals.communities.length !== n || signals.pagerank.length !== n)) {
     throw new RangeError(`encodeGraph: signals must have one entry per tool (${n})`);
   }
-  const names = strings(state.names);
-  const intents = strings(state.intents);
+  const names = stringTable(state.names);
+  const intents = stringTable(state.intents);
   const plan = planCaches(caches, k);
   const size =
     HEADER_BYTES +

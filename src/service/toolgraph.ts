@@ -636,7 +636,7 @@ export class Toolgraph {
     // Kept until the embedder's first prefetch: copied, so that the snapshot's bytes (whose views
     // the decoded caches are) need not stay in memory with them.
     this.storedForAdoption =
-      vectors !== null && this.pendingVectors === null && embedding !== null && 'adoptTools' in embedding && vectors.embedding === embedding.name
+      vectors !== null && this.pendingVectors === null && embedding !== null && 'adoptTools' in embedding && vectors.embedding === embedding.name && vectors.dimensions === embedding.dimensions
         ? { ...vectors, rowStart: vectors.rowStart.slice(), rowDims: vectors.rowDims.slice(), rowValues: vectors.rowValues.slice() }
         : null;
     return { intentTokens, toolVectors: this.pendingVectors !== null };
