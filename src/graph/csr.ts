@@ -167,14 +167,28 @@ export function transposeCsr(csr: Csr): Csr {
 }
 
 /**
+ * `transposed`, given by a caller that has transposeCsr(csr) already (a snapshot shares one
+ * between the undirected view and PageRank), after the checks a cheap look can make: its shape,
+ * its size and its entry count. That it is csr's transpose is the caller's promise.
+ */
+export function checkedTranspose(fn: string, csr: Csr, transposed: Csr): Csr {
+  assertCsrShape(fn, csr);
+  assertCsrShape(fn, transposed);
+  if (transposed.n !== csr.n || transposed.targets.length !== csr.targets.length) {
+    throw invalid(`${fn}: the transpose given has ${transposed.n} nodes and ${transposed.targets.length} entries, the graph ${csr.n} and ${csr.targets.length}`);
+  }
+  return transposed;
+}
+
+/**
  * The undirected view: w(u, v) = w(u -> v) + w(v -> u), stored in both rows u and v; self-loops
  * dropped (they carry no co-occurrence between two tools and would distort Adamic-Adar degrees
  * and Louvain's modularity). Each undirected edge appears twice, so csrEdgeCount doubles.
  */
-export function symmetrizeCsr(csr: Csr): Csr {
+export function symmetrizeCsr(csr: Csr, transposed?: Csr): Csr {
   assertCsrShape('symmetrizeCsr', csr);
   const { n, offsets, targets, weights } = csr;
-  const t = transposeCsr(csr);
+  const t = transposed === undefined ? transposeCsr(csr) : checkedTranspose('symmetrizeCsr', csr, transposed);
   const tOffsets = t.offsets;
   const tTargets = t.targets;
   const tWeights = t.weights;

@@ -25,7 +25,7 @@
  * the Web", Stanford InfoLab TR 1999-66; graphology-metrics/centrality/pagerank.js.
  */
 import { ToolgraphError } from '../schema/errors.js';
-import { transposeCsr, type Csr } from './csr.js';
+import { checkedTranspose, transposeCsr, type Csr } from './csr.js';
 
 export interface PagerankOptions {
   /** Damping factor in [0, 1]; default 0.85. */
@@ -36,6 +36,8 @@ export interface PagerankOptions {
   readonly maxIterations?: number;
   /** Follow edges in proportion to their weight; false treats every stored edge as weight 1. Default true. */
   readonly weighted?: boolean;
+  /** transposeCsr(csr), when the caller has it already (csr.ts, checkedTranspose). */
+  readonly incoming?: Csr;
 }
 
 export interface PagerankResult {
@@ -70,7 +72,7 @@ export function pagerank(csr: Csr, options: PagerankOptions = {}): PagerankResul
   if (n === 0) return { scores: new Float64Array(0), iterations: 0, converged: true };
   const { offsets, weights } = csr;
   // transposeCsr also checks the Csr's shape.
-  const incoming = transposeCsr(csr);
+  const incoming = options.incoming === undefined ? transposeCsr(csr) : checkedTranspose('pagerank', csr, options.incoming);
   const inOffsets = incoming.offsets;
   const inSources = incoming.targets;
   const inWeights = incoming.weights;

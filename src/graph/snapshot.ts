@@ -6,7 +6,7 @@
  * apart, aligned with the same CSR, for reliability). Building is O(V + E log E) plus PageRank
  * and Louvain; queries never touch the mutable graph.
  */
-import { edgeOrder, symmetrizeCsr, type Csr } from './csr.js';
+import { edgeOrder, symmetrizeCsr, transposeCsr, type Csr } from './csr.js';
 import { graphDensity, adaptiveAlpha } from './density.js';
 import { edgeReliability, type EdgeReliability } from './edge-reliability.js';
 import { louvainCommunities } from './louvain.js';
@@ -133,8 +133,12 @@ export function buildSnapshot(graph: ToolGraph, options: SnapshotOptions = {}): 
     outTotal[u] = total;
   }
 
-  const undirected = symmetrizeCsr(positiveOnly(out));
-  const pr = pagerank(out, { alpha: options.pagerankAlpha ?? 0.85, weighted: true }).scores;
+  // One transpose of the successful transitions serves the undirected view and PageRank, whose
+  // weighted walk gives a zero-weight entry no mass: its scores are the same without them.
+  const positiveOut = positiveOnly(out);
+  const incoming = transposeCsr(positiveOut);
+  const undirected = symmetrizeCsr(positiveOut, incoming);
+  const pr = pagerank(positiveOut, { alpha: options.pagerankAlpha ?? 0.85, weighted: true, incoming }).scores;
   const louvain =
     options.communities === undefined ? louvainCommunities(undirected, { seed: options.seed ?? 42 }) : reuseCommunities(options.communities, n);
 

@@ -190,6 +190,13 @@ describe('symmetrizeCsr', () => {
     }
   });
 
+  it('takes a transpose the caller already has, with the same result, and refuses one of another size', () => {
+    const { n, sources, targets, weights } = randomEdges(4, 30, 200, { weighted: true });
+    const csr = csrFromEdges(n, sources, targets, weights);
+    expect(symmetrizeCsr(csr, transposeCsr(csr))).toEqual(symmetrizeCsr(csr));
+    expectInvalidInput(() => symmetrizeCsr(csr, transposeCsr(csrFromEdges(n, [0], [1]))), 'symmetrizeCsr');
+  });
+
   it('commutes with relabelling the nodes', () => {
     const { n, sources, targets, weights } = randomEdges(11, 25, 150, { weighted: true });
     const perm = randomPermutation(12, n);

@@ -1,7 +1,7 @@
 import { DirectedGraph } from 'graphology';
 import pagerankModule from 'graphology-metrics/centrality/pagerank.js';
 import { describe, expect, it } from 'vitest';
-import { csrFromEdges, type Csr } from '../../src/graph/csr.js';
+import { csrFromEdges, transposeCsr, type Csr } from '../../src/graph/csr.js';
 import { pagerank } from '../../src/graph/pagerank.js';
 import { expectInvalidInput, randomEdges, randomPermutation } from './_helpers.js';
 
@@ -169,6 +169,15 @@ describe('pagerank', () => {
     const csr = csrFromEdges(3, [0, 1, 2], [1, 2, 0]);
     expect(Array.from(pagerank(csr, { alpha: 0 }).scores)).toEqual([1 / 3, 1 / 3, 1 / 3]);
     expect(Array.from(pagerank(csr, { alpha: 1 }).scores)).toEqual([1 / 3, 1 / 3, 1 / 3]);
+  });
+
+  it('takes a transpose the caller already has, with the same scores, and refuses one of another size', () => {
+    const { n, sources, targets, weights } = randomEdges(3, 40, 300, { weighted: true });
+    const csr = csrFromEdges(n, sources, targets, weights);
+    const incoming = transposeCsr(csr);
+    expect(Array.from(pagerank(csr, { incoming }).scores)).toEqual(Array.from(pagerank(csr).scores));
+    expectInvalidInput(() => pagerank(csr, { incoming: transposeCsr(csrFromEdges(40, [0], [1])) }), 'pagerank');
+    expectInvalidInput(() => pagerank(csr, { incoming: transposeCsr(csrFromEdges(39, [0], [1])) }), 'pagerank');
   });
 
   it('throws INVALID_INPUT for bad options and a malformed Csr', () => {

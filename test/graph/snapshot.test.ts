@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { csrFromEdges, symmetrizeCsr } from '../../src/graph/csr.js';
 import { createRng } from '../../src/graph/rng.js';
+import { pagerank } from '../../src/graph/pagerank.js';
 import { buildSnapshot, secondOrderRow } from '../../src/graph/snapshot.js';
 import { pairKey, ToolGraph } from '../../src/graph/tool-graph.js';
 import { trace } from '../helpers/traces.js';
@@ -38,6 +39,9 @@ describe('buildSnapshot', () => {
     expect(out.offsets[out.n]).toBe(stats.size);
     expect(snapshot.undirected).toEqual(symmetrizeCsr(csrFromEdges(graph.toolCount, src, dst, w)));
     expect(snapshot.edgeCount).toBe(src.length);
+    // PageRank runs on the successful transitions (sharing their transpose with the undirected
+    // view): the same scores, to the bit, as on every transition with its zero weights.
+    expect(Array.from(snapshot.pagerank)).toEqual(Array.from(pagerank(out, { alpha: 0.85, weighted: true }).scores));
   });
 
   it('holds each successful second-order context row sorted by target, a hub pair with many successors included', () => {
