@@ -370,12 +370,17 @@ export class ToolGraph {
     const inRange = (x: number): boolean => x >= 0 && x < n;
     const m = state.from.length;
     if (state.to.length !== m || state.edges.count.length !== m) throw new RangeError('ToolGraph.fromState: transition arrays must have equal lengths');
-    graph.edgeIndex = new PairIndex(m);
     for (let e = 0; e < m; e++) {
-      const from = state.from[e]!;
-      const to = state.to[e]!;
-      if (!inRange(from) || !inRange(to)) throw new RangeError('ToolGraph.fromState: a transition names a tool index out of range');
-      if (graph.edgeIndex.getOrAdd(from, to, e) >= 0) throw new RangeError('ToolGraph.fromState: a transition appears twice');
+      if (!inRange(state.from[e]!) || !inRange(state.to[e]!)) throw new RangeError('ToolGraph.fromState: a transition names a tool index out of range');
+    }
+    // exportState sorts the transitions: then they index themselves (and cannot repeat).
+    const sorted = PairIndex.sorted(state.from, state.to, n);
+    if (sorted !== null) graph.edgeIndex = sorted;
+    else {
+      graph.edgeIndex = new PairIndex(m);
+      for (let e = 0; e < m; e++) {
+        if (graph.edgeIndex.getOrAdd(state.from[e]!, state.to[e]!, e) >= 0) throw new RangeError('ToolGraph.fromState: a transition appears twice');
+      }
     }
     graph.edgeFrom = copyInto(state.from);
     graph.edgeTo = copyInto(state.to);

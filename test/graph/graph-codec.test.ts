@@ -181,5 +181,13 @@ describe('graph codec', () => {
     expect(() => ToolGraph.fromState({ ...state, to: Int32Array.from([0, 9]) })).toThrow(RangeError);
     expect(() => ToolGraph.fromState({ ...state, names: ['a', 'a', 'c'] })).toThrow(/appears twice/);
     expect(() => ToolGraph.fromState({ ...state, calls: new Float64Array(1) })).toThrow(RangeError);
+    // Transitions out of order are indexed the slow way, and a repeated one is still caught there.
+    expect(Array.from(state.from)).toEqual([0, 1]);
+    expect(() => ToolGraph.fromState({ ...state, from: Int32Array.from([0, 0]), to: Int32Array.from([1, 1]) })).toThrow(/transition appears twice/);
+    const swap = (column: Float64Array): Float64Array => Float64Array.from([column[1]!, column[0]!]);
+    const edges = Object.fromEntries(Object.entries(state.edges).map(([name, column]) => [name, swap(column)])) as unknown as typeof state.edges;
+    const unsorted = ToolGraph.fromState({ ...state, from: Int32Array.from([1, 0]), to: Int32Array.from([2, 1]), edges });
+    expect(unsorted.transition(0, 1)).toEqual(graphOf([trace(['a', 'b', 'c'])]).transition(0, 1));
+    expect(unsorted.transition(1, 2)).toEqual(graphOf([trace(['a', 'b', 'c'])]).transition(1, 2));
   });
 });
