@@ -13,7 +13,7 @@ import { louvainCommunities } from './louvain.js';
 import { pagerank } from './pagerank.js';
 import { percentileRanks } from './percentile.js';
 import { PairIndex } from './pair-index.js';
-import type { ToolGraph } from './tool-graph.js';
+import type { SecondOrderRows, ToolGraph, TransitionRows } from './tool-graph.js';
 import { gatherColumns } from './transition-table.js';
 
 /** Second-order successors of one context pair, sorted by target. */
@@ -106,9 +106,49 @@ function reuseCommunities(stored: { readonly communities: Int32Array; readonly c
   return { communities, count };
 }
 
-export function buildSnapshot(graph: ToolGraph, options: SnapshotOptions = {}): GraphSnapshot {
+/**
+ * Everything a snapshot is built from, as plain data: the graph's transitions and second-order
+ * rows (views of its columns, read before the next ingestion) and its counters. Plain, so that a
+ * worker thread can build the snapshot from a copy (snapshot-thread.ts).
+ */
+export interface SnapshotInput {
+  readonly version: number;
+  readonly names: readonly string[];
+  readonly transitions: TransitionRows;
+  /** The second-order rows, with the one statistic a snapshot reads. */
+  readonly second: Omit<SecondOrderRows, 'stats'> & { readonly success: Float64Array };
+  /** Successful calls per tool. */
+  readonly calls: Float64Array;
+  readonly newest: number;
+  readonly halfLifeMs: number;
+  readonly traces: number;
+}
+
+export function snapshotInput(graph: ToolGraph): SnapshotInput {
   const n = graph.toolCount;
-  const { from, to, stats } = graph.transitionRows();
+  const calls = new Float64Array(n);
+  for (let i = 0; i < n; i++) calls[i] = graph.tool(i).calls;
+  const { contextA, contextB, context, target, stats } = graph.secondOrderRows();
+  return {
+    version: graph.version,
+    names: graph.names,
+    transitions: graph.transitionRows(),
+    second: { contextA, contextB, context, target, success: stats.success },
+    calls,
+    newest: graph.newest,
+    halfLifeMs: graph.halfLifeMs,
+    traces: graph.traces,
+  };
+}
+
+export function buildSnapshot(graph: ToolGraph, options: SnapshotOptions = {}): GraphSnapshot {
+  return buildSnapshotFrom(snapshotInput(graph), options);
+}
+
+/** The snapshot of the graph `input` was taken from (buildSnapshot, or a worker thread). */
+export function buildSnapshotFrom(input: SnapshotInput, options: SnapshotOptions = {}): GraphSnapshot {
+  const n = input.names.length;
+  const { from, to, stats } = input.transitions;
   // The permutation from ToolGraph order to CSR order; every per-edge column is gathered through
   // it, so the success, failure, count and reliability arrays line up with `out`. A restored
   // graph's rows are already in CSR order but for what it learned since (edgeOrder).
@@ -116,8 +156,8 @@ export function buildSnapshot(graph: ToolGraph, options: SnapshotOptions = {}): 
   const { success, failure: outFailures, count: outCounts, recentSuccess, recentFailure, lastSeen } = gatherColumns(stats, order.perm);
   const out: Csr = { n, offsets: order.offsets, targets: order.targets, weights: success };
   const reliability = edgeReliability(recentSuccess, recentFailure, lastSeen, {
-    now: graph.newest,
-    halfLifeMs: graph.halfLifeMs,
+    now: input.newest,
+    halfLifeMs: input.halfLifeMs,
     ...options.reliability,
   });
 
@@ -142,12 +182,11 @@ export function buildSnapshot(graph: ToolGraph, options: SnapshotOptions = {}): 
   const louvain =
     options.communities === undefined ? louvainCommunities(undirected, { seed: options.seed ?? 42 }) : reuseCommunities(options.communities, n);
 
-  const calls = new Float64Array(n);
+  const calls = input.calls;
   let maxCalls = 0;
   let totalCalls = 0;
   for (let i = 0; i < n; i++) {
-    const c = graph.tool(i).calls;
-    calls[i] = c;
+    const c = calls[i]!;
     totalCalls += c;
     if (c > maxCalls) maxCalls = c;
   }
@@ -158,17 +197,17 @@ export function buildSnapshot(graph: ToolGraph, options: SnapshotOptions = {}): 
   );
   const density = graphDensity(n, positive);
   return {
-    version: graph.version,
+    version: input.version,
     n,
-    names: graph.names.slice(),
-    indexByName: new Map(graph.names.map((name, i) => [name, i])),
+    names: input.names.slice(),
+    indexByName: new Map(input.names.map((name, i) => [name, i])),
     out,
     outFailures,
     outCounts,
     reliability,
     outTotal,
     undirected,
-    second: buildSecondOrder(graph),
+    second: buildSecondOrder(input.second),
     pagerank: pr,
     pagerankPercentile: percentileRanks(pr),
     communities: louvain.communities,
@@ -178,7 +217,7 @@ export function buildSnapshot(graph: ToolGraph, options: SnapshotOptions = {}): 
     calls,
     maxCalls,
     totalCalls,
-    traces: graph.traces,
+    traces: input.traces,
     edgeCount: positive,
     density,
     alpha: adaptiveAlpha(density),
@@ -225,11 +264,11 @@ function positiveOnly(csr: Csr): Csr {
  * the context id (dense, in order of first observation), then each row is sorted by target in
  * place (by insertion when short). O(contexts + rows) plus the sorts of the rows.
  */
-function buildSecondOrder(graph: ToolGraph): SecondOrder {
-  const { contextA, contextB, context, target, stats } = graph.secondOrderRows();
+function buildSecondOrder(input: SnapshotInput['second']): SecondOrder {
+  const { contextA, contextB, context, target, success } = input;
   const contexts = contextA.length;
   const start = new Int32Array(contexts + 1);
-  for (let s = 0; s < context.length; s++) if (stats.success[s]! > 0) start[context[s]! + 1]!++;
+  for (let s = 0; s < context.length; s++) if (success[s]! > 0) start[context[s]! + 1]!++;
   let rowCount = 0;
   for (let k = 0; k < contexts; k++) {
     if (start[k + 1]! > 0) rowCount++;
@@ -240,7 +279,7 @@ function buildSecondOrder(graph: ToolGraph): SecondOrder {
   const weights = new Float64Array(m);
   const cursor = start.slice(0, contexts);
   for (let s = 0; s < context.length; s++) {
-    const w = stats.success[s]!;
+    const w = success[s]!;
     if (w <= 0) continue;
     const at = cursor[context[s]!]!++;
     targets[at] = target[s]!;
