@@ -21,6 +21,17 @@
  */
 
 const EMPTY = -1;
+
+/** A PairIndex as plain data (PairIndex.parts, PairIndex.fromParts). */
+export interface PairIndexParts {
+  readonly first: Int32Array;
+  readonly second: Int32Array;
+  readonly values: Int32Array;
+  readonly count: number;
+  readonly baseStart: Int32Array | null;
+  readonly baseSecond: Int32Array | null;
+  readonly baseCount: number;
+}
 /** Entries per slot at which the table doubles. */
 const MAX_LOAD = 0.75;
 
@@ -74,6 +85,46 @@ export class PairIndex {
 
   get size(): number {
     return this.baseCount + this.count;
+  }
+
+  /** The index's arrays and counters, as plain data another thread can receive (snapshot-transfer.ts). */
+  parts(): PairIndexParts {
+    return {
+      first: this.first,
+      second: this.second,
+      values: this.values,
+      count: this.count,
+      baseStart: this.baseStart,
+      baseSecond: this.baseSecond,
+      baseCount: this.baseCount,
+    };
+  }
+
+  /** The index `parts` came from (its arrays taken over, not copied), after a check of their shape. */
+  static fromParts(parts: PairIndexParts): PairIndex {
+    const { first, second, values, count, baseStart, baseSecond, baseCount } = parts;
+    const capacity = first.length;
+    if (
+      capacity < 16 ||
+      (capacity & (capacity - 1)) !== 0 ||
+      second.length !== capacity ||
+      values.length !== capacity ||
+      !(count >= 0 && count <= capacity * MAX_LOAD) ||
+      (baseStart === null) !== (baseSecond === null) ||
+      baseCount !== (baseSecond?.length ?? 0)
+    ) {
+      throw new RangeError('PairIndex.fromParts: inconsistent parts');
+    }
+    const index = new PairIndex();
+    index.first = first;
+    index.second = second;
+    index.values = values;
+    index.mask = capacity - 1;
+    index.count = count;
+    index.baseStart = baseStart;
+    index.baseSecond = baseSecond;
+    index.baseCount = baseCount;
+    return index;
   }
 
   /** The position stored for (a, b), or -1. */
