@@ -5,10 +5,11 @@
  * other on one thread. A cold start is the case that waits for both (durable-toolgraph.ts), on
  * a machine whose other core has just finished opening the database.
  *
- * `build` copies the graph's rows at once (the live graph goes on learning) and transfers the
- * copy; the snapshot comes back by transfer too. If the worker cannot start or dies, every
- * waiting build and every later one fails with the reason, and the caller builds on its own
- * thread. The worker keeps the process alive only while a build is waiting for it.
+ * `build` runs the snapshot's first stage here, ordering the transitions into new arrays (the
+ * live graph goes on learning), and hands those and a copy of the rest to the worker by
+ * transfer; the snapshot comes back by transfer too (snapshot-transfer.ts). If the worker cannot
+ * start or dies, every waiting build and every later one fails with the reason, and the caller
+ * builds on its own thread. The worker keeps the process alive only while a build is waiting.
  */
 import { Worker } from 'node:worker_threads';
 import type { GraphSnapshot, SnapshotInput, SnapshotOptions } from './snapshot.js';
@@ -45,7 +46,7 @@ export class SnapshotThread {
     return new SnapshotThread(new Worker(new URL('./snapshot-worker.js', import.meta.url)));
   }
 
-  /** The snapshot buildSnapshotFrom(input, options) would give, built on the worker. */
+  /** The snapshot buildSnapshotFrom(input, options) gives, its second stage built on the worker. */
   build(input: SnapshotInput, options: SnapshotOptions = {}): Promise<GraphSnapshot> {
     if (this.dead !== null) return Promise.reject(this.dead);
     const { value, transfer } = packRequest(input, options);

@@ -1,11 +1,10 @@
 /**
- * A graph snapshot across threads (snapshot-thread.ts): its input copied out of the live graph
- * and handed to the worker, the snapshot handed back, both by transferring their typed arrays'
- * buffers instead of cloning them (a million transitions are some 150 MB of arrays each way).
+ * A graph snapshot across threads (snapshot-thread.ts): its input handed to the worker and the
+ * snapshot handed back, both by transferring their typed arrays' buffers instead of cloning them
+ * (a million transitions are some 100 MB of arrays each way).
  */
 import { PairIndex, type PairIndexParts } from './pair-index.js';
-import { buildSnapshotFrom, type GraphSnapshot, type SnapshotInput, type SnapshotOptions } from './snapshot.js';
-import { copyColumns } from './transition-table.js';
+import { finishSnapshot, orderInput, type GraphSnapshot, type OrderedInput, type SnapshotInput, type SnapshotOptions } from './snapshot.js';
 
 /** A value to post and the buffers to transfer with it. */
 export interface Packed<T> {
@@ -13,9 +12,9 @@ export interface Packed<T> {
   readonly transfer: ArrayBuffer[];
 }
 
-/** What the worker receives: a snapshot's input and options, owning their arrays. */
+/** What the worker receives: a snapshot's ordered input and options, owning their arrays. */
 export interface BuildRequest {
-  readonly input: SnapshotInput;
+  readonly input: OrderedInput;
   readonly options: SnapshotOptions;
 }
 
@@ -25,28 +24,29 @@ export type PackedSnapshot = Omit<GraphSnapshot, 'second'> & {
 };
 
 /**
- * A copy of `input` and `options` that owns every array it holds, ready to transfer: the live
- * graph's columns go on growing on this thread, and stored communities may be views of a
- * snapshot file's bytes, which a transfer would take away from their owner.
+ * The snapshot's first stage, ordering the transitions, run here: its arrays are new, the
+ * snapshot's own, so they go to the worker as they are (and come back in the snapshot), where a
+ * copy of the live graph's columns cost as much as the ordering. The rest is copied: the live
+ * graph goes on learning, and stored communities may be views of a snapshot file's bytes, which
+ * a transfer would take from their owner.
  */
 export function packRequest(input: SnapshotInput, options: SnapshotOptions): Packed<BuildRequest> {
-  const { from, to, stats } = input.transitions;
-  const s = input.second;
+  const ordered = orderInput(input);
+  const s = ordered.second;
   const value: BuildRequest = {
     input: {
-      ...input,
-      transitions: { from: from.slice(), to: to.slice(), stats: copyColumns(stats) },
+      ...ordered,
       second: { contextA: s.contextA.slice(), contextB: s.contextB.slice(), context: s.context.slice(), target: s.target.slice(), success: s.success.slice() },
-      calls: input.calls.slice(),
+      calls: ordered.calls.slice(),
     },
     options: options.communities === undefined ? options : { ...options, communities: { ...options.communities, communities: options.communities.communities.slice() } },
   };
   return { value, transfer: buffersOf(value) };
 }
 
-/** Builds the snapshot (on the worker) and packs it to send back. */
+/** Builds the rest of the snapshot (on the worker) and packs it to send back. */
 export function buildPacked(request: BuildRequest): Packed<PackedSnapshot> {
-  const snapshot = buildSnapshotFrom(request.input, request.options);
+  const snapshot = finishSnapshot(request.input, request.options);
   const rows = snapshot.second.rows;
   if (!(rows instanceof PairIndex)) throw new TypeError('buildPacked: the second-order rows are not a PairIndex');
   const value: PackedSnapshot = { ...snapshot, second: { ...snapshot.second, rows: rows.parts() } };

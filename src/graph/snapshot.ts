@@ -145,16 +145,48 @@ export function buildSnapshot(graph: ToolGraph, options: SnapshotOptions = {}): 
   return buildSnapshotFrom(snapshotInput(graph), options);
 }
 
-/** The snapshot of the graph `input` was taken from (buildSnapshot, or a worker thread). */
+/**
+ * A graph's transitions in CSR order with the statistics a snapshot reads, aligned with `out`
+ * (whose weights are the success counts): a snapshot's first stage, in arrays of its own.
+ */
+export interface OrderedEdges {
+  readonly out: Csr;
+  readonly failure: Float64Array;
+  readonly count: Float64Array;
+  readonly recentSuccess: Float64Array;
+  readonly recentFailure: Float64Array;
+  readonly lastSeen: Float64Array;
+}
+
+/** A snapshot's input with its transitions ordered: what the second stage reads. */
+export type OrderedInput = Omit<SnapshotInput, 'transitions'> & { readonly edges: OrderedEdges };
+
+const SNAPSHOT_COLUMNS = ['success', 'failure', 'count', 'recentSuccess', 'recentFailure', 'lastSeen'] as const;
+
+/** The snapshot of the graph `input` was taken from. */
 export function buildSnapshotFrom(input: SnapshotInput, options: SnapshotOptions = {}): GraphSnapshot {
-  const n = input.names.length;
-  const { from, to, stats } = input.transitions;
+  return finishSnapshot(orderInput(input), options);
+}
+
+/** `input` with its transitions in CSR order (new arrays; the rest is shared with `input`). */
+export function orderInput(input: SnapshotInput): OrderedInput {
+  const { transitions, ...rest } = input;
+  return { ...rest, edges: orderEdges(input.names.length, transitions) };
+}
+
+function orderEdges(n: number, { from, to, stats }: TransitionRows): OrderedEdges {
   // The permutation from ToolGraph order to CSR order; every per-edge column is gathered through
   // it, so the success, failure, count and reliability arrays line up with `out`. A restored
   // graph's rows are already in CSR order but for what it learned since (edgeOrder).
   const order = edgeOrder(n, from, to);
-  const { success, failure: outFailures, count: outCounts, recentSuccess, recentFailure, lastSeen } = gatherColumns(stats, order.perm);
-  const out: Csr = { n, offsets: order.offsets, targets: order.targets, weights: success };
+  const { success, ...columns } = gatherColumns(stats, order.perm, SNAPSHOT_COLUMNS);
+  return { out: { n, offsets: order.offsets, targets: order.targets, weights: success }, ...columns };
+}
+
+/** The rest of a snapshot, from its ordered transitions (a worker thread runs this, snapshot-thread.ts). */
+export function finishSnapshot(input: OrderedInput, options: SnapshotOptions = {}): GraphSnapshot {
+  const n = input.names.length;
+  const { out, failure: outFailures, count: outCounts, recentSuccess, recentFailure, lastSeen } = input.edges;
   const reliability = edgeReliability(recentSuccess, recentFailure, lastSeen, {
     now: input.newest,
     halfLifeMs: input.halfLifeMs,

@@ -65,31 +65,44 @@ function emptyColumns(m: number): OwnColumns {
 const RUN_COPY = 16;
 
 /**
- * Rows perm[0], perm[1], ... of `c`, as new columns. Where perm names consecutive rows, as it
- * does for a graph restored from a snapshot (its rows already in CSR order, new transitions
- * merged in), the run is copied column by column: seven memcpys instead of seven scattered
- * reads per row.
+ * Rows perm[0], perm[1], ... of `c`, as new columns (`names`, default all). Where perm mostly
+ * names consecutive rows, as it does for a graph restored from a snapshot (its rows already in
+ * CSR order, new transitions merged in), each run is copied column by column: a memcpy per
+ * column instead of a scattered read per row and column.
  */
-export function gatherColumns(c: TransitionColumns, perm: Int32Array): TransitionColumns {
+export function gatherColumns<K extends keyof TransitionColumns = keyof TransitionColumns>(
+  c: Pick<TransitionColumns, K>,
+  perm: Int32Array,
+  names: readonly K[] = COLUMN_NAMES as readonly (keyof TransitionColumns)[] as readonly K[],
+): Pick<TransitionColumns, K> {
   const m = perm.length;
-  const out = emptyColumns(m);
+  const out = {} as { [P in K]: Float64Array };
+  for (const name of names) out[name] = new Float64Array(m);
+  const from = names.map((name) => c[name]);
+  const to = names.map((name) => out[name]);
+  let steps = 0;
+  for (let j = 1; j < m; j++) if (perm[j] === perm[j - 1]! + 1) steps++;
+  if (2 * steps < m) {
+    // Mostly scattered (a graph's own order of first observation): one gathering pass per column.
+    for (let k = 0; k < from.length; k++) {
+      const source = from[k]!;
+      const target = to[k]!;
+      for (let j = 0; j < m; j++) target[j] = source[perm[j]!]!;
+    }
+    return out;
+  }
   let j = 0;
   while (j < m) {
     const first = perm[j]!;
     let end = j + 1;
     while (end < m && perm[end] === first + (end - j)) end++;
     if (end - j >= RUN_COPY) {
-      for (const name of COLUMN_NAMES) out[name].set(c[name].subarray(first, first + (end - j)), j);
+      for (let k = 0; k < from.length; k++) to[k]!.set(from[k]!.subarray(first, first + (end - j)), j);
     } else {
-      for (let k = j; k < end; k++) {
-        const e = perm[k]!;
-        out.count[k] = c.count[e]!;
-        out.success[k] = c.success[e]!;
-        out.failure[k] = c.failure[e]!;
-        out.evidence[k] = c.evidence[e]!;
-        out.lastSeen[k] = c.lastSeen[e]!;
-        out.recentSuccess[k] = c.recentSuccess[e]!;
-        out.recentFailure[k] = c.recentFailure[e]!;
+      for (let k = 0; k < from.length; k++) {
+        const source = from[k]!;
+        const target = to[k]!;
+        for (let i = j; i < end; i++) target[i] = source[perm[i]!]!;
       }
     }
     j = end;

@@ -3,8 +3,8 @@
  * profiles precompute from them. Immutable once built; queries only read it (the scratch
  * buffers are reset after every synchronous query).
  */
-import { buildSnapshot, type GraphSnapshot } from '../graph/snapshot.js';
-import type { ToolGraph } from '../graph/tool-graph.js';
+import { buildSnapshot, type GraphSnapshot, type SnapshotOptions } from '../graph/snapshot.js';
+import type { IntentRecord, ToolGraph } from '../graph/tool-graph.js';
 import type { ToolInfo } from '../schema/types.js';
 import type { TextEmbedding } from '../text/text-embedding.js';
 import { buildTextModel, type TextModel } from '../text/text-model.js';
@@ -80,6 +80,22 @@ export interface ModelOptions {
   readonly previousVectors?: PreviousToolVectors | null;
   /** Communities restored from a stored snapshot instead of running Louvain (see SnapshotOptions). */
   readonly communities?: { readonly communities: Int32Array; readonly count: number };
+  /**
+   * The graph snapshot and text model, built elsewhere from this graph with these options
+   * (modelSnapshotOptions, buildModelText): Toolgraph.rebuildOffThread builds the snapshot on
+   * another thread while this one builds the text.
+   */
+  readonly parts?: { readonly snapshot: GraphSnapshot; readonly text: TextModel };
+}
+
+/** The options of a model's graph snapshot. */
+export function modelSnapshotOptions(options: ModelOptions): SnapshotOptions {
+  return { seed: options.seed, ...(options.communities === undefined ? {} : { communities: options.communities }) };
+}
+
+/** A model's text side, for the graph's tools `names` and its intent records. */
+export function buildModelText(names: readonly string[], catalog: ReadonlyMap<string, ToolInfo>, intents: readonly IntentRecord[], options: ModelOptions): TextModel {
+  return buildTextModel(names, catalog, intents, options.embedding ?? null, options.previousVectors ?? null);
 }
 
 export function buildModel(
@@ -91,11 +107,9 @@ export function buildModel(
   for (const w of [weights.next, weights.nextNoIntent, weights.search]) {
     if (w.length !== F) throw new RangeError(`buildModel: weight vectors need ${F} entries, got ${w.length}`);
   }
-  const snapshot = buildSnapshot(graph, {
-    seed: options.seed,
-    ...(options.communities === undefined ? {} : { communities: options.communities }),
-  });
-  const text = buildTextModel(snapshot.names, catalog, graph.intents(), options.embedding ?? null, options.previousVectors ?? null);
+  const snapshot = options.parts?.snapshot ?? buildSnapshot(graph, modelSnapshotOptions(options));
+  const text = options.parts?.text ?? buildModelText(snapshot.names, catalog, graph.intents(), options);
+  if (text.nameTokens.length !== snapshot.n) throw new RangeError(`buildModel: a text model of ${text.nameTokens.length} tools for a snapshot of ${snapshot.n}`);
   return {
     graph: snapshot,
     text,

@@ -41,6 +41,7 @@ import { GroupCommit } from './group-commit.js';
 import type { PatternView } from './pattern-view.js';
 import { parsePatternDecision } from '../schema/pattern-requests.js';
 import { textOf, type ToolgraphService } from './service.js';
+import { SnapshotThread } from '../graph/snapshot-thread.js';
 import { Toolgraph, type IngestResult, type RestoredCaches, type ScoreOptions, type ToolgraphStats } from './toolgraph.js';
 
 export interface OpenToolgraphOptions extends OpenStoreOptions {
@@ -70,7 +71,16 @@ export interface OpenToolgraphOptions extends OpenStoreOptions {
   readonly pollMs?: number;
   /** Called with a message when something went wrong in the background (a failed poll or snapshot). */
   readonly onWarning?: (message: string) => void;
+  /**
+   * Transitions from which the first model's graph snapshot is built on a worker thread while
+   * this one builds its text model (default 200,000; Infinity for never). Below it the thread's
+   * start and the copy of the rows cost more than they save (README, Store).
+   */
+  readonly offThreadFrom?: number;
 }
+
+/** OpenToolgraphOptions.offThreadFrom's default. */
+export const OFF_THREAD_FROM = 200_000;
 
 /** How the instance came up: what the cold start restored and replayed, and how long it took. */
 export interface OpenReport {
@@ -90,6 +100,8 @@ export interface OpenReport {
    * and the tool vectors (false when the snapshot had none or they did not check out).
    */
   readonly cachesRestored: RestoredCaches;
+  /** The first model's graph snapshot was built on a worker thread beside its text model (offThreadFrom). */
+  readonly modelOffThread: boolean;
   readonly ms: {
     readonly open: number;
     readonly load: number;
@@ -250,8 +262,17 @@ class DurableToolgraphImpl implements DurableToolgraph {
     const r1 = performance.now();
     this.engine.restorePatternFeedback(feedback);
     this.restoreCapabilities(capabilities);
-    // Ready to answer: the first model, built now rather than on the first query.
-    this.engine.rebuild();
+    // Ready to answer: the first model, built now rather than on the first query; for a large
+    // graph, with its snapshot built on a thread of its own beside the text model (the thread
+    // loads its modules meanwhile too).
+    const offThread = this.engine.stats().transitions >= (this.options.offThreadFrom ?? OFF_THREAD_FROM);
+    if (offThread) {
+      const thread = SnapshotThread.start();
+      await this.engine.rebuildOffThread(thread, (error) => this.warn(`the first model's graph snapshot was built on the main thread: the snapshot thread failed (${error.message})`));
+      void thread.close();
+    } else {
+      this.engine.rebuild();
+    }
     const r2 = performance.now();
     this.sinceSnapshot = replayed;
     this.openReport = {
@@ -261,6 +282,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
       replayed,
       restoredEarly,
       cachesRestored,
+      modelOffThread: offThread,
       ms: {
         open: round(openMs),
         load: round(t1 - t0),

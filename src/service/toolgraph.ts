@@ -11,10 +11,12 @@
 import { edgeIndex, reliabilityReport, type EdgeReliabilityReport } from '../graph/edge-reliability.js';
 import type { StoredCaches, StoredSignals, StoredToolVectors } from '../graph/graph-codec.js';
 import { exportGraph, type ExportedGraph } from '../graph/graph-export.js';
+import { snapshotInput, type GraphSnapshot } from '../graph/snapshot.js';
+import type { SnapshotThread } from '../graph/snapshot-thread.js';
 import { DEFAULT_HALF_LIFE_MS, ToolGraph, type ToolGraphState } from '../graph/tool-graph.js';
 import { buildEdgeFeedback, type HumanPatternScore } from '../recommend/edge-adjustment.js';
 import { fitWeights, type FitOptions, type FitReport } from '../recommend/fit-weights.js';
-import { buildModel, PRIOR_WEIGHTS, type FittedWeights, type RecommenderModel } from '../recommend/model.js';
+import { buildModel, buildModelText, modelSnapshotOptions, PRIOR_WEIGHTS, type FittedWeights, type ModelOptions, type RecommenderModel } from '../recommend/model.js';
 import { predictNext, type Prediction } from '../recommend/predict-next.js';
 import { TraceToolSets } from '../recommend/capability-evidence.js';
 import { mergeCapabilities } from '../recommend/capability-model.js';
@@ -106,6 +108,18 @@ const ADOPTION_TOLERANCE = 1e-5;
  * rebuild). Tool vectors of an asynchronous embedder are not among them: they are checked, and
  * adopted, at its first prefetch (prepareEmbeddings).
  */
+/** A model about to be built (Toolgraph.planModel) and what installing it updates. */
+interface ModelPlan {
+  readonly options: ModelOptions;
+  /** The restored signals this build uses, if any. */
+  readonly reuse: StoredSignals | null;
+  readonly reuseClusters: boolean;
+  readonly capabilityVersion: number;
+  readonly started: number;
+  /** The build's number (Toolgraph.builds). */
+  readonly build: number;
+}
+
 export interface RestoredCaches {
   readonly intentTokens: boolean;
   readonly toolVectors: boolean;
@@ -157,6 +171,8 @@ export class Toolgraph {
   private readonly seed: number | undefined;
   private readonly delay: number;
   private lastRebuildMs = 0;
+  /** Models planned so far: a build installs its model only if none was planned after it. */
+  private builds = 0;
   private readonly embedder: Embedder | null;
   /** Vectors of the traces contributed so far: what the next trace's novelty is measured against. */
   private readonly novelty: VectorCache;
@@ -400,53 +416,96 @@ export class Toolgraph {
   /** Builds the model now if it is stale; returns the current one. */
   rebuild(): RecommenderModel {
     this.cancelTimer();
-    if (
+    if (this.modelStale()) {
+      const plan = this.planModel();
+      this.installModel(buildModel(this.graph, this.catalog, this.weights, plan.options), plan);
+    } else if (this.modelFeedback !== this.registry.revision) {
+      // Human feedback changes no snapshot: only its per-edge factors are rebuilt, O(edges).
+      this.model = { ...this.model!, feedback: buildEdgeFeedback(this.model!.graph, this.humanScores()) };
+      this.modelFeedback = this.registry.revision;
+    }
+    return this.model!;
+  }
+
+  /**
+   * rebuild(), with the graph snapshot built on `thread` while this thread builds the text model
+   * (snapshot-thread.ts): a durable cold start's first model. The same model as rebuild()'s. If
+   * the thread fails, `onError` hears why and the model is built here; if another build was
+   * installed meanwhile, that one stays.
+   */
+  async rebuildOffThread(thread: SnapshotThread, onError: (error: Error) => void = () => {}): Promise<RecommenderModel> {
+    this.cancelTimer();
+    if (!this.modelStale()) return this.rebuild();
+    const plan = this.planModel();
+    const pending = thread.build(snapshotInput(this.graph), modelSnapshotOptions(plan.options));
+    // Built now, before any await: the text and the snapshot's copy see the same graph.
+    const text = buildModelText(this.graph.names, this.catalog, this.graph.intents(), plan.options);
+    let snapshot: GraphSnapshot | null = null;
+    try {
+      snapshot = await pending;
+    } catch (error) {
+      onError(error as Error);
+    }
+    if (this.builds !== plan.build) return this.model!;
+    const options = snapshot === null ? plan.options : { ...plan.options, parts: { snapshot, text } };
+    this.installModel(buildModel(this.graph, this.catalog, this.weights, options), plan);
+    return this.model!;
+  }
+
+  private modelStale(): boolean {
+    return (
       this.model === null ||
       this.restoredSignals ||
       this.model.graph.version !== this.graph.version ||
       this.model.weights !== this.weights ||
       this.builtCapabilityVersion !== this.capabilityVersion ||
       this.toolVectorsStale
-    ) {
-      this.toolVectorsStale = false;
-      const started = performance.now();
-      const reuse = this.pendingSignals;
-      const previousVectors = this.pendingVectors;
-      this.pendingSignals = null;
-      this.pendingVectors = null;
-      this.learnQueued();
-      // While a durable open is still reading older traces, learning is incomplete: the model
-      // goes without learned capabilities and trace outcomes, as before any trace, until it is done.
-      const complete = !this.capabilityBackfill;
-      const learned = this.learner === null || !complete ? [] : this.learner.capabilities();
-      const merged = mergeCapabilities([...this.registered.values()], learned);
-      const previous = this.model?.capabilities ?? null;
-      const reuseClusters =
-        previous !== null &&
-        canReuseClusters({ last: this.clustered, now: performance.now(), version: this.capabilityVersion, capabilities: merged, everyMs: this.reclusterEveryMs, share: RECLUSTER_SHARE });
-      const capabilities = { capabilities: merged, traces: complete ? this.traceSets : [], previous, reuseClusters };
-      this.model = buildModel(this.graph, this.catalog, this.weights, {
-        seed: this.seed,
-        embedding: this.embedding,
-        capabilities,
-        feedback: this.humanScores(),
-        previousVectors,
-        ...(reuse === null ? {} : { communities: { communities: reuse.communities, count: reuse.communityCount } }),
-      });
-      if (!reuseClusters) {
-        this.clustered = { at: performance.now(), ids: this.model.capabilities?.indexById ?? new Map(), version: this.capabilityVersion };
-      }
-      this.builtCapabilityVersion = this.capabilityVersion;
-      this.modelFeedback = this.registry.revision;
-      this.restoredSignals = reuse !== null && reuse.version !== this.graph.version;
-      this.lastRebuildMs = performance.now() - started;
-      if (this.restoredSignals) this.invalidate();
-    } else if (this.modelFeedback !== this.registry.revision) {
-      // Human feedback changes no snapshot: only its per-edge factors are rebuilt, O(edges).
-      this.model = { ...this.model, feedback: buildEdgeFeedback(this.model.graph, this.humanScores()) };
-      this.modelFeedback = this.registry.revision;
+    );
+  }
+
+  /**
+   * What the next model is built with. Takes the restored signals and tool vectors, which serve
+   * one build, and the capability traces queued for learning.
+   */
+  private planModel(): ModelPlan {
+    this.toolVectorsStale = false;
+    const started = performance.now();
+    const reuse = this.pendingSignals;
+    const previousVectors = this.pendingVectors;
+    this.pendingSignals = null;
+    this.pendingVectors = null;
+    this.learnQueued();
+    // While a durable open is still reading older traces, learning is incomplete: the model
+    // goes without learned capabilities and trace outcomes, as before any trace, until it is done.
+    const complete = !this.capabilityBackfill;
+    const learned = this.learner === null || !complete ? [] : this.learner.capabilities();
+    const merged = mergeCapabilities([...this.registered.values()], learned);
+    const previous = this.model?.capabilities ?? null;
+    const reuseClusters =
+      previous !== null &&
+      canReuseClusters({ last: this.clustered, now: performance.now(), version: this.capabilityVersion, capabilities: merged, everyMs: this.reclusterEveryMs, share: RECLUSTER_SHARE });
+    const capabilities = { capabilities: merged, traces: complete ? this.traceSets : [], previous, reuseClusters };
+    const options: ModelOptions = {
+      seed: this.seed,
+      embedding: this.embedding,
+      capabilities,
+      feedback: this.humanScores(),
+      previousVectors,
+      ...(reuse === null ? {} : { communities: { communities: reuse.communities, count: reuse.communityCount } }),
+    };
+    return { options, reuse, reuseClusters, capabilityVersion: this.capabilityVersion, started, build: ++this.builds };
+  }
+
+  private installModel(model: RecommenderModel, plan: ModelPlan): void {
+    this.model = model;
+    if (!plan.reuseClusters) {
+      this.clustered = { at: performance.now(), ids: model.capabilities?.indexById ?? new Map(), version: plan.capabilityVersion };
     }
-    return this.model;
+    this.builtCapabilityVersion = plan.capabilityVersion;
+    this.modelFeedback = this.registry.revision;
+    this.restoredSignals = plan.reuse !== null && plan.reuse.version !== model.graph.version;
+    this.lastRebuildMs = performance.now() - plan.started;
+    if (this.restoredSignals) this.invalidate();
   }
 
   /**
