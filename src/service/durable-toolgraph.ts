@@ -265,10 +265,13 @@ class DurableToolgraphImpl implements DurableToolgraph {
     // Ready to answer: the first model, built now rather than on the first query; for a large
     // graph, with its snapshot built on a thread of its own beside the text model (the thread
     // loads its modules meanwhile too).
-    const offThread = this.engine.stats().transitions >= (this.options.offThreadFrom ?? OFF_THREAD_FROM);
+    let offThread = this.engine.stats().transitions >= (this.options.offThreadFrom ?? OFF_THREAD_FROM);
     if (offThread) {
       const thread = SnapshotThread.start();
-      await this.engine.rebuildOffThread(thread, (error) => this.warn(`the first model's graph snapshot was built on the main thread: the snapshot thread failed (${error.message})`));
+      await this.engine.rebuildOffThread(thread, (error) => {
+        offThread = false;
+        this.warn(`the first model's graph snapshot was built on the main thread: the snapshot thread failed (${error.message})`);
+      });
       void thread.close();
     } else {
       this.engine.rebuild();

@@ -103,11 +103,6 @@ export interface ScoreOptions {
  */
 const ADOPTION_TOLERANCE = 1e-5;
 
-/**
- * Which of a snapshot's caches restoreGraph took over (the others are made again by the next
- * rebuild). Tool vectors of an asynchronous embedder are not among them: they are checked, and
- * adopted, at its first prefetch (prepareEmbeddings).
- */
 /** A model about to be built (Toolgraph.planModel) and what installing it updates. */
 interface ModelPlan {
   readonly options: ModelOptions;
@@ -115,11 +110,18 @@ interface ModelPlan {
   readonly reuse: StoredSignals | null;
   readonly reuseClusters: boolean;
   readonly capabilityVersion: number;
+  /** The pattern registry's revision whose human scores the build uses. */
+  readonly feedbackRevision: number;
   readonly started: number;
   /** The build's number (Toolgraph.builds). */
   readonly build: number;
 }
 
+/**
+ * Which of a snapshot's caches restoreGraph took over (the others are made again by the next
+ * rebuild). Tool vectors of an asynchronous embedder are not among them: they are checked, and
+ * adopted, at its first prefetch (prepareEmbeddings).
+ */
 export interface RestoredCaches {
   readonly intentTokens: boolean;
   readonly toolVectors: boolean;
@@ -493,7 +495,7 @@ export class Toolgraph {
       previousVectors,
       ...(reuse === null ? {} : { communities: { communities: reuse.communities, count: reuse.communityCount } }),
     };
-    return { options, reuse, reuseClusters, capabilityVersion: this.capabilityVersion, started, build: ++this.builds };
+    return { options, reuse, reuseClusters, capabilityVersion: this.capabilityVersion, feedbackRevision: this.registry.revision, started, build: ++this.builds };
   }
 
   private installModel(model: RecommenderModel, plan: ModelPlan): void {
@@ -502,7 +504,7 @@ export class Toolgraph {
       this.clustered = { at: performance.now(), ids: model.capabilities?.indexById ?? new Map(), version: plan.capabilityVersion };
     }
     this.builtCapabilityVersion = plan.capabilityVersion;
-    this.modelFeedback = this.registry.revision;
+    this.modelFeedback = plan.feedbackRevision;
     this.restoredSignals = plan.reuse !== null && plan.reuse.version !== model.graph.version;
     this.lastRebuildMs = performance.now() - plan.started;
     if (this.restoredSignals) this.invalidate();

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SnapshotThread } from '../../src/graph/snapshot-thread.js';
 import { Toolgraph } from '../../src/service/toolgraph.js';
 import { expectCode } from '../helpers/expect-code.js';
 
@@ -76,6 +77,51 @@ describe('Toolgraph service', () => {
     expect(fresh.version).toBeGreaterThan(first.version);
     expect(fresh.items[0]!.tool).toBe('c');
     tg.close();
+  });
+
+  it('builds the same model with its graph snapshot on a worker thread, here when the thread fails, and keeps a build installed meanwhile', async () => {
+    const learn = (tg: Toolgraph): void => {
+      for (let i = 0; i < 60; i++) tg.ingest({ id: `t${i}`, tools: i % 3 === 0 ? ['open', 'read', 'close'] : ['open', 'write', 'log', 'close'], intent: i % 3 === 0 ? 'read the file' : 'write the file', timestamp: 1_700_000_000_000 + i });
+    };
+    const queries = (tg: Toolgraph): unknown[] => [
+      tg.predictNext({ context: ['open'], intent: 'write the file' }),
+      tg.predictNext({ context: ['open', 'write'] }),
+      tg.searchTools({ query: 'read a file' }),
+    ];
+    const reference = new Toolgraph({ seed: 3 });
+    learn(reference);
+    reference.rebuild();
+
+    const thread = SnapshotThread.start();
+    try {
+      const off = new Toolgraph({ seed: 3 });
+      learn(off);
+      const errors: Error[] = [];
+      const model = await off.rebuildOffThread(thread, (error) => errors.push(error));
+      expect(errors).toEqual([]);
+      expect(model.graph).toEqual(reference.rebuild().graph);
+      expect(queries(off)).toEqual(queries(reference));
+
+      // A model built here while the thread's build was under way stays.
+      const raced = new Toolgraph({ seed: 3 });
+      learn(raced);
+      const pending = raced.rebuildOffThread(thread);
+      const here = raced.rebuild();
+      expect(await pending).toBe(here);
+      off.close();
+      raced.close();
+    } finally {
+      await thread.close();
+    }
+    // A closed thread: the caller hears why, and the model is built here all the same.
+    const fallback = new Toolgraph({ seed: 3 });
+    learn(fallback);
+    const errors: Error[] = [];
+    await fallback.rebuildOffThread(thread, (error) => errors.push(error));
+    expect(errors.map((e) => e.message)).toEqual(['the snapshot thread was closed']);
+    expect(queries(fallback)).toEqual(queries(reference));
+    fallback.close();
+    reference.close();
   });
 
   it('refits its weights on the recorded traces', () => {
