@@ -15,6 +15,13 @@ import { Worker } from 'node:worker_threads';
 import type { GraphSnapshot, SnapshotInput, SnapshotOptions } from './snapshot.js';
 import { packRequest, unpackSnapshot, type PackedSnapshot } from './snapshot-transfer.js';
 
+/**
+ * Transitions from which a rebuild is worth a worker (Toolgraph's offThreadFrom): measured at a
+ * cold start, where the thread starts cold, slower at 100,000 transitions and faster at 250,000
+ * (README, Store).
+ */
+export const OFF_THREAD_FROM = 200_000;
+
 type Answer = { readonly id: number; readonly snapshot: PackedSnapshot } | { readonly id: number; readonly error: { readonly name: string; readonly message: string } };
 
 export class SnapshotThread {

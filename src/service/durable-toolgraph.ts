@@ -41,7 +41,6 @@ import { GroupCommit } from './group-commit.js';
 import type { PatternView } from './pattern-view.js';
 import { parsePatternDecision } from '../schema/pattern-requests.js';
 import { textOf, type ToolgraphService } from './service.js';
-import { SnapshotThread } from '../graph/snapshot-thread.js';
 import { Toolgraph, type IngestResult, type RestoredCaches, type ScoreOptions, type ToolgraphStats } from './toolgraph.js';
 
 export interface OpenToolgraphOptions extends OpenStoreOptions {
@@ -72,15 +71,12 @@ export interface OpenToolgraphOptions extends OpenStoreOptions {
   /** Called with a message when something went wrong in the background (a failed poll or snapshot). */
   readonly onWarning?: (message: string) => void;
   /**
-   * Transitions from which the first model's graph snapshot is built on a worker thread while
-   * this one builds its text model (default 200,000; Infinity for never). Below it the thread's
-   * start and the copy of the rows cost more than they save (README, Store).
+   * Transitions from which a rebuild's graph snapshot is finished on a worker thread while this
+   * one builds the text model: the first model at open and the rebuilds after ingestion
+   * (ToolgraphOptions.offThreadFrom; default 200,000, Infinity for never).
    */
   readonly offThreadFrom?: number;
 }
-
-/** OpenToolgraphOptions.offThreadFrom's default. */
-export const OFF_THREAD_FROM = 200_000;
 
 /** How the instance came up: what the cold start restored and replayed, and how long it took. */
 export interface OpenReport {
@@ -193,6 +189,8 @@ class DurableToolgraphImpl implements DurableToolgraph {
       ...(options.rebuildDelayMs === undefined ? {} : { rebuildDelayMs: options.rebuildDelayMs }),
       ...(options.embedder === undefined ? {} : { embedder: options.embedder }),
       ...(options.learnCapabilities === true ? {} : { learnCapabilities: false }),
+      ...(options.offThreadFrom === undefined ? {} : { offThreadFrom: options.offThreadFrom }),
+      onWarning: (message) => this.warn(message),
     });
     this.writer = new GroupCommit((groups) => this.commit(groups), {
       ...(options.batchWindowMs === undefined ? {} : { windowMs: options.batchWindowMs }),
@@ -265,17 +263,9 @@ class DurableToolgraphImpl implements DurableToolgraph {
     // Ready to answer: the first model, built now rather than on the first query; for a large
     // graph, with its snapshot built on a thread of its own beside the text model (the thread
     // loads its modules meanwhile too).
-    let offThread = this.engine.stats().transitions >= (this.options.offThreadFrom ?? OFF_THREAD_FROM);
-    if (offThread) {
-      const thread = SnapshotThread.start();
-      await this.engine.rebuildOffThread(thread, (error) => {
-        offThread = false;
-        this.warn(`the first model's graph snapshot was built on the main thread: the snapshot thread failed (${error.message})`);
-      });
-      void thread.close();
-    } else {
-      this.engine.rebuild();
-    }
+    const offThreadBefore = this.engine.stats().offThreadBuilds;
+    await this.engine.rebuildInBackground();
+    const offThread = this.engine.stats().offThreadBuilds > offThreadBefore;
     const r2 = performance.now();
     this.sinceSnapshot = replayed;
     this.openReport = {

@@ -12,7 +12,7 @@ import { edgeIndex, reliabilityReport, type EdgeReliabilityReport } from '../gra
 import type { StoredCaches, StoredSignals, StoredToolVectors } from '../graph/graph-codec.js';
 import { exportGraph, type ExportedGraph } from '../graph/graph-export.js';
 import { snapshotInput, type GraphSnapshot } from '../graph/snapshot.js';
-import type { SnapshotThread } from '../graph/snapshot-thread.js';
+import { OFF_THREAD_FROM, SnapshotThread } from '../graph/snapshot-thread.js';
 import { DEFAULT_HALF_LIFE_MS, ToolGraph, type ToolGraphState } from '../graph/tool-graph.js';
 import { buildEdgeFeedback, type HumanPatternScore } from '../recommend/edge-adjustment.js';
 import { fitWeights, type FitOptions, type FitReport } from '../recommend/fit-weights.js';
@@ -86,6 +86,15 @@ export interface ToolgraphOptions {
   readonly halfLifeMs?: number;
   /** Human feedback saved earlier (`patternRegistryState()`), to start from. */
   readonly patterns?: PatternRegistryState;
+  /**
+   * Transitions from which a rebuild finishes its graph snapshot on a worker thread of its own
+   * while this thread builds the text model (rebuildInBackground; default 200,000, Infinity for
+   * never): the debounced rebuilds after ingestion and a durable cold start's first model.
+   * Below it, starting the thread and handing the rows over cost more than they save (README).
+   */
+  readonly offThreadFrom?: number;
+  /** Told when something went wrong in the background (a rebuild's worker thread failed). */
+  readonly onWarning?: (message: string) => void;
 }
 
 export interface ScoreOptions {
@@ -134,6 +143,8 @@ export interface ToolgraphStats {
   readonly version: number;
   readonly modelVersion: number;
   readonly rebuildMs: number;
+  /** Rebuilds whose graph snapshot a worker thread finished (offThreadFrom). */
+  readonly offThreadBuilds: number;
 }
 
 export interface IngestResult {
@@ -175,6 +186,15 @@ export class Toolgraph {
   private lastRebuildMs = 0;
   /** Models planned so far: a build installs its model only if none was planned after it. */
   private builds = 0;
+  private readonly offThreadFrom: number;
+  private readonly warn: (message: string) => void;
+  /** The worker of rebuildInBackground, started by its first build; null after a failure too. */
+  private thread: SnapshotThread | null = null;
+  private threadFailed = false;
+  /** The rebuildInBackground build under way. */
+  private flight: Promise<RecommenderModel> | null = null;
+  private offThreadBuilds = 0;
+  private closed = false;
   private readonly embedder: Embedder | null;
   /** Vectors of the traces contributed so far: what the next trace's novelty is measured against. */
   private readonly novelty: VectorCache;
@@ -209,6 +229,8 @@ export class Toolgraph {
     for (const p of this.registry.list()) for (const e of p.feedback) this.feedbackClock = Math.max(this.feedbackClock, e.at);
     this.seed = options.seed;
     this.delay = options.rebuildDelayMs ?? 50;
+    this.offThreadFrom = options.offThreadFrom ?? OFF_THREAD_FROM;
+    this.warn = options.onWarning ?? (() => {});
     this.embedder = options.embedder === undefined ? createHashedEmbedder() : options.embedder;
     this.embedding =
       options.embedder === undefined ? hashedTextEmbedding() : options.embedder === null ? null : prefetchingEmbedding(options.embedder);
@@ -451,7 +473,33 @@ export class Toolgraph {
     if (this.builds !== plan.build) return this.model!;
     const options = snapshot === null ? plan.options : { ...plan.options, parts: { snapshot, text } };
     this.installModel(buildModel(this.graph, this.catalog, this.weights, options), plan);
+    if (snapshot !== null) this.offThreadBuilds++;
     return this.model!;
+  }
+
+  /**
+   * rebuild() for a graph below offThreadFrom; from it, rebuildOffThread on this Toolgraph's own
+   * worker thread (started by the first such build, stopped by close()). One such build at a
+   * time: a call while one is under way gets that one, and a model stale once it lands is
+   * rebuilt after the debounce. If the thread fails, the build runs here, this and every later
+   * one (onWarning is told once).
+   */
+  rebuildInBackground(): Promise<RecommenderModel> {
+    if (this.flight !== null) return this.flight;
+    if (this.closed || this.threadFailed || this.graph.edgeCount < this.offThreadFrom || !this.modelStale()) return Promise.resolve(this.rebuild());
+    this.thread ??= SnapshotThread.start();
+    const flight = this.rebuildOffThread(this.thread, (error) => {
+      if (this.closed) return;
+      this.threadFailed = true;
+      void this.thread?.close();
+      this.thread = null;
+      this.warn(`rebuilds now build their graph snapshot on this thread: the snapshot thread failed (${error.message})`);
+    });
+    this.flight = flight.finally(() => {
+      this.flight = null;
+      if (!this.closed && this.modelStale()) this.invalidate();
+    });
+    return this.flight;
   }
 
   private modelStale(): boolean {
@@ -738,12 +786,16 @@ export class Toolgraph {
       version: this.graph.version,
       modelVersion: this.model?.graph.version ?? -1,
       rebuildMs: this.lastRebuildMs,
+      offThreadBuilds: this.offThreadBuilds,
     };
   }
 
   /** Stops the pending rebuild timer (for shutdown). */
   close(): void {
+    this.closed = true;
     this.cancelTimer();
+    void this.thread?.close();
+    this.thread = null;
   }
 
   private humanScores(): HumanPatternScore[] {
@@ -812,7 +864,8 @@ export class Toolgraph {
     // (README, Store: 25 rebuilds in 49,000 traces at 2,000 per commit).
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.rebuild();
+      // A failed build is reported and the last model kept; the next ingestion tries again.
+      this.rebuildInBackground().catch((error: unknown) => this.warn(`a model rebuild failed: ${(error as Error).message}`));
     }, Math.max(this.delay, this.lastRebuildMs));
     this.timer.unref?.();
   }

@@ -124,6 +124,28 @@ describe('Toolgraph service', () => {
     reference.close();
   });
 
+  it('rebuilds after ingestion with the graph snapshot on its own worker thread from offThreadFrom transitions, to the same model', async () => {
+    // Without learned capabilities, whose cluster ids carry over from one rebuild to the next
+    // (capability-model.ts) and so depend on how many rebuilds there were.
+    const tg = new Toolgraph({ seed: 5, rebuildDelayMs: 5, offThreadFrom: 0, learnCapabilities: false });
+    const reference = new Toolgraph({ seed: 5, offThreadFrom: Number.POSITIVE_INFINITY, learnCapabilities: false });
+    const batch = (from: number) => Array.from({ length: 40 }, (_, i) => ({ id: `b${from + i}`, tools: [`t${(from + i) % 7}`, `t${(from + 2 * i) % 11}`, 'end'], timestamp: 1_700_000_000_000 + from + i }));
+    for (let round = 0; round < 5; round++) {
+      for (const g of [tg, reference]) g.ingest(batch(round * 40));
+      // Ingestion goes on while a build is under way; the model catches up once it lands.
+      await sleep(round % 2 === 0 ? 1 : 30);
+    }
+    for (let i = 0; i < 100 && tg.stats().modelVersion !== tg.stats().version; i++) await sleep(20);
+    const stats = tg.stats();
+    expect(stats.modelVersion).toBe(stats.version);
+    expect(stats.offThreadBuilds).toBeGreaterThan(0);
+    expect(reference.stats().offThreadBuilds).toBe(0);
+    const ask = (g: Toolgraph) => [g.predictNext({ context: ['t1', 't3'] }), g.searchTools({ query: 't5' })];
+    expect(ask(tg)).toEqual(ask(reference));
+    tg.close();
+    reference.close();
+  });
+
   it('refits its weights on the recorded traces', () => {
     const tg = new Toolgraph();
     for (let i = 0; i < 40; i++) {
