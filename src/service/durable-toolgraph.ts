@@ -41,6 +41,7 @@ import { GroupCommit } from './group-commit.js';
 import type { PatternView } from './pattern-view.js';
 import { parsePatternDecision } from '../schema/pattern-requests.js';
 import { textOf, type ToolgraphService } from './service.js';
+import { FIRST_MODEL_OFF_THREAD_FROM } from '../graph/snapshot-thread.js';
 import { Toolgraph, type IngestResult, type RestoredCaches, type ScoreOptions, type ToolgraphStats } from './toolgraph.js';
 
 export interface OpenToolgraphOptions extends OpenStoreOptions {
@@ -71,11 +72,13 @@ export interface OpenToolgraphOptions extends OpenStoreOptions {
   /** Called with a message when something went wrong in the background (a failed poll or snapshot). */
   readonly onWarning?: (message: string) => void;
   /**
-   * Transitions from which a rebuild's graph snapshot is finished on a worker thread while this
-   * one builds the text model: the first model at open and the rebuilds after ingestion
-   * (ToolgraphOptions.offThreadFrom; default 200,000, Infinity for never).
+   * Transitions from which the rebuilds after ingestion finish their graph snapshot on a worker
+   * thread while this one builds the text model (ToolgraphOptions.offThreadFrom; default 30,000,
+   * Infinity for never).
    */
   readonly offThreadFrom?: number;
+  /** The same for the first model at open, whose worker starts cold (default 200,000). */
+  readonly firstModelOffThreadFrom?: number;
 }
 
 /** How the instance came up: what the cold start restored and replayed, and how long it took. */
@@ -96,7 +99,7 @@ export interface OpenReport {
    * and the tool vectors (false when the snapshot had none or they did not check out).
    */
   readonly cachesRestored: RestoredCaches;
-  /** The first model's graph snapshot was built on a worker thread beside its text model (offThreadFrom). */
+  /** The first model's graph snapshot was built on a worker thread beside its text model (firstModelOffThreadFrom). */
   readonly modelOffThread: boolean;
   readonly ms: {
     readonly open: number;
@@ -264,7 +267,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
     // graph, with its snapshot built on a thread of its own beside the text model (the thread
     // loads its modules meanwhile too).
     const offThreadBefore = this.engine.stats().offThreadBuilds;
-    await this.engine.rebuildInBackground();
+    await this.engine.rebuildInBackground(this.options.firstModelOffThreadFrom ?? FIRST_MODEL_OFF_THREAD_FROM);
     const offThread = this.engine.stats().offThreadBuilds > offThreadBefore;
     const r2 = performance.now();
     this.sinceSnapshot = replayed;

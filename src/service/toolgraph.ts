@@ -87,10 +87,10 @@ export interface ToolgraphOptions {
   /** Human feedback saved earlier (`patternRegistryState()`), to start from. */
   readonly patterns?: PatternRegistryState;
   /**
-   * Transitions from which a rebuild finishes its graph snapshot on a worker thread of its own
-   * while this thread builds the text model (rebuildInBackground; default 200,000, Infinity for
-   * never): the debounced rebuilds after ingestion and a durable cold start's first model.
-   * Below it, starting the thread and handing the rows over cost more than they save (README).
+   * Transitions from which the debounced rebuilds after ingestion finish their graph snapshot
+   * on a worker thread of their own while this thread builds the text model
+   * (rebuildInBackground; default 30,000, Infinity for never). Below it the worker saves
+   * nothing (README, Store).
    */
   readonly offThreadFrom?: number;
   /** Told when something went wrong in the background (a rebuild's worker thread failed). */
@@ -478,15 +478,15 @@ export class Toolgraph {
   }
 
   /**
-   * rebuild() for a graph below offThreadFrom; from it, rebuildOffThread on this Toolgraph's own
-   * worker thread (started by the first such build, stopped by close()). One such build at a
-   * time: a call while one is under way gets that one, and a model stale once it lands is
-   * rebuilt after the debounce. If the thread fails, the build runs here, this and every later
-   * one (onWarning is told once).
+   * rebuild() for a graph of fewer than `from` transitions (default offThreadFrom); from it,
+   * rebuildOffThread on this Toolgraph's own worker thread (started by the first such build,
+   * stopped by close()). One such build at a time: a call while one is under way gets that one,
+   * and a model stale once it lands is rebuilt after the debounce. If the thread fails, the
+   * build runs here, this and every later one (onWarning is told once).
    */
-  rebuildInBackground(): Promise<RecommenderModel> {
+  rebuildInBackground(from = this.offThreadFrom): Promise<RecommenderModel> {
     if (this.flight !== null) return this.flight;
-    if (this.closed || this.threadFailed || this.graph.edgeCount < this.offThreadFrom || !this.modelStale()) return Promise.resolve(this.rebuild());
+    if (this.closed || this.threadFailed || this.graph.edgeCount < from || !this.modelStale()) return Promise.resolve(this.rebuild());
     this.thread ??= SnapshotThread.start();
     const flight = this.rebuildOffThread(this.thread, (error) => {
       if (this.closed) return;

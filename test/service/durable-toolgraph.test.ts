@@ -315,9 +315,9 @@ describe('durable toolgraph on PGlite', () => {
 
   it('builds the first model\'s graph snapshot on a worker thread for a large graph, with the same answers', async () => {
     const { schema, before, traces } = await closedAfterLearning();
-    // offThreadFrom 0 takes the worker for this small graph; Infinity never does.
-    for (const [offThreadFrom, modelOffThread] of [[0, true], [Number.POSITIVE_INFINITY, false]] as const) {
-      const restarted = await pglite(schema, { offThreadFrom });
+    // 0 takes the worker for this small graph; Infinity never does.
+    for (const [firstModelOffThreadFrom, modelOffThread] of [[0, true], [Number.POSITIVE_INFINITY, false]] as const) {
+      const restarted = await pglite(schema, { firstModelOffThreadFrom });
       expect(restarted.openReport).toMatchObject({ replayed: 0, modelOffThread });
       expect(await answers(restarted)).toEqual(before);
       await restarted.close();
@@ -326,11 +326,11 @@ describe('durable toolgraph on PGlite', () => {
     // stores alike: a close writes a snapshot of what was replayed).
     const twin = (await closedAfterLearning()).schema;
     const got: unknown[][] = [];
-    for (const [at, offThreadFrom] of [[schema, 0], [twin, Number.POSITIVE_INFINITY]] as const) {
+    for (const [at, firstModelOffThreadFrom] of [[schema, 0], [twin, Number.POSITIVE_INFINITY]] as const) {
       const store = await openStore({ dataDir, schema: at });
       await store.appendTraces(traces.slice(0, 25).map((t) => ({ ...t, id: `${t.id}:again` })));
       await store.close();
-      const restarted = await pglite(at, { offThreadFrom, rebuildDelayMs: 60_000 });
+      const restarted = await pglite(at, { firstModelOffThreadFrom, rebuildDelayMs: 60_000 });
       expect(restarted.openReport.replayed).toBe(25);
       got.push(await answers(restarted));
       await restarted.close();
