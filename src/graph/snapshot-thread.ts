@@ -16,11 +16,12 @@ import type { GraphSnapshot, SnapshotInput, SnapshotOptions } from './snapshot.j
 import { packRequest, unpackSnapshot, type PackedSnapshot } from './snapshot-transfer.js';
 
 /**
- * Transitions from which a running service's rebuilds are worth the worker, whose start is paid
- * once (Toolgraph's offThreadFrom): durable ingestion with rebuilds was as fast either way at
- * 21,483 transitions and 20-35% faster with it at 46,615 (README, Store).
+ * Transitions from which a running service's rebuilds take the worker, whose start is paid once
+ * (Toolgraph's offThreadFrom): it takes the graph signals and Louvain off the service's thread.
+ * Durable ingestion with rebuilds was as fast with it as without at 8,795 and 21,483
+ * transitions, and at 46,615 slightly faster with shorter event-loop stalls (README, Store).
  */
-export const OFF_THREAD_FROM = 30_000;
+export const OFF_THREAD_FROM = 10_000;
 
 /**
  * The same for a cold start's first model, where the worker starts cold and builds once: slower

@@ -73,7 +73,7 @@ export interface OpenToolgraphOptions extends OpenStoreOptions {
   readonly onWarning?: (message: string) => void;
   /**
    * Transitions from which the rebuilds after ingestion finish their graph snapshot on a worker
-   * thread while this one builds the text model (ToolgraphOptions.offThreadFrom; default 30,000,
+   * thread while this one builds the text model (ToolgraphOptions.offThreadFrom; default 10,000,
    * Infinity for never).
    */
   readonly offThreadFrom?: number;

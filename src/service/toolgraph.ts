@@ -89,7 +89,7 @@ export interface ToolgraphOptions {
   /**
    * Transitions from which the debounced rebuilds after ingestion finish their graph snapshot
    * on a worker thread of their own while this thread builds the text model
-   * (rebuildInBackground; default 30,000, Infinity for never). Below it the worker saves
+   * (rebuildInBackground; default 10,000, Infinity for never). Below it the worker saves
    * nothing (README, Store).
    */
   readonly offThreadFrom?: number;
