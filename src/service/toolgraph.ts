@@ -487,14 +487,20 @@ export class Toolgraph {
   rebuildInBackground(from = this.offThreadFrom): Promise<RecommenderModel> {
     if (this.flight !== null) return this.flight;
     if (this.closed || this.threadFailed || this.graph.edgeCount < from || !this.modelStale()) return Promise.resolve(this.rebuild());
-    this.thread ??= SnapshotThread.start();
-    const flight = this.rebuildOffThread(this.thread, (error) => {
+    const failed = (error: Error): void => {
       if (this.closed) return;
       this.threadFailed = true;
       void this.thread?.close();
       this.thread = null;
       this.warn(`rebuilds now build their graph snapshot on this thread: the snapshot thread failed (${error.message})`);
-    });
+    };
+    try {
+      this.thread ??= SnapshotThread.start();
+    } catch (error) {
+      failed(error as Error);
+      return Promise.resolve(this.rebuild());
+    }
+    const flight = this.rebuildOffThread(this.thread, failed);
     this.flight = flight.finally(() => {
       this.flight = null;
       if (!this.closed && this.modelStale()) this.invalidate();
