@@ -470,7 +470,8 @@ export class Toolgraph {
     } catch (error) {
       onError(error as Error);
     }
-    if (this.builds !== plan.build) return this.model!;
+    // Superseded, or closed (which stops the thread) with a model to keep: nothing to build.
+    if (this.builds !== plan.build || (snapshot === null && this.closed && this.model !== null)) return this.model!;
     const options = snapshot === null ? plan.options : { ...plan.options, parts: { snapshot, text } };
     this.installModel(buildModel(this.graph, this.catalog, this.weights, options), plan);
     if (snapshot !== null) this.offThreadBuilds++;
