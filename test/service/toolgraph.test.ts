@@ -146,6 +146,19 @@ describe('Toolgraph service', () => {
     reference.close();
   });
 
+  it('closed during a background build, keeps the model it has and warns of nothing', async () => {
+    const warnings: string[] = [];
+    const tg = new Toolgraph({ offThreadFrom: 0, learnCapabilities: false, onWarning: (message) => warnings.push(message) });
+    tg.ingest({ tools: ['a', 'b', 'c'], timestamp: 1 });
+    const before = tg.rebuild();
+    tg.ingest({ tools: ['a', 'c'], timestamp: 2 });
+    const flight = tg.rebuildInBackground();
+    tg.close();
+    expect(await flight).toBe(before);
+    expect(tg.stats().offThreadBuilds).toBe(0);
+    expect(warnings).toEqual([]);
+  });
+
   it('refits its weights on the recorded traces', () => {
     const tg = new Toolgraph();
     for (let i = 0; i < 40; i++) {
