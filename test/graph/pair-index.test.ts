@@ -2,6 +2,30 @@ import { describe, expect, it } from 'vitest';
 import { PairIndex } from '../../src/graph/pair-index.js';
 import { createRng } from '../../src/graph/rng.js';
 
+/**
+ * getOrAdd of each pair, a new one at the next position, against `reference` (pair key ->
+ * position, updated alike); then every pair the reference holds is found by get.
+ */
+function addAndCompare(index: PairIndex, reference: Map<string, number>, pairs: readonly [number, number][]): void {
+  for (const [a, b] of pairs) {
+    const key = `${a} ${b}`;
+    const known = reference.get(key);
+    const value = reference.size;
+    const got = index.getOrAdd(a, b, value);
+    if (known === undefined) {
+      expect(got).toBe(-1 - value);
+      reference.set(key, value);
+    } else {
+      expect(got).toBe(known);
+    }
+  }
+  expect(index.size).toBe(reference.size);
+  for (const [key, value] of reference) {
+    const [a, b] = key.split(' ').map(Number);
+    expect(index.get(a!, b!)).toBe(value);
+  }
+}
+
 describe('PairIndex', () => {
   it('agrees with a Map on random pairs through every growth, extreme values included', () => {
     const rng = createRng(11);
@@ -17,23 +41,7 @@ describe('PairIndex', () => {
     for (let i = 0; i < 20_000; i++) {
       pairs.push(i % 2 === 0 ? [Math.floor(rng() * 150), Math.floor(rng() * 150)] : [Math.floor(rng() * 0x7fffffff), Math.floor(rng() * 0x7fffffff)]);
     }
-    for (const [a, b] of pairs) {
-      const key = `${a} ${b}`;
-      const known = reference.get(key);
-      const value = reference.size;
-      const got = index.getOrAdd(a, b, value);
-      if (known === undefined) {
-        expect(got).toBe(-1 - value);
-        reference.set(key, value);
-      } else {
-        expect(got).toBe(known);
-      }
-    }
-    expect(index.size).toBe(reference.size);
-    for (const [key, value] of reference) {
-      const [a, b] = key.split(' ').map(Number);
-      expect(index.get(a!, b!)).toBe(value);
-    }
+    addAndCompare(index, reference, pairs);
     expect(index.get(1, 0x7ffffffe)).toBe(-1);
     expect(index.get(151, 151)).toBe(-1);
   });
@@ -61,26 +69,9 @@ describe('PairIndex', () => {
     const reference = new Map(pairs.map((p, i) => [`${p[0]} ${p[1]}`, i]));
     // The input arrays are copied: changing them afterwards changes nothing.
     second.fill(0);
-    for (let i = 0; i < 3_000; i++) {
-      // Tool indices past the span too: a restored graph goes on learning new tools.
-      const a = Math.floor(rng() * (span + 10));
-      const b = Math.floor(rng() * 90);
-      const key = `${a} ${b}`;
-      const known = reference.get(key);
-      const value = reference.size;
-      const got = index.getOrAdd(a, b, value);
-      if (known === undefined) {
-        expect(got).toBe(-1 - value);
-        reference.set(key, value);
-      } else {
-        expect(got).toBe(known);
-      }
-    }
-    expect(index.size).toBe(reference.size);
-    for (const [key, value] of reference) {
-      const [a, b] = key.split(' ').map(Number);
-      expect(index.get(a!, b!)).toBe(value);
-    }
+    // Tool indices past the span too: a restored graph goes on learning new tools.
+    const more = Array.from({ length: 3_000 }, (): [number, number] => [Math.floor(rng() * (span + 10)), Math.floor(rng() * 90)]);
+    addAndCompare(index, reference, more);
     expect(index.get(-1, 0)).toBe(-1);
     expect(index.get(span + 20, 0)).toBe(-1);
     expect(index.get(0, 1_000)).toBe(-1);
