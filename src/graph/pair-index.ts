@@ -22,6 +22,9 @@
 
 const EMPTY = -1;
 
+/** Entries per slot at which the table doubles. */
+const MAX_LOAD = 0.75;
+
 /** A PairIndex as plain data (PairIndex.parts, PairIndex.fromParts). */
 export interface PairIndexParts {
   readonly first: Int32Array;
@@ -32,8 +35,6 @@ export interface PairIndexParts {
   readonly baseSecond: Int32Array | null;
   readonly baseCount: number;
 }
-/** Entries per slot at which the table doubles. */
-const MAX_LOAD = 0.75;
 
 export class PairIndex {
   private first: Int32Array;
