@@ -5,7 +5,12 @@
  * JSON line, then closes the service (not measured) and exits.
  */
 import { fileURLToPath } from 'node:url';
-import { openToolgraph } from '../../src/service/durable-toolgraph.js';
+import { openToolgraph, type OpenReport } from '../../src/service/durable-toolgraph.js';
+
+/** How the open went, beside its times: what was restored early, which caches were taken, where the first model's snapshot was built. */
+export function restoredHow(report: OpenReport): { restoredEarly: boolean; intentTokens: boolean; toolVectors: boolean; modelOffThread: boolean } {
+  return { restoredEarly: report.restoredEarly, ...report.cachesRestored, modelOffThread: report.modelOffThread };
+}
 
 async function main(): Promise<void> {
   const [dataDir, seed] = process.argv.slice(2) as [string, string];
@@ -23,6 +28,7 @@ async function main(): Promise<void> {
       cpuMs: (cpu.user + cpu.system) / 1000,
       answered: answer.items.length,
       breakdownMs: tg.openReport.ms,
+      restored: restoredHow(tg.openReport),
       // At ready, garbage included: the JavaScript heap, and typed arrays' memory outside it.
       memoryMB: { rss: memory.rss / 1e6, heapUsed: memory.heapUsed / 1e6, arrayBuffers: memory.arrayBuffers / 1e6 },
     })}\n`,

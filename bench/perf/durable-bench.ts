@@ -21,6 +21,7 @@ import { encodeGraph, GRAPH_CODEC_FORMAT } from '../../src/graph/graph-codec.js'
 import { ToolGraph } from '../../src/graph/tool-graph.js';
 import type { Trace } from '../../src/schema/types.js';
 import { openToolgraph } from '../../src/service/durable-toolgraph.js';
+import { restoredHow } from './cold-start-child.js';
 import { Toolgraph } from '../../src/service/toolgraph.js';
 import { SERVER_NODE_FLAGS } from '../../src/service/server-defaults.js';
 import { openStore } from '../../src/store/open-store.js';
@@ -198,6 +199,7 @@ interface FreshColdStart {
   readonly cpuMs: number;
   readonly answered: number;
   readonly breakdownMs: Record<string, number>;
+  readonly restored: ReturnType<typeof restoredHow>;
   readonly memoryMB: Record<string, number>;
 }
 
@@ -285,6 +287,7 @@ export async function coldStartBench(options: DurableBenchOptions): Promise<Reco
         cpuMs: round(fresh.cpuMs),
         answered: fresh.answered,
         breakdownMs: fresh.breakdownMs,
+        restored: fresh.restored,
         memoryMB: Object.fromEntries(Object.entries(fresh.memoryMB).map(([k, v]) => [k, round(v)])),
       },
       // In this process, where PGlite's WebAssembly was compiled when the store was prepared.
@@ -293,6 +296,7 @@ export async function coldStartBench(options: DurableBenchOptions): Promise<Reco
       openToolgraphMs: round(openMs),
       firstQueryMs: round(firstQueryMs, 2),
       breakdownMs: report.ms,
+      restored: restoredHow(report),
       answered: answer.items.length,
       encodeMs: round(encodeMs),
       putSnapshotMs: round(putMs),
