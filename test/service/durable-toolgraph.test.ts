@@ -301,6 +301,9 @@ describe('durable toolgraph on PGlite', () => {
       for await (const item of iterateTraces(replayed.store)) all.push(item.trace);
       reference.applyStoredTraces(all);
       reference.setWeights(fit.weights);
+      // Built now: a debounced rebuild may have run while the traces were read (after setTools),
+      // and queries answer from the last model built, not the graph.
+      reference.rebuild();
       // Once the deferred full rebuild ran, the answers are those of a full replay.
       await replayed.capabilitiesLearned();
       replayed.engine.rebuild();
