@@ -16,16 +16,11 @@ import type { GraphSnapshot, SnapshotInput, SnapshotOptions } from './snapshot.j
 import { packRequest, unpackSnapshot, type PackedSnapshot } from './snapshot-transfer.js';
 
 /**
- * Transitions from which a running service's rebuilds take the worker, whose start is paid once
- * (Toolgraph's offThreadFrom): it takes the graph signals and Louvain off the service's thread.
- * Durable ingestion with rebuilds was as fast with it as without at 8,795 and 21,483
- * transitions, and at 46,615 slightly faster with shorter event-loop stalls (README, Store).
- */
-export const OFF_THREAD_FROM = 10_000;
-
-/**
- * The same for a cold start's first model, where the worker starts cold and builds once: slower
- * with it at 100,000 transitions, faster at 250,000 (README, Store).
+ * Transitions from which a cold start's first model finishes its graph snapshot on the worker
+ * (durable-toolgraph.ts, firstModelOffThreadFrom): the worker starts cold and builds once, and
+ * was slower with it at 100,000 transitions, faster at 250,000 (README, Store). The running
+ * service's rebuilds take it only when asked (Toolgraph's offThreadFrom): on two cores shared
+ * with the load they showed no measurable gain.
  */
 export const FIRST_MODEL_OFF_THREAD_FROM = 200_000;
 

@@ -73,8 +73,8 @@ export interface OpenToolgraphOptions extends OpenStoreOptions {
   readonly onWarning?: (message: string) => void;
   /**
    * Transitions from which the rebuilds after ingestion finish their graph snapshot on a worker
-   * thread while this one builds the text model (ToolgraphOptions.offThreadFrom; default 10,000,
-   * Infinity for never).
+   * thread while this one builds the text model (ToolgraphOptions.offThreadFrom; default
+   * Infinity: never).
    */
   readonly offThreadFrom?: number;
   /** The same for the first model at open, whose worker starts cold (default 200,000). */

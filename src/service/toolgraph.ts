@@ -12,7 +12,7 @@ import { edgeIndex, reliabilityReport, type EdgeReliabilityReport } from '../gra
 import type { StoredCaches, StoredSignals, StoredToolVectors } from '../graph/graph-codec.js';
 import { exportGraph, type ExportedGraph } from '../graph/graph-export.js';
 import { snapshotInput, type GraphSnapshot } from '../graph/snapshot.js';
-import { OFF_THREAD_FROM, SnapshotThread } from '../graph/snapshot-thread.js';
+import { SnapshotThread } from '../graph/snapshot-thread.js';
 import { DEFAULT_HALF_LIFE_MS, ToolGraph, type ToolGraphState } from '../graph/tool-graph.js';
 import { buildEdgeFeedback, type HumanPatternScore } from '../recommend/edge-adjustment.js';
 import { fitWeights, type FitOptions, type FitReport } from '../recommend/fit-weights.js';
@@ -89,8 +89,9 @@ export interface ToolgraphOptions {
   /**
    * Transitions from which the debounced rebuilds after ingestion finish their graph snapshot
    * on a worker thread of their own while this thread builds the text model
-   * (rebuildInBackground; default 10,000, Infinity for never). Below it the worker saves
-   * nothing (README, Store).
+   * (rebuildInBackground; default Infinity: never). Off unless asked: on a 2-core machine
+   * shared with the load it made no measurable difference (README, Store); with cores to
+   * spare it takes the graph signals and Louvain off the service's thread.
    */
   readonly offThreadFrom?: number;
   /** Told when something went wrong in the background (a rebuild's worker thread failed). */
@@ -229,7 +230,7 @@ export class Toolgraph {
     for (const p of this.registry.list()) for (const e of p.feedback) this.feedbackClock = Math.max(this.feedbackClock, e.at);
     this.seed = options.seed;
     this.delay = options.rebuildDelayMs ?? 50;
-    this.offThreadFrom = options.offThreadFrom ?? OFF_THREAD_FROM;
+    this.offThreadFrom = options.offThreadFrom ?? Number.POSITIVE_INFINITY;
     this.warn = options.onWarning ?? (() => {});
     this.embedder = options.embedder === undefined ? createHashedEmbedder() : options.embedder;
     this.embedding =
