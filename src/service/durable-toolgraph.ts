@@ -24,6 +24,7 @@ import { ToolGraph } from '../graph/tool-graph.js';
 import type { DagSuggestion } from '../recommend/dag/suggest-dag.js';
 import { SIGNALS } from '../recommend/features.js';
 import type { FitOptions, FitReport } from '../recommend/fit-weights.js';
+import type { FittedWeights } from '../recommend/model.js';
 import { describeCapability, type CapabilityRanking, type ExpandedCapability } from '../recommend/rank-capabilities.js';
 import type { Prediction } from '../recommend/predict-next.js';
 import type { SearchResult } from '../recommend/search-tools.js';
@@ -41,6 +42,7 @@ import { GroupCommit } from './group-commit.js';
 import type { PatternView } from './pattern-view.js';
 import { parsePatternDecision } from '../schema/pattern-requests.js';
 import { textOf, type ToolgraphService } from './service.js';
+import { SharedState } from './shared-state.js';
 import { FIRST_MODEL_OFF_THREAD_FROM } from '../graph/snapshot-thread.js';
 import { Toolgraph, type IngestResult, type RestoredCaches, type ScoreOptions, type ToolgraphStats } from './toolgraph.js';
 
@@ -176,6 +178,10 @@ class DurableToolgraphImpl implements DurableToolgraph {
   private unsubscribe: Unsubscribe | null = null;
   private poll: ReturnType<typeof setInterval> | null = null;
   private catchUpQueued = false;
+  /** PostgreSQL: what this instance has of the state other instances write too (syncShared). */
+  private shared: SharedState | null = null;
+  private syncQueued = false;
+  private syncing: Promise<void> = Promise.resolve();
   private closed: Promise<void> | null = null;
   private readonly snapshotEvery: number;
   private verdicts: Promise<unknown> = Promise.resolve();
@@ -213,6 +219,8 @@ class DurableToolgraphImpl implements DurableToolgraph {
 
   async start(openMs: number, early: Promise<RestoredSnapshot | null> = Promise.resolve(null)): Promise<void> {
     const t0 = performance.now();
+    // Read before the state itself: a write by another instance in between is read again.
+    const revisions = this.store.kind === 'postgres' ? await this.store.revisions() : null;
     const [tools, weights, snapshot, feedback, capabilities] = await Promise.all([
       this.store.listTools(),
       this.store.getWeights(),
@@ -221,13 +229,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
       this.store.listCapabilities(),
     ]);
     if (tools.length > 0) this.engine.setTools(tools);
-    if (weights !== null) {
-      // Weights fitted by a version with another set of signals do not fit this model: the
-      // prior serves until the next fit.
-      const fits = [weights.next, weights.nextNoIntent, weights.search].every((w) => w.length === SIGNALS.length);
-      if (fits) this.engine.setWeights(weights);
-      else this.warn(`the stored weights were fitted for ${weights.next.length} signals, this version has ${SIGNALS.length}: using the prior until the next fit`);
-    }
+    if (weights !== null) this.adoptWeights(weights);
     const t1 = performance.now();
     let decodeMs = 0;
     let restoreMs = 0;
@@ -262,7 +264,14 @@ class DurableToolgraphImpl implements DurableToolgraph {
     const replayed = await this.replay();
     const r1 = performance.now();
     this.engine.restorePatternFeedback(feedback);
-    this.restoreCapabilities(capabilities);
+    const registered = this.restoreCapabilities(capabilities);
+    if (revisions !== null) {
+      this.shared = new SharedState(revisions);
+      this.shared.noteTools(tools);
+      this.shared.noteCapabilities(registered);
+      if (weights !== null) this.shared.noteWeights(weights);
+      this.shared.newVerdicts(feedback);
+    }
     // Ready to answer: the first model, built now rather than on the first query; for a large
     // graph, with its snapshot built on a thread of its own beside the text model (the thread
     // loads its modules meanwhile too).
@@ -292,15 +301,22 @@ class DurableToolgraphImpl implements DurableToolgraph {
     if (snapshotSeq !== null) this.backfill = this.backfillCapabilities(snapshotSeq);
     if (this.store.kind === 'postgres') {
       try {
-        this.unsubscribe = await this.store.subscribe((seq) => {
-          if (seq > this.cursor) this.scheduleCatchUp();
+        this.unsubscribe = await this.store.subscribe((change) => {
+          if (change.kind !== 'traces') this.scheduleSync();
+          else if (change.lastSeq > this.cursor) this.scheduleCatchUp();
         });
       } catch (error) {
         this.warn(`cannot LISTEN for other instances' traces (${(error as Error).message}); polling only`);
       }
+      // What others wrote between the reads above and the LISTEN.
+      this.scheduleCatchUp();
+      this.scheduleSync();
       const pollMs = this.options.pollMs ?? 1_000;
       if (pollMs > 0) {
-        this.poll = setInterval(() => this.scheduleCatchUp(), pollMs);
+        this.poll = setInterval(() => {
+          this.scheduleCatchUp();
+          this.scheduleSync();
+        }, pollMs);
         this.poll.unref?.();
       }
     }
@@ -311,16 +327,26 @@ class DurableToolgraphImpl implements DurableToolgraph {
    * tools they name are in the catalogue or the replayed traces); one that fails is reported and
    * left out, and the others still count.
    */
-  private restoreCapabilities(stored: readonly CapabilityInfo[]): void {
+  private restoreCapabilities(stored: readonly CapabilityInfo[]): CapabilityInfo[] {
     const valid: Capability[] = [];
+    const registered: CapabilityInfo[] = [];
     for (const c of stored) {
       try {
         valid.push(...this.engine.checkCapabilities([c], 'open'));
+        registered.push(c);
       } catch (error) {
         this.warn(`stored capability ${JSON.stringify(c.id.slice(0, 80))} was left out: ${(error as Error).message}`);
       }
     }
     if (valid.length > 0) this.engine.registerCapabilities(valid);
+    return registered;
+  }
+
+  /** Stored weights, unless fitted by a version with another set of signals: the prior serves then, until the next fit. */
+  private adoptWeights(weights: FittedWeights): void {
+    const fits = [weights.next, weights.nextNoIntent, weights.search].every((w) => w.length === SIGNALS.length);
+    if (fits) this.engine.setWeights(weights);
+    else this.warn(`the stored weights were fitted for ${weights.next.length} signals, this version has ${SIGNALS.length}: using the prior until the next fit`);
   }
 
   /**
@@ -386,6 +412,63 @@ class DurableToolgraphImpl implements DurableToolgraph {
   private async replayCounted(): Promise<void> {
     const n = await this.replay();
     this.noteApplied(n);
+  }
+
+  private scheduleSync(): void {
+    if (this.syncQueued || this.shared === null || this.closed !== null) return;
+    this.syncQueued = true;
+    this.syncing = this.syncing
+      .then(async () => {
+        this.syncQueued = false;
+        if (this.closed === null) await this.syncShared(this.shared!);
+      })
+      .catch((error: unknown) => this.warn(`reading what other instances changed failed: ${(error as Error).message}`));
+  }
+
+  /**
+   * Reads again what other instances changed of the shared state, as an open reads it: only
+   * the kinds whose revision moved, and of those only the entries that differ from what this
+   * instance has. Each kind goes through the queue its own writes take (the catalogue through
+   * the apply queue, capabilities after registrations, verdicts after verdicts), so it never
+   * interleaves with them. A kind that fails to read is read again at the next sync.
+   */
+  private async syncShared(shared: SharedState): Promise<void> {
+    const now = await this.store.revisions();
+    const moved = shared.moved(now);
+    if (moved.includes('tools')) {
+      await this.serial(async () => {
+        const changed = shared.changedTools(await this.store.listTools());
+        if (changed.length > 0) this.engine.setTools(changed);
+        shared.noteTools(changed);
+        shared.read('tools', now.tools);
+      });
+    }
+    if (moved.includes('capabilities')) {
+      // After the traces so far: a capability may name a tool only they have brought.
+      await this.serial(() => this.replayCounted());
+      await this.queueRegistration(async () => {
+        const changed = shared.changedCapabilities(await this.store.listCapabilities());
+        shared.noteCapabilities(this.restoreCapabilities(changed));
+        shared.read('capabilities', now.capabilities);
+      });
+    }
+    if (moved.includes('weights')) {
+      await this.serial(async () => {
+        const weights = await this.store.getWeights();
+        if (weights !== null && shared.weightsChanged(weights)) {
+          this.adoptWeights(weights);
+          shared.noteWeights(weights);
+        }
+        shared.read('weights', now.weights);
+      });
+    }
+    if (moved.includes('feedback')) {
+      await this.queueVerdict(async () => {
+        const others = shared.newVerdicts(await this.store.listPatternFeedback(shared.lastVerdict));
+        if (others.length > 0) this.engine.restorePatternFeedback(others);
+        shared.read('feedback', now.feedback);
+      });
+    }
   }
 
   catchUp(): Promise<number> {
@@ -463,7 +546,10 @@ class DurableToolgraphImpl implements DurableToolgraph {
     this.assertOpen('setTools');
     const tools = parseCatalog(input);
     await this.store.putTools(tools);
-    return this.serial(async () => this.engine.setTools(tools));
+    return this.serial(async () => {
+      this.shared?.noteTools(tools);
+      return this.engine.setTools(tools);
+    });
   }
 
   async tools(): Promise<readonly ToolInfo[]> {
@@ -475,13 +561,26 @@ class DurableToolgraphImpl implements DurableToolgraph {
    * are queued, so the store and the engine see registrations in the same order.
    */
   setCapabilities(input: unknown): Promise<{ capabilities: number; version: number }> {
-    const next = this.registrations.then(async () => {
+    return this.queueRegistration(async () => {
       this.assertOpen('setCapabilities');
       const capabilities = this.engine.checkCapabilities(input);
       await this.store.putCapabilities(capabilities);
+      this.shared?.noteCapabilities(capabilities);
       return this.engine.registerCapabilities(capabilities);
     });
+  }
+
+  /** Runs `fn` after every registration queued before it (stored and registered in one order). */
+  private queueRegistration<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.registrations.then(fn);
     this.registrations = next.catch(() => {});
+    return next;
+  }
+
+  /** Runs `fn` after every verdict queued before it: each stored state includes the verdicts before it. */
+  private queueVerdict<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.verdicts.then(fn);
+    this.verdicts = next.catch(() => {});
     return next;
   }
 
@@ -534,19 +633,17 @@ class DurableToolgraphImpl implements DurableToolgraph {
    * recorded by the engine. Other instances read it at their next open.
    */
   patternFeedback(id: string, body: unknown): Promise<PatternView> {
-    // One verdict at a time: each stored state must include the verdicts before it.
-    const next = this.verdicts.then(async () => {
+    return this.queueVerdict(async () => {
       this.assertOpen('patternFeedback');
       const { decision, at: given } = parsePatternDecision(body);
       const at = given ?? Date.now();
       const { tools, state } = this.engine.patternConfidence({ id }, { decision, at });
-      await this.store.appendPatternFeedback({ patternId: state.id, tools, decision, at }, state);
+      const seq = await this.store.appendPatternFeedback({ patternId: state.id, tools, decision, at }, state);
+      this.shared?.noteOwnVerdict(seq);
       // By its tools, not its id again: finding an id never reviewed walks every transition.
       const target = tools.length === 2 ? { from: tools[0], to: tools[1] } : { tools };
       return this.engine.patternFeedback(target, decision, { at });
     });
-    this.verdicts = next.catch(() => {});
-    return next;
   }
 
   score(trace: unknown, options?: ScoreOptions): Promise<ContributionResult> {
@@ -569,6 +666,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
       return this.engine.fitOn(traces, options);
     });
     await this.store.putWeights(report.weights);
+    this.shared?.noteWeights(report.weights);
     await this.snapshot();
     return report;
   }
@@ -595,6 +693,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
         await this.registrations;
         await this.backfill;
         await this.unsubscribe?.();
+        await this.syncing;
         await this.applying;
         await this.snapshotting;
         if (this.cursor > this.snapshotSeq) await this.snapshot();

@@ -120,6 +120,7 @@ interface ModelPlan {
   readonly reuse: StoredSignals | null;
   readonly reuseClusters: boolean;
   readonly capabilityVersion: number;
+  readonly catalogVersion: number;
   /** The pattern registry's revision whose human scores the build uses. */
   readonly feedbackRevision: number;
   readonly started: number;
@@ -203,6 +204,12 @@ export class Toolgraph {
   /** Bumped by setCapabilities: the model is stale when it was built for another version. */
   private capabilityVersion = 0;
   private builtCapabilityVersion = -1;
+  /**
+   * Catalogue updates, and the one the model was built with: a tool described anew changes no
+   * graph version, but the model's text (BM25 index, tool vectors) and data flow must follow.
+   */
+  private catalogVersion = 0;
+  private builtCatalogVersion = -1;
   /** Learns capabilities from `traces` as they grow (null: learning is off). */
   private readonly learner: CapabilityLearner | null;
   /** The traces' tool sets for capability outcomes, indexed as they arrive (capability-evidence.ts). */
@@ -247,6 +254,7 @@ export class Toolgraph {
       this.catalog.set(tool.name, tool);
       this.graph.addTool(tool.name);
     }
+    this.catalogVersion++;
     this.invalidate();
     return { tools: this.catalog.size, version: this.graph.version };
   }
@@ -517,6 +525,7 @@ export class Toolgraph {
       this.model.graph.version !== this.graph.version ||
       this.model.weights !== this.weights ||
       this.builtCapabilityVersion !== this.capabilityVersion ||
+      this.builtCatalogVersion !== this.catalogVersion ||
       this.toolVectorsStale
     );
   }
@@ -551,7 +560,7 @@ export class Toolgraph {
       previousVectors,
       ...(reuse === null ? {} : { communities: { communities: reuse.communities, count: reuse.communityCount } }),
     };
-    return { options, reuse, reuseClusters, capabilityVersion: this.capabilityVersion, feedbackRevision: this.registry.revision, started, build: ++this.builds };
+    return { options, reuse, reuseClusters, capabilityVersion: this.capabilityVersion, catalogVersion: this.catalogVersion, feedbackRevision: this.registry.revision, started, build: ++this.builds };
   }
 
   private installModel(model: RecommenderModel, plan: ModelPlan): void {
@@ -560,6 +569,7 @@ export class Toolgraph {
       this.clustered = { at: performance.now(), ids: model.capabilities?.indexById ?? new Map(), version: plan.capabilityVersion };
     }
     this.builtCapabilityVersion = plan.capabilityVersion;
+    this.builtCatalogVersion = plan.catalogVersion;
     this.modelFeedback = plan.feedbackRevision;
     this.restoredSignals = plan.reuse !== null && plan.reuse.version !== model.graph.version;
     this.lastRebuildMs = performance.now() - plan.started;

@@ -180,6 +180,22 @@ INSERT INTO transitions_folded (seq) SELECT coalesce(max(seq), 0) FROM traces;
 ALTER TABLE capabilities ADD COLUMN position bigint GENERATED ALWAYS AS IDENTITY;
 `,
   },
+  {
+    version: 6,
+    name: 'revisions of the shared state',
+    // Several instances on one database serve one catalogue, one set of capabilities, one fit
+    // and one feedback log. Each write of one of these moves its counter forward first thing in
+    // its transaction, under the row's lock, and notifies; an instance reads the four counters
+    // (on the notification, and on its poll should one be lost) and reads again only what moved.
+    // The lock also serialises verdicts, so their seqs commit in order.
+    sql: `
+CREATE TABLE revisions (
+  kind text PRIMARY KEY CHECK (kind IN ('tools', 'capabilities', 'weights', 'feedback')),
+  revision bigint NOT NULL
+);
+INSERT INTO revisions (kind, revision) VALUES ('tools', 0), ('capabilities', 0), ('weights', 0), ('feedback', 0);
+`,
+  },
 ];
 
 /** The version a fully migrated store reports. */

@@ -13,6 +13,7 @@ import type { ToolInfo, Trace } from '../schema/types.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS, SCHEMA_VERSION_TABLE } from './migrations.js';
 import type { Row, SqlDriver, SqlSession } from './sql-driver.js';
 import type { PatternConfidence } from '../scoring/confidence-state.js';
+import { SHARED_KINDS } from './store.js';
 import type {
   AppendResult,
   CapabilityInfo,
@@ -20,8 +21,12 @@ import type {
   PatternFeedbackRow,
   PatternFilter,
   PatternHistoryRow,
+  SharedKind,
   Store,
+  StoreChange,
+  StoreRevisions,
   StoreStats,
+  StoredPatternFeedback,
   StoredTrace,
   TracePage,
   TransitionRow,
@@ -41,6 +46,13 @@ const APPEND_LOCK = `SELECT pg_advisory_xact_lock(hashtext('toolgraph:append:' |
 const MIGRATE_LOCK = `SELECT pg_advisory_xact_lock(hashtext('toolgraph:migrate:' || current_schema()))`;
 // Delivered at commit to every connection LISTENing on the channel (PostgreSQL); see subscribe.
 const NOTIFY_APPEND = `SELECT pg_notify('toolgraph:' || current_schema(), $1)`;
+/**
+ * A write of shared state moves its revision forward and notifies, first thing in its
+ * transaction: the row lock it takes is held to the commit, so the writes of one kind (and the
+ * seqs of verdicts) commit in order. The payload is the kind; an append's is a number.
+ */
+const BUMP_REVISION = `WITH bumped AS (UPDATE revisions SET revision = revision + 1 WHERE kind = $1 RETURNING kind)
+  SELECT pg_notify('toolgraph:' || current_schema(), kind) FROM bumped`;
 /** Snapshots kept: the newest and the one before, in case the newest cannot be decoded. */
 const SNAPSHOTS_KEPT = 2;
 
@@ -260,6 +272,7 @@ export class SqlStore implements Store {
       for (const tool of tools) byName.set(tool.name, tool);
       if (byName.size === 0) return;
       await this.driver.transaction(async (tx) => {
+        await tx.query(BUMP_REVISION, ['tools']);
         for (const chunk of chunks([...byName.values()])) {
           const params: unknown[] = [];
           for (const tool of chunk) {
@@ -294,6 +307,7 @@ export class SqlStore implements Store {
       for (const capability of capabilities) byId.set(capability.id, capability);
       if (byId.size === 0) return;
       await this.driver.transaction(async (tx) => {
+        await tx.query(BUMP_REVISION, ['capabilities']);
         for (const chunk of chunks([...byId.values()])) {
           const params: unknown[] = [];
           for (const c of chunk) {
@@ -466,7 +480,10 @@ export class SqlStore implements Store {
       if (coverage !== undefined && !(coverage >= 0 && coverage <= 1)) {
         throw new ToolgraphError('INVALID_INPUT', `putWeights: noMatchCoverage must be a number in [0, 1], got ${String(coverage)}`);
       }
-      await this.driver.query('INSERT INTO weights (body) VALUES ($1::json)', [JSON.stringify(body)]);
+      await this.driver.transaction(async (tx) => {
+        await tx.query(BUMP_REVISION, ['weights']);
+        await tx.query('INSERT INTO weights (body) VALUES ($1::json)', [JSON.stringify(body)]);
+      });
     });
   }
 
@@ -491,29 +508,38 @@ export class SqlStore implements Store {
     });
   }
 
-  appendPatternFeedback(entry: PatternFeedbackRow, state: PatternConfidence): Promise<void> {
+  appendPatternFeedback(entry: PatternFeedbackRow, state: PatternConfidence): Promise<number> {
     return this.run('appendPatternFeedback', async () => {
       const row = parseWith(patternFeedbackRowSchema, entry, 'appendPatternFeedback');
       validPattern(state, 'appendPatternFeedback: state');
       if (state.id !== row.patternId) {
         throw new ToolgraphError('INVALID_INPUT', `appendPatternFeedback: the state is of pattern ${JSON.stringify(state.id)}, the verdict of ${JSON.stringify(row.patternId)}`);
       }
-      await this.driver.transaction(async (tx) => {
-        await tx.query('INSERT INTO pattern_feedback (pattern_id, tools, decision, at_ms) VALUES ($1, $2::json, $3, $4::float8)', [
+      return this.driver.transaction(async (tx) => {
+        await tx.query(BUMP_REVISION, ['feedback']);
+        const rows = await tx.query('INSERT INTO pattern_feedback (pattern_id, tools, decision, at_ms) VALUES ($1, $2::json, $3, $4::float8) RETURNING seq::text AS seq_text', [
           encodeText(row.patternId),
           JSON.stringify(row.tools),
           row.decision,
           row.at,
         ]);
         await this.writePatterns(tx, [state]);
+        return num(rows[0]?.['seq_text']);
       });
     });
   }
 
-  listPatternFeedback(): Promise<PatternFeedbackRow[]> {
+  listPatternFeedback(afterSeq = 0): Promise<StoredPatternFeedback[]> {
     return this.run('listPatternFeedback', async () => {
-      const rows = await this.driver.query('SELECT pattern_id, tools::text AS tools, decision, at_ms FROM pattern_feedback ORDER BY seq');
+      if (!Number.isSafeInteger(afterSeq) || afterSeq < 0) {
+        throw new ToolgraphError('INVALID_INPUT', `listPatternFeedback: seq must be a non-negative integer, got ${String(afterSeq)}`);
+      }
+      const rows = await this.driver.query(
+        'SELECT seq::text AS seq_text, pattern_id, tools::text AS tools, decision, at_ms FROM pattern_feedback WHERE seq > $1::bigint ORDER BY seq',
+        [String(afterSeq)],
+      );
       return rows.map((row) => ({
+        seq: num(row['seq_text']),
         patternId: decodeText(str(row['pattern_id'])),
         tools: JSON.parse(str(row['tools'])) as string[],
         decision: str(row['decision']) as PatternFeedbackRow['decision'],
@@ -685,11 +711,27 @@ export class SqlStore implements Store {
     });
   }
 
-  subscribe(listener: (lastSeq: number) => void): Promise<Unsubscribe> {
-    return this.run('subscribe', () => this.driver.listen((payload) => {
-      const seq = Number(payload);
-      if (Number.isSafeInteger(seq)) listener(seq);
-    }));
+  subscribe(listener: (change: StoreChange) => void): Promise<Unsubscribe> {
+    return this.run('subscribe', () =>
+      this.driver.listen((payload) => {
+        if ((SHARED_KINDS as readonly string[]).includes(payload)) {
+          listener({ kind: payload as SharedKind });
+          return;
+        }
+        const seq = Number(payload);
+        if (Number.isSafeInteger(seq)) listener({ kind: 'traces', lastSeq: seq });
+      }),
+    );
+  }
+
+  revisions(): Promise<StoreRevisions> {
+    return this.run('revisions', async () => {
+      const rows = await this.driver.query('SELECT kind, revision::text AS revision FROM revisions');
+      const found = new Map(rows.map((row) => [str(row['kind']), num(row['revision'])]));
+      const revisions = {} as Record<SharedKind, number>;
+      for (const kind of SHARED_KINDS) revisions[kind] = found.get(kind) ?? 0;
+      return revisions;
+    });
   }
 
   stats(): Promise<StoreStats> {

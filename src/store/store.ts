@@ -126,6 +126,24 @@ export interface GraphSnapshotRecord {
   readonly data: Uint8Array;
 }
 
+/** A stored verdict with its position in the feedback log. */
+export interface StoredPatternFeedback extends PatternFeedbackRow {
+  readonly seq: number;
+}
+
+/** Shared state besides the traces, which every instance on one database serves. */
+export const SHARED_KINDS = ['tools', 'capabilities', 'weights', 'feedback'] as const;
+export type SharedKind = (typeof SHARED_KINDS)[number];
+
+/**
+ * Per kind of shared state, a counter that each write of it moves forward in the write's own
+ * transaction: an instance compares them with the ones it last read to know what to read again.
+ */
+export type StoreRevisions = Readonly<Record<SharedKind, number>>;
+
+/** What another connection committed: traces up to `lastSeq`, or a write of one kind of shared state. */
+export type StoreChange = { readonly kind: 'traces'; readonly lastSeq: number } | { readonly kind: SharedKind };
+
 /** Stops a subscription; idempotent. */
 export type Unsubscribe = () => Promise<void>;
 
@@ -173,9 +191,12 @@ export interface Store {
    * Appends a verdict to the feedback log and, in the same transaction, stores the pattern's
    * confidence state after it (as putPatterns does): both or neither.
    */
-  appendPatternFeedback(entry: PatternFeedbackRow, state: PatternConfidence): Promise<void>;
-  /** Every verdict ever appended, in the order they were. */
-  listPatternFeedback(): Promise<PatternFeedbackRow[]>;
+  appendPatternFeedback(entry: PatternFeedbackRow, state: PatternConfidence): Promise<number>;
+  /**
+   * The verdicts appended after `afterSeq` (default: all), in the order they were. Appends are
+   * serialised, so seqs commit in order: reading past the last seq seen never skips a verdict.
+   */
+  listPatternFeedback(afterSeq?: number): Promise<StoredPatternFeedback[]>;
   /** Every history entry ever stored for a pattern, oldest first; [] for an unknown id. */
   patternHistory(id: string): Promise<PatternHistoryRow[]>;
   /** Stores a graph snapshot; older ones beyond the newest two are deleted in the same transaction. */
@@ -183,11 +204,14 @@ export interface Store {
   /** The snapshot with the highest trace seq, or null. */
   getSnapshot(): Promise<GraphSnapshotRecord | null>;
   /**
-   * Calls `listener(lastSeq)` when another connection commits traces, for an instance to catch
-   * up at once instead of polling. PostgreSQL: LISTEN/NOTIFY on a dedicated connection. PGlite:
-   * one process owns the folder, so nobody else can write; the listener is never called.
+   * Calls `listener` when another connection commits traces or writes shared state, for an
+   * instance to catch up at once instead of polling. PostgreSQL: LISTEN/NOTIFY on a dedicated
+   * connection. PGlite: one process owns the folder, so nobody else can write; the listener is
+   * never called.
    */
-  subscribe(listener: (lastSeq: number) => void): Promise<Unsubscribe>;
+  subscribe(listener: (change: StoreChange) => void): Promise<Unsubscribe>;
+  /** The shared state's revisions (StoreRevisions), read in one statement. */
+  revisions(): Promise<StoreRevisions>;
   stats(): Promise<StoreStats>;
   /** Releases the database; further calls fail with INTERNAL. Idempotent. */
   close(): Promise<void>;

@@ -173,8 +173,8 @@ describe('durable toolgraph on PGlite', () => {
     const store = await openStore({ dataDir, schema });
     try {
       expect(await store.listPatternFeedback()).toEqual([
-        { patternId: ab!.id, tools: ['a', 'b'], decision: 'reject', at: 5_000 },
-        { patternId: ab!.id, tools: ['a', 'b'], decision: 'reject', at: 6_000 },
+        { seq: 1, patternId: ab!.id, tools: ['a', 'b'], decision: 'reject', at: 5_000 },
+        { seq: 2, patternId: ab!.id, tools: ['a', 'b'], decision: 'reject', at: 6_000 },
       ]);
       const [stored] = await store.listPatterns();
       expect(stored!.id).toBe(ab!.id);
@@ -495,4 +495,99 @@ describe.runIf(URL_ENV)('durable toolgraph on PostgreSQL: two instances', () => 
       await Promise.all([a.close(), b.close()]);
     }
   }, 60_000);
+
+  /** Polls `check` every 10 ms until it holds or `ms` pass; returns whether it held. */
+  async function within(ms: number, check: () => Promise<boolean>): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      if (await check()) return true;
+      if (Date.now() >= deadline) return false;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  it("instance B takes A's catalogue, capabilities, fit and verdicts within a second, without a restart, and answers as A does", async () => {
+    const schema = `tg_shared_${randomBytes(4).toString('hex')}`;
+    const open = (): Promise<DurableToolgraph> => openToolgraph({ databaseUrl: URL_ENV!, schema, seed: 3, rebuildDelayMs: 10, pollMs: 5_000 });
+    const [a, b] = await Promise.all([open(), open()]);
+    try {
+      await a.ingest([
+        ...Array.from({ length: 12 }, (_, i) => ({ id: `s${i}`, intent: `plan a trip ${i % 3}`, tools: ['search', 'book', 'pay'] })),
+        ...Array.from({ length: 6 }, (_, i) => ({ id: `r${i}`, intent: 'cancel my booking', tools: ['search', 'cancel'], success: i % 2 === 0 })),
+      ]);
+      const last = (await a.storeStats()).lastSeq;
+      expect(await within(1_000, async () => b.appliedSeq === last)).toBe(true);
+
+      // The poll runs every 5 s: each change below reaches B within a second only by its NOTIFY.
+      const catalogue = [
+        { name: 'search', description: 'find flights and hotels', params: [{ name: 'city', type: 'string', description: 'where to', required: true }] },
+        { name: 'refund', description: 'return the money of a cancelled booking', params: [] },
+      ];
+      await a.setTools(catalogue);
+      expect(await within(1_000, async () => JSON.stringify(await b.tools()) === JSON.stringify(await a.tools()))).toBe(true);
+      expect((await b.tools()).find((t) => t.name === 'refund')?.description).toBe('return the money of a cancelled booking');
+
+      await a.setCapabilities([{ id: 'cap:trip', description: 'book and pay a trip', tools: ['search', 'book', 'pay'], ordered: true }]);
+      expect(await within(1_000, async () => (await b.capabilities()).some((c) => c.id === 'cap:trip'))).toBe(true);
+      expect(await b.capabilities()).toEqual(await a.capabilities());
+
+      await a.fit();
+      const fitted = (): string => JSON.stringify(a.engine.rebuild().weights);
+      expect(a.engine.rebuild().weights.source).toBe('fitted');
+      expect(await within(1_000, async () => JSON.stringify(b.engine.rebuild().weights) === fitted())).toBe(true);
+
+      const pattern = (await a.patterns()).find((p) => p.kind === 'transition' && p.tools.join('>') === 'search>cancel');
+      expect(pattern).toBeDefined();
+      await a.patternFeedback(pattern!.id, { decision: 'reject', at: 1_800_000_000_000 });
+      const rejections = async (tg: DurableToolgraph): Promise<number | undefined> => (await tg.patterns()).find((p) => p.id === pattern!.id)?.rejections;
+      expect(await rejections(a)).toBe(1);
+      expect(await within(1_000, async () => (await rejections(b)) === 1)).toBe(true);
+
+      // B's own writes come back through the same path: applied once, not twice.
+      await b.patternFeedback(pattern!.id, { decision: 'approve', at: 1_800_000_001_000 });
+      await b.setTools([{ name: 'book', description: 'reserve a seat or a room', params: [] }]);
+      expect(await within(1_000, async () => (await rejections(a)) === 1 && (await a.patterns()).find((p) => p.id === pattern!.id)?.approvals === 1)).toBe(true);
+      expect(await within(1_000, async () => (await a.tools()).some((t) => t.description === 'reserve a seat or a room'))).toBe(true);
+      await new Promise((r) => setTimeout(r, 200));
+      expect((await b.patterns()).find((p) => p.id === pattern!.id)).toMatchObject({ approvals: 1, rejections: 1 });
+
+      // Both answer alike, and as an instance opened afresh on the same database does.
+      const c = await open();
+      try {
+        for (const tg of [a, b, c]) tg.engine.rebuild();
+        const ask = async (tg: DurableToolgraph) => [
+          await tg.predictNext({ context: ['search'], intent: 'cancel my booking', k: 5 }),
+          await tg.searchTools({ query: 'money back for a cancelled booking', k: 3 }),
+          await tg.patterns(),
+          await tg.capabilities(),
+        ];
+        const fromC = await ask(c);
+        expect(await ask(a)).toEqual(fromC);
+        expect(await ask(b)).toEqual(fromC);
+      } finally {
+        await c.close();
+      }
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  }, 60_000);
+
+  it('an instance that cannot LISTEN reads the shared state on its poll', async () => {
+    const schema = `tg_poll_${randomBytes(4).toString('hex')}`;
+    const a = await openToolgraph({ databaseUrl: URL_ENV!, schema, seed: 3 });
+    // B's store is the real one but for LISTEN, which fails as on a connection limit.
+    const real = await openStore({ databaseUrl: URL_ENV!, schema });
+    const store = new Proxy(real, {
+      get: (target, key, receiver) => (key === 'subscribe' ? () => Promise.reject(new Error('too many connections')) : Reflect.get(target, key, receiver)),
+    });
+    const warnings: string[] = [];
+    const b = await openToolgraph({ store, seed: 3, pollMs: 100, onWarning: (m) => warnings.push(m) });
+    try {
+      expect(warnings.some((w) => w.includes('polling only'))).toBe(true);
+      await a.setTools([{ name: 'lookup', description: 'look a word up', params: [] }]);
+      expect(await within(2_000, async () => (await b.tools()).some((t) => t.description === 'look a word up'))).toBe(true);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  }, 30_000);
 });

@@ -79,6 +79,39 @@ describe('Toolgraph service', () => {
     tg.close();
   });
 
+  it('takes a known tool described anew into its model, after the debounce and on rebuild(), as if described from the start', async () => {
+    const traces = [
+      ...Array.from({ length: 12 }, (_, i) => ({ id: `s${i}`, intent: `plan a trip ${i % 3}`, tools: ['search', 'book', 'pay'] })),
+      ...Array.from({ length: 6 }, (_, i) => ({ id: `c${i}`, intent: 'cancel my booking', tools: ['search', 'cancel'] })),
+    ];
+    const catalogue = [{ name: 'search', description: 'find flights and hotels', params: [] }];
+    const book = { name: 'book', description: 'reserve a seat or a room', params: [] };
+    const query = { query: 'money back for a cancelled booking', k: 4 };
+    const described = new Toolgraph({ seed: 3 });
+    described.ingest(traces);
+    described.setTools([...catalogue, book]);
+    const expected = described.searchTools(query);
+
+    const later = new Toolgraph({ seed: 3, rebuildDelayMs: 5 });
+    later.ingest(traces);
+    later.setTools(catalogue);
+    const before = later.searchTools(query);
+    // Described anew: no tool and no transition is added, so no graph version moves.
+    later.setTools([book]);
+    await sleep(60);
+    expect(later.searchTools(query)).toEqual(expected);
+    expect(before).not.toEqual(expected);
+
+    const rebuilt = new Toolgraph({ seed: 3, rebuildDelayMs: 60_000 });
+    rebuilt.ingest(traces);
+    rebuilt.setTools(catalogue);
+    rebuilt.searchTools(query);
+    rebuilt.setTools([book]);
+    rebuilt.rebuild();
+    expect(rebuilt.searchTools(query)).toEqual(expected);
+    for (const tg of [described, later, rebuilt]) tg.close();
+  });
+
   it('builds the same model with its graph snapshot on a worker thread, here when the thread fails, and keeps a build installed meanwhile', async () => {
     const learn = (tg: Toolgraph): void => {
       for (let i = 0; i < 60; i++) tg.ingest({ id: `t${i}`, tools: i % 3 === 0 ? ['open', 'read', 'close'] : ['open', 'write', 'log', 'close'], intent: i % 3 === 0 ? 'read the file' : 'write the file', timestamp: 1_700_000_000_000 + i });

@@ -304,13 +304,18 @@ export function storeContract(name: string, harness: StoreHarness): void {
       const store = await fresh();
       const id = 'transition:\u0000x';
       const state = applyConfidenceEvent(createPatternConfidence({ id, kind: 'transition', now: 1_000 }), 'user_accepted', 2_000);
-      await store.appendPatternFeedback({ patternId: id, tools: ['__proto__', 'a\\b 🛠️'], decision: 'approve', at: 2_000 }, state);
+      const first = await store.appendPatternFeedback({ patternId: id, tools: ['__proto__', 'a\\b 🛠️'], decision: 'approve', at: 2_000 }, state);
       const rejected = applyConfidenceEvent(state, 'user_corrected', 3_000);
-      await store.appendPatternFeedback({ patternId: id, tools: ['__proto__', 'a\\b 🛠️'], decision: 'reject', at: 3_000 }, rejected);
+      const second = await store.appendPatternFeedback({ patternId: id, tools: ['__proto__', 'a\\b 🛠️'], decision: 'reject', at: 3_000 }, rejected);
+      expect(second).toBeGreaterThan(first);
       expect(await store.listPatternFeedback()).toEqual([
-        { patternId: id, tools: ['__proto__', 'a\\b 🛠️'], decision: 'approve', at: 2_000 },
-        { patternId: id, tools: ['__proto__', 'a\\b 🛠️'], decision: 'reject', at: 3_000 },
+        { seq: first, patternId: id, tools: ['__proto__', 'a\\b 🛠️'], decision: 'approve', at: 2_000 },
+        { seq: second, patternId: id, tools: ['__proto__', 'a\\b 🛠️'], decision: 'reject', at: 3_000 },
       ]);
+      // Read past a seq: only the later verdicts.
+      expect((await store.listPatternFeedback(first)).map((row) => row.seq)).toEqual([second]);
+      expect(await store.listPatternFeedback(second)).toEqual([]);
+      expect((await rejectionOf(store.listPatternFeedback(-1))).code).toBe('INVALID_INPUT');
       expect(await store.listPatterns()).toEqual([rejected]);
       // Refused whole: a bad verdict, or a state of another pattern; nothing of either is written.
       for (const bad of [
@@ -324,6 +329,29 @@ export function storeContract(name: string, harness: StoreHarness): void {
       }
       expect((await store.listPatternFeedback()).length).toBe(2);
       expect(await store.listPatterns()).toEqual([rejected]);
+    });
+
+    it("moves a kind's revision with each write of it, and only its; a refused write moves none", async () => {
+      const store = await fresh();
+      const zero = { tools: 0, capabilities: 0, weights: 0, feedback: 0 };
+      expect(await store.revisions()).toEqual(zero);
+      await store.putTools([{ name: 'a', description: 'A', params: [] }]);
+      await store.putTools([{ name: 'b', description: 'B', params: [] }]);
+      await store.putTools([]);
+      expect(await store.revisions()).toEqual({ ...zero, tools: 2 });
+      await store.putCapabilities([{ id: 'c', description: '', tools: ['a'], ordered: false, successes: 0, failures: 0 }]);
+      await store.putWeights(PRIOR_WEIGHTS);
+      const state = applyConfidenceEvent(createPatternConfidence({ id: 'transition:a', kind: 'transition', now: 1_000 }), 'user_accepted', 2_000);
+      await store.appendPatternFeedback({ patternId: 'transition:a', tools: ['a', 'b'], decision: 'approve', at: 2_000 }, state);
+      const after = { tools: 2, capabilities: 1, weights: 1, feedback: 1 };
+      expect(await store.revisions()).toEqual(after);
+      await rejectionOf(store.putWeights({ ...PRIOR_WEIGHTS, next: [Number.NaN] }));
+      await rejectionOf(store.appendPatternFeedback({ patternId: 'other', tools: ['a', 'b'], decision: 'approve', at: 2_000 }, state));
+      // Traces and patterns are not shared state of this kind: they have their own cursors.
+      await store.appendTraces([trace('r1', ['a', 'b'])]);
+      await store.putPatterns([state]);
+      expect(await store.revisions()).toEqual(after);
+      expect(await (await reopen(store)).revisions()).toEqual(after);
     });
 
     it('stores learned patterns by id and keeps every history entry ever put', async () => {

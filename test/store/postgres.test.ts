@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { PRIOR_WEIGHTS } from '../../src/recommend/model.js';
 import { LATEST_SCHEMA_VERSION } from '../../src/store/migrations.js';
 import { openStore } from '../../src/store/open-store.js';
 import { iterateTraces, type Store } from '../../src/store/store.js';
@@ -124,7 +125,9 @@ describe.runIf(URL_ENV)('PostgreSQL store', () => {
       const b = await openIn(schema);
       const other = await openIn(newSchema());
       const heard: number[] = [];
-      const unsubscribe = await b.subscribe((seq) => heard.push(seq));
+      const unsubscribe = await b.subscribe((change) => {
+        if (change.kind === 'traces') heard.push(change.lastSeq);
+      });
       try {
         const started = Date.now();
         const ack = await a.appendTraces([trace('n1', ['x', 'y'])]);
@@ -140,6 +143,26 @@ describe.runIf(URL_ENV)('PostgreSQL store', () => {
       } finally {
         await unsubscribe();
         for (const s of [a, b, other]) await s.close();
+      }
+    });
+
+    it("an instance hears another's writes of shared state by kind, and the revisions say what moved", async () => {
+      const schema = newSchema();
+      const a = await openIn(schema);
+      const b = await openIn(schema);
+      const heard: string[] = [];
+      const unsubscribe = await b.subscribe((change) => heard.push(change.kind));
+      try {
+        const before = await b.revisions();
+        await a.putTools([{ name: 'x', description: 'X', params: [] }]);
+        await a.putWeights(PRIOR_WEIGHTS);
+        const started = Date.now();
+        while (heard.length < 2 && Date.now() - started < 1_000) await new Promise((r) => setTimeout(r, 5));
+        expect(heard).toEqual(['tools', 'weights']);
+        expect(await b.revisions()).toEqual({ ...before, tools: before.tools + 1, weights: before.weights + 1 });
+      } finally {
+        await unsubscribe();
+        for (const s of [a, b]) await s.close();
       }
     });
   });
@@ -189,6 +212,7 @@ describe.runIf(URL_ENV)('PostgreSQL store', () => {
       await client.connect();
       try {
         await client.query(`DELETE FROM ${schema}.schema_version WHERE version >= 4`);
+        await client.query(`DROP TABLE ${schema}.revisions`);
         await client.query(`ALTER TABLE ${schema}.capabilities DROP COLUMN position`);
         await client.query(`DROP TABLE ${schema}.transitions_folded`);
         await client.query(`ALTER TABLE ${schema}.traces DROP COLUMN tools, DROP COLUMN oks`);
@@ -203,6 +227,7 @@ describe.runIf(URL_ENV)('PostgreSQL store', () => {
         expect((await upgraded.stats()).schemaVersion).toBe(LATEST_SCHEMA_VERSION);
         // Capabilities stored before their registration order was kept are still there.
         expect(await upgraded.listCapabilities()).toEqual([capability]);
+        expect(await upgraded.revisions()).toEqual({ tools: 0, capabilities: 0, weights: 0, feedback: 0 });
         await upgraded.appendTraces([trace('new1', ['b', 'c'])]);
         expect(await upgraded.listTransitions()).toEqual([
           { from: 'a', to: 'b', count: 2, successes: 2, failures: 0, lastSeen: 1_000 },
