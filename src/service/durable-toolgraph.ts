@@ -327,7 +327,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
    * tools they name are in the catalogue or the replayed traces); one that fails is reported and
    * left out, and the others still count.
    */
-  private restoreCapabilities(stored: readonly CapabilityInfo[]): CapabilityInfo[] {
+  private restoreCapabilities(stored: readonly CapabilityInfo[], options: { readonly replace?: boolean } = {}): CapabilityInfo[] {
     const valid: Capability[] = [];
     const registered: CapabilityInfo[] = [];
     for (const c of stored) {
@@ -338,7 +338,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
         this.warn(`stored capability ${JSON.stringify(c.id.slice(0, 80))} was left out: ${(error as Error).message}`);
       }
     }
-    if (valid.length > 0) this.engine.registerCapabilities(valid);
+    if (valid.length > 0 || options.replace === true) this.engine.registerCapabilities(valid, options);
     return registered;
   }
 
@@ -447,8 +447,10 @@ class DurableToolgraphImpl implements DurableToolgraph {
       // After the traces so far: a capability may name a tool only they have brought.
       await this.serial(() => this.replayCounted());
       await this.queueRegistration(async () => {
-        const changed = shared.changedCapabilities(await this.store.listCapabilities());
-        shared.noteCapabilities(this.restoreCapabilities(changed));
+        const stored = await this.store.listCapabilities();
+        // All of them again, in the store's order (the co-clustering's column order, which a
+        // restart reads), when any changed: registrations by two instances may have interleaved.
+        if (shared.changedCapabilities(stored).length > 0) shared.noteCapabilities(this.restoreCapabilities(stored, { replace: true }));
         shared.read('capabilities', now.capabilities);
       });
     }

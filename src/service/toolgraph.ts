@@ -414,8 +414,13 @@ export class Toolgraph {
     return parsed;
   }
 
-  /** Registers capabilities checkCapabilities returned (by id: a known id is replaced). */
-  registerCapabilities(capabilities: readonly Capability[]): { capabilities: number; version: number } {
+  /**
+   * Registers capabilities checkCapabilities returned (by id: a known id is replaced, in its
+   * place). With `replace`, they become the registered set, in their order: a durable instance
+   * taking another's registrations puts them in the store's order, which a restart reads.
+   */
+  registerCapabilities(capabilities: readonly Capability[], options: { readonly replace?: boolean } = {}): { capabilities: number; version: number } {
+    if (options.replace === true) this.registered.clear();
     for (const c of capabilities) this.registered.set(c.id, c);
     this.capabilityVersion++;
     this.invalidate();
