@@ -83,14 +83,44 @@ export interface PrefetchingEmbedding extends TextEmbedding {
 /** Any Embedder behind the synchronous interface; errors of the embedder reach the prefetch caller. */
 export function prefetchingEmbedding(embedder: Embedder, batch = 64): PrefetchingEmbedding {
   const memory = new VectorMemory();
-  const fetch = async (texts: readonly string[], keep: (text: string, v: Float32Array) => void, has: (t: string) => boolean) => {
-    const missing = [...new Set(texts)].filter((t) => !has(t));
+  // Texts being embedded, by the batch that embeds them: concurrent prefetches (the first
+  // requests after a start all find the catalogue missing) wait for a text already asked for
+  // instead of asking the embedder again, so each text is embedded once however many ask.
+  const toolsInFlight = new Map<string, Promise<void>>();
+  const queriesInFlight = new Map<string, Promise<void>>();
+  const fetch = async (
+    texts: readonly string[],
+    keep: (text: string, v: Float32Array) => void,
+    has: (t: string) => boolean,
+    inFlight: Map<string, Promise<void>>,
+  ): Promise<void> => {
+    const waits = new Set<Promise<void>>();
+    const missing: string[] = [];
+    for (const t of new Set(texts)) {
+      if (has(t)) continue;
+      const pending = inFlight.get(t);
+      if (pending !== undefined) waits.add(pending);
+      else missing.push(t);
+    }
+    // One batch after another, each registered before any is awaited; a failed batch fails the
+    // ones after it too, and every caller waiting on them hears why.
+    let previous: Promise<void> = Promise.resolve();
     for (let i = 0; i < missing.length; i += batch) {
       const chunk = missing.slice(i, i + batch);
-      // embedOne checks length and finiteness; a batch call is checked the same way per vector.
-      const vectors = chunk.length === 1 ? [await embedOne(embedder, chunk[0]!, 'embedding')] : await checkedBatch(embedder, chunk);
-      chunk.forEach((text, j) => keep(text, vectors[j]!));
+      const done = previous.then(async () => {
+        // embedOne checks length and finiteness; a batch call is checked the same way per vector.
+        const vectors = chunk.length === 1 ? [await embedOne(embedder, chunk[0]!, 'embedding')] : await checkedBatch(embedder, chunk);
+        chunk.forEach((text, j) => keep(text, vectors[j]!));
+      });
+      for (const t of chunk) inFlight.set(t, done);
+      const settled = (): void => {
+        for (const t of chunk) if (inFlight.get(t) === done) inFlight.delete(t);
+      };
+      void done.then(settled, settled);
+      waits.add(done);
+      previous = done;
     }
+    await Promise.all(waits);
   };
   return {
     dimensions: embedder.dimensions,
@@ -98,8 +128,8 @@ export function prefetchingEmbedding(embedder: Embedder, batch = 64): Prefetchin
     query: (text) => memory.queries.get(text) ?? null,
     tool: (text) => memory.tools.get(text) ?? null,
     retain: (texts) => memory.retain(texts),
-    prefetchQueries: (texts) => fetch(texts, (t, v) => memory.rememberQuery(t, v), (t) => memory.queries.has(t)),
-    prefetchTools: (texts) => fetch(texts, (t, v) => memory.tools.set(t, v), (t) => memory.tools.has(t)),
+    prefetchQueries: (texts) => fetch(texts, (t, v) => memory.rememberQuery(t, v), (t) => memory.queries.has(t), queriesInFlight),
+    prefetchTools: (texts) => fetch(texts, (t, v) => memory.tools.set(t, v), (t) => memory.tools.has(t), toolsInFlight),
     adoptTools(vectors) {
       for (const [text, v] of vectors) if (!memory.tools.has(text)) memory.tools.set(text, v);
     },

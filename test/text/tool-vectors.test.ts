@@ -247,6 +247,43 @@ describe('tool vectors', () => {
     expect(buildToolVectors(texts, remote)).toEqual(buildToolVectors(texts, embedding));
   });
 
+  it('embeds each text once however many prefetches ask for it at the same time; a failure reaches every caller waiting on it', async () => {
+    const inner = createHashedEmbedder();
+    const asked: string[] = [];
+    let fail = false;
+    const remote = prefetchingEmbedding(
+      {
+        dimensions: inner.dimensions,
+        name: 'counted',
+        embed: async (texts) => {
+          asked.push(...texts);
+          await new Promise((r) => setTimeout(r, 5));
+          if (fail) throw new Error('the embedder is down');
+          return inner.embed(texts);
+        },
+      },
+      4,
+    );
+    const texts = Array.from({ length: 10 }, (_, i) => `tool ${i}`);
+    // Three callers at once, over overlapping texts: the first requests after a start.
+    await Promise.all([remote.prefetchTools(texts), remote.prefetchTools(texts.slice(3)), remote.prefetchTools([...texts.slice(8), 'tool 10'])]);
+    expect([...asked].sort()).toEqual([...texts, 'tool 10'].sort());
+    for (const t of texts) expect(remote.tool(t)).toEqual((await inner.embed([t]))[0]);
+    await Promise.all([remote.prefetchQueries(['a query', 'another']), remote.prefetchQueries(['a query'])]);
+    expect(asked.filter((t) => t === 'a query')).toHaveLength(1);
+
+    // Failed: both callers hear it, nothing is kept, and a later prefetch asks again.
+    fail = true;
+    const both = await Promise.allSettled([remote.prefetchTools(['x', 'y']), remote.prefetchTools(['y'])]);
+    expect(both.map((r) => (r.status === 'rejected' ? (r.reason as Error).message : 'ok'))).toEqual(['the embedder is down', 'the embedder is down']);
+    expect(remote.tool('y')).toBeNull();
+    fail = false;
+    asked.length = 0;
+    await remote.prefetchTools(['y']);
+    expect(asked).toEqual(['y']);
+    expect(remote.tool('y')).not.toBeNull();
+  });
+
   it('matches nothing for a zero query, and never returns a tool without a vector', () => {
     const withMissing = buildToolVectors(['t0', 'missing', 't2'], fixedEmbedding(tools));
     const vq = new VectorQuery(withMissing, 4);
