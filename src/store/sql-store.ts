@@ -4,7 +4,7 @@
  * translate errors.
  */
 import { promisify } from 'node:util';
-import { deflateSync, inflate } from 'node:zlib';
+import { deflate, inflate } from 'node:zlib';
 import { z } from 'zod';
 import type { FittedWeights } from '../recommend/model.js';
 import { ToolgraphError } from '../schema/errors.js';
@@ -189,6 +189,17 @@ function capabilityFromBody(body: Partial<CapabilityInfo>): CapabilityInfo {
 }
 
 const inflateAsync = promisify(inflate);
+const deflateAsync = promisify(deflate);
+
+/**
+ * Deflates a snapshot on the thread pool: deflateSync held the event loop 0.67-0.70 s for a 79 MB
+ * snapshot, every 100,000 traces. Output chunks of up to 16 MB: at zlib's default 16 KB, each
+ * chunk's thread-pool round trip made it 1.7-1.8 s, against 0.7-0.9 s (the bytes are the same).
+ * Level 1: most of the gain (count columns are small integers in float64) at ~1 GB/s.
+ */
+function deflateSnapshot(raw: Uint8Array): Promise<Uint8Array> {
+  return deflateAsync(raw, { level: 1, chunkSize: Math.max(64 * 1024, Math.min(16 * 1024 * 1024, raw.byteLength)) });
+}
 
 /**
  * Inflates a stored snapshot on the thread pool into one buffer of its recorded length. zlib's
@@ -644,8 +655,7 @@ export class SqlStore implements Store {
         throw new ToolgraphError('INVALID_INPUT', `putSnapshot: format must be a positive integer, got ${String(snapshot.format)}`);
       }
       if (!(snapshot.data instanceof Uint8Array)) throw new ToolgraphError('INVALID_INPUT', 'putSnapshot: data must be a Uint8Array');
-      // Level 1: most of the gain (count columns are small integers in float64) at ~1 GB/s.
-      const packed = deflateSync(snapshot.data, { level: 1 });
+      const packed = await deflateSnapshot(snapshot.data);
       const blobs = this.driver.blobs;
       // The file is durable before the row naming it commits; a crash in between leaves an
       // unnamed file, removed by the next putSnapshot.

@@ -199,7 +199,11 @@ export interface Store {
   listPatternFeedback(afterSeq?: number): Promise<StoredPatternFeedback[]>;
   /** Every history entry ever stored for a pattern, oldest first; [] for an unknown id. */
   patternHistory(id: string): Promise<PatternHistoryRow[]>;
-  /** Stores a graph snapshot; older ones beyond the newest two are deleted in the same transaction. */
+  /**
+   * Stores a graph snapshot; older ones beyond the newest two are deleted in the same
+   * transaction. The bytes are compressed off the event loop: they must not change until the
+   * promise settles.
+   */
   putSnapshot(snapshot: GraphSnapshotRecord): Promise<void>;
   /** The snapshot with the highest trace seq, or null. */
   getSnapshot(): Promise<GraphSnapshotRecord | null>;
