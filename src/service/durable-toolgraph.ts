@@ -79,7 +79,10 @@ export interface OpenToolgraphOptions extends OpenStoreOptions {
    * Infinity: never).
    */
   readonly offThreadFrom?: number;
-  /** The same for the first model at open, whose worker starts cold (default 200,000). */
+  /**
+   * The same for the first model at open, whose worker starts cold, and for the rebuild of a
+   * stale model before a snapshot is written (default 200,000).
+   */
   readonly firstModelOffThreadFrom?: number;
 }
 
@@ -517,7 +520,11 @@ class DurableToolgraphImpl implements DurableToolgraph {
       // Inside the apply queue, so the graph and the cursor describe the same traces.
       this.serial(async () => {
         const t0 = performance.now();
-        this.engine.rebuild();
+        // The snapshot keeps the model's signals, so a stale model is rebuilt first; for a large
+        // graph with its graph snapshot on the worker, as the open's first model is, so that
+        // this thread is held for the text model only. No trace is applied meanwhile: this
+        // runs in the apply queue.
+        await this.engine.rebuildInBackground(this.options.firstModelOffThreadFrom ?? FIRST_MODEL_OFF_THREAD_FROM);
         const { state, signals, caches } = this.engine.snapshotState();
         const data = encodeGraph(state, signals, caches);
         const traceSeq = this.cursor;

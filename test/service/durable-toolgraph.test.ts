@@ -341,6 +341,27 @@ describe('durable toolgraph on PGlite', () => {
     expect(got[0]).toEqual(got[1]);
   }, 60_000);
 
+  it("writes a stale large model's snapshot with its graph snapshot built on the worker, and restores to the same answers", async () => {
+    const { schema, traces } = await closedAfterLearning();
+    const twin = (await closedAfterLearning()).schema;
+    const got: unknown[][] = [];
+    // 0 takes the worker for this small graph; Infinity never does.
+    for (const [at, firstModelOffThreadFrom] of [[schema, 0], [twin, Number.POSITIVE_INFINITY]] as const) {
+      const tg = await pglite(at, { firstModelOffThreadFrom, rebuildDelayMs: 60_000 });
+      await tg.ingestTraces(traces.slice(0, 25).map((t) => ({ ...t, id: `${t.id}:more` })));
+      const before = tg.engine.stats();
+      expect(before.modelVersion).toBeLessThan(before.version);
+      await tg.snapshot();
+      expect(tg.engine.stats().offThreadBuilds - before.offThreadBuilds).toBe(firstModelOffThreadFrom === 0 ? 1 : 0);
+      await tg.close();
+      const reopened = await pglite(at, { rebuildDelayMs: 60_000 });
+      expect(reopened.openReport.replayed).toBe(0);
+      got.push(await answers(reopened));
+      await reopened.close();
+    }
+    expect(got[0]).toEqual(got[1]);
+  }, 60_000);
+
   it('restores a snapshot of format 2 (written before the caches) and answers as before', async () => {
     const { schema, before } = await closedAfterLearning();
     // The newest snapshot as the version before the caches wrote it: format 3 minus its caches.
