@@ -639,7 +639,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
   /**
    * A person's verdict, durable before it takes effect: checked (NOT_FOUND, UNKNOWN_TOOL), then
    * appended to the store's feedback log with the pattern's confidence state after it, then
-   * recorded by the engine. Other instances read it at their next open.
+   * recorded by the engine. Other instances on PostgreSQL take it at their next sync (syncShared).
    */
   patternFeedback(id: string, body: unknown): Promise<PatternView> {
     return this.queueVerdict(async () => {
