@@ -345,6 +345,25 @@ class DurableToolgraphImpl implements DurableToolgraph {
     return registered;
   }
 
+  /**
+   * Catalogue entries another instance stored. One this version refuses (written by another
+   * version) is left out with a warning, and the others are taken.
+   */
+  private takeTools(tools: readonly ToolInfo[]): void {
+    if (tools.length === 0) return;
+    try {
+      this.engine.setTools(tools);
+    } catch {
+      for (const tool of tools) {
+        try {
+          this.engine.setTools([tool]);
+        } catch (error) {
+          this.warn(`stored tool ${JSON.stringify(tool.name.slice(0, 80))} was left out: ${(error as Error).message}`);
+        }
+      }
+    }
+  }
+
   /** Stored weights, unless fitted by a version with another set of signals: the prior serves then, until the next fit. */
   private adoptWeights(weights: FittedWeights): void {
     const fits = [weights.next, weights.nextNoIntent, weights.search].every((w) => w.length === SIGNALS.length);
@@ -441,7 +460,8 @@ class DurableToolgraphImpl implements DurableToolgraph {
     if (moved.includes('tools')) {
       await this.serial(async () => {
         const changed = shared.changedTools(await this.store.listTools());
-        if (changed.length > 0) this.engine.setTools(changed);
+        this.takeTools(changed);
+        // Noted even when refused: an entry is read again only once it changes, not at every poll.
         shared.noteTools(changed);
         shared.read('tools', now.tools);
       });

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeGraph, encodeGraph } from '../../src/graph/graph-codec.js';
 import { ToolGraph } from '../../src/graph/tool-graph.js';
@@ -612,6 +613,29 @@ describe.runIf(URL_ENV)('durable toolgraph on PostgreSQL: two instances', () => 
       await Promise.all([a.close(), b.close()]);
     }
   }, 60_000);
+
+  it('leaves out, with one warning, a stored catalogue entry it refuses, and takes the others', async () => {
+    const schema = `tg_badtool_${randomBytes(4).toString('hex')}`;
+    const warnings: string[] = [];
+    const a = await openToolgraph({ databaseUrl: URL_ENV!, schema, seed: 3, pollMs: 50, onWarning: (m) => warnings.push(m) });
+    // As another version might write it: a description that is not a string.
+    const client = new pg.Client({ connectionString: URL_ENV });
+    await client.connect();
+    try {
+      await client.query(`INSERT INTO ${schema}.tools (name, body) VALUES ('bad', '{"name": "bad", "description": 5, "params": []}'), ('good', '{"name": "good", "description": "fine", "params": []}')`);
+      await client.query(`UPDATE ${schema}.revisions SET revision = revision + 1 WHERE kind = 'tools'`);
+    } finally {
+      await client.end();
+    }
+    try {
+      expect(await within(1_000, async () => (await a.tools()).some((t) => t.name === 'good'))).toBe(true);
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await a.tools()).some((t) => t.name === 'bad')).toBe(false);
+      expect(warnings.filter((w) => w.includes('stored tool "bad" was left out'))).toHaveLength(1);
+    } finally {
+      await a.close();
+    }
+  }, 30_000);
 
   it('an instance that cannot LISTEN reads the shared state on its poll', async () => {
     const schema = `tg_poll_${randomBytes(4).toString('hex')}`;
