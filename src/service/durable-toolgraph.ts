@@ -42,6 +42,7 @@ import { GroupCommit } from './group-commit.js';
 import type { PatternView } from './pattern-view.js';
 import { parsePatternDecision } from '../schema/pattern-requests.js';
 import { textOf, type ToolgraphService } from './service.js';
+import { SerialQueue } from './serial-queue.js';
 import { SharedState } from './shared-state.js';
 import { FIRST_MODEL_OFF_THREAD_FROM } from '../graph/snapshot-thread.js';
 import { Toolgraph, type IngestResult, type RestoredCaches, type ScoreOptions, type ToolgraphStats } from './toolgraph.js';
@@ -176,7 +177,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
   private sinceSnapshot = 0;
   private readonly writer: GroupCommit<Trace, number>;
   /** Serialises every change to the graph (own commits, catch-ups, restore). */
-  private applying: Promise<unknown> = Promise.resolve();
+  private readonly applying = new SerialQueue();
   private snapshotting: Promise<unknown> = Promise.resolve();
   private unsubscribe: Unsubscribe | null = null;
   private poll: ReturnType<typeof setInterval> | null = null;
@@ -187,8 +188,10 @@ class DurableToolgraphImpl implements DurableToolgraph {
   private syncing: Promise<void> = Promise.resolve();
   private closed: Promise<void> | null = null;
   private readonly snapshotEvery: number;
-  private verdicts: Promise<unknown> = Promise.resolve();
-  private registrations: Promise<unknown> = Promise.resolve();
+  /** One verdict at a time: each stored state must include the verdicts before it. */
+  private readonly verdicts = new SerialQueue();
+  /** Registrations in one order, for the store and the engine alike. */
+  private readonly registrations = new SerialQueue();
   private backfill: Promise<void> = Promise.resolve();
   private readonly warn: (message: string) => void;
 
@@ -416,16 +419,10 @@ class DurableToolgraphImpl implements DurableToolgraph {
     return n + page.length;
   }
 
-  private serial<T>(fn: () => Promise<T>): Promise<T> {
-    const next = this.applying.then(fn, fn);
-    this.applying = next.catch(() => {});
-    return next;
-  }
-
   private scheduleCatchUp(): void {
     if (this.catchUpQueued || this.closed !== null) return;
     this.catchUpQueued = true;
-    void this.serial(async () => {
+    void this.applying.run(async () => {
       this.catchUpQueued = false;
       await this.replayCounted();
     }).catch((error: unknown) => this.warn(`catching up with the store failed: ${(error as Error).message}`));
@@ -458,7 +455,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
     const now = await this.store.revisions();
     const moved = shared.moved(now);
     if (moved.includes('tools')) {
-      await this.serial(async () => {
+      await this.applying.run(async () => {
         const changed = shared.changedTools(await this.store.listTools());
         this.takeTools(changed);
         // Noted even when refused: an entry is read again only once it changes, not at every poll.
@@ -468,8 +465,8 @@ class DurableToolgraphImpl implements DurableToolgraph {
     }
     if (moved.includes('capabilities')) {
       // After the traces so far: a capability may name a tool only they have brought.
-      await this.serial(() => this.replayCounted());
-      await this.queueRegistration(async () => {
+      await this.applying.run(() => this.replayCounted());
+      await this.registrations.run(async () => {
         const stored = await this.store.listCapabilities();
         // All of them again, in the store's order (the co-clustering's column order, which a
         // restart reads), when any changed: registrations by two instances may have interleaved.
@@ -478,7 +475,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
       });
     }
     if (moved.includes('weights')) {
-      await this.serial(async () => {
+      await this.applying.run(async () => {
         const weights = await this.store.getWeights();
         if (weights !== null && shared.weightsChanged(weights)) {
           this.adoptWeights(weights);
@@ -488,7 +485,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
       });
     }
     if (moved.includes('feedback')) {
-      await this.queueVerdict(async () => {
+      await this.verdicts.run(async () => {
         const others = shared.newVerdicts(await this.store.listPatternFeedback(shared.lastVerdict));
         if (others.length > 0) this.engine.restorePatternFeedback(others);
         shared.read('feedback', now.feedback);
@@ -497,7 +494,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
   }
 
   catchUp(): Promise<number> {
-    return this.serial(async () => {
+    return this.applying.run(async () => {
       await this.replayCounted();
       return this.cursor;
     });
@@ -510,7 +507,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
     // Durable from here on: whatever happens while applying, the callers are acknowledged, and a
     // graph that could not take the traces now catches up on the next wake-up.
     try {
-      await this.serial(async () => {
+      await this.applying.run(async () => {
         if (result.lastSeq <= this.cursor) return;
         if (result.previousSeq === this.cursor) {
           this.engine.applyStoredTraces(result.stored.map((s) => s.trace));
@@ -538,7 +535,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
   snapshot(): Promise<SnapshotReport> {
     const next = this.snapshotting.then(() =>
       // Inside the apply queue, so the graph and the cursor describe the same traces.
-      this.serial(async () => {
+      this.applying.run(async () => {
         const t0 = performance.now();
         // The snapshot keeps the model's signals, so a stale model is rebuilt first; for a large
         // graph with its graph snapshot on the worker, as the open's first model is, so that
@@ -575,7 +572,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
     this.assertOpen('setTools');
     const tools = parseCatalog(input);
     await this.store.putTools(tools);
-    return this.serial(async () => {
+    return this.applying.run(async () => {
       this.shared?.noteTools(tools);
       return this.engine.setTools(tools);
     });
@@ -590,7 +587,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
    * are queued, so the store and the engine see registrations in the same order.
    */
   setCapabilities(input: unknown): Promise<{ capabilities: number; version: number }> {
-    return this.queueRegistration(async () => {
+    return this.registrations.run(async () => {
       this.assertOpen('setCapabilities');
       const capabilities = this.engine.checkCapabilities(input);
       await this.store.putCapabilities(capabilities);
@@ -599,19 +596,6 @@ class DurableToolgraphImpl implements DurableToolgraph {
     });
   }
 
-  /** Runs `fn` after every registration queued before it (stored and registered in one order). */
-  private queueRegistration<T>(fn: () => Promise<T>): Promise<T> {
-    const next = this.registrations.then(fn);
-    this.registrations = next.catch(() => {});
-    return next;
-  }
-
-  /** Runs `fn` after every verdict queued before it: each stored state includes the verdicts before it. */
-  private queueVerdict<T>(fn: () => Promise<T>): Promise<T> {
-    const next = this.verdicts.then(fn);
-    this.verdicts = next.catch(() => {});
-    return next;
-  }
 
   async capabilities(): Promise<readonly ExpandedCapability[]> {
     return this.engine.capabilities().map(describeCapability);
@@ -662,7 +646,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
    * recorded by the engine. Other instances on PostgreSQL take it at their next sync (syncShared).
    */
   patternFeedback(id: string, body: unknown): Promise<PatternView> {
-    return this.queueVerdict(async () => {
+    return this.verdicts.run(async () => {
       this.assertOpen('patternFeedback');
       const { decision, at: given } = parsePatternDecision(body);
       const at = given ?? Date.now();
@@ -686,7 +670,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
   async fitWith(options: FitOptions): Promise<FitReport> {
     this.assertOpen('fit');
     await this.writer.flush();
-    const report = await this.serial(async () => {
+    const report = await this.applying.run(async () => {
       const traces: Trace[] = [];
       for await (const item of iterateTraces(this.store, 0, 5_000)) {
         if (item.seq > this.cursor) break;
@@ -710,7 +694,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
 
   async flush(): Promise<void> {
     await this.writer.flush();
-    await this.applying;
+    await this.applying.idle();
   }
 
   close(): Promise<void> {
@@ -718,12 +702,12 @@ class DurableToolgraphImpl implements DurableToolgraph {
       if (this.poll !== null) clearInterval(this.poll);
       try {
         await this.writer.flush();
-        await this.verdicts;
-        await this.registrations;
+        await this.verdicts.idle();
+        await this.registrations.idle();
         await this.backfill;
         await this.unsubscribe?.();
         await this.syncing;
-        await this.applying;
+        await this.applying.idle();
         await this.snapshotting;
         if (this.cursor > this.snapshotSeq) await this.snapshot();
         await this.snapshotting;

@@ -80,6 +80,17 @@ async function closedAfterLearning(): Promise<{ schema: string; before: unknown[
   return { schema, before, traces };
 }
 
+/**
+ * `step` on `schema` with the worker from 0 transitions (for these small graphs, always) and on
+ * a twin store learned alike with it never (Infinity): the two answer alike.
+ */
+async function answerAlikeWithAndWithoutWorker(schema: string, step: (schema: string, firstModelOffThreadFrom: number) => Promise<unknown[]>): Promise<void> {
+  const twin = (await closedAfterLearning()).schema;
+  const withWorker = await step(schema, 0);
+  const without = await step(twin, Number.POSITIVE_INFINITY);
+  expect(withWorker).toEqual(without);
+}
+
 describe('durable toolgraph on PGlite', () => {
   it('acknowledges an ingestion once it is committed: it survives a reopen, and concurrent callers share commits', async () => {
     const schema = `d${++counter}`;
@@ -328,26 +339,21 @@ describe('durable toolgraph on PGlite', () => {
     }
     // With traces to replay past the snapshot, the two first models answer alike too (two
     // stores alike: a close writes a snapshot of what was replayed).
-    const twin = (await closedAfterLearning()).schema;
-    const got: unknown[][] = [];
-    for (const [at, firstModelOffThreadFrom] of [[schema, 0], [twin, Number.POSITIVE_INFINITY]] as const) {
+    await answerAlikeWithAndWithoutWorker(schema, async (at, firstModelOffThreadFrom) => {
       const store = await openStore({ dataDir, schema: at });
       await store.appendTraces(traces.slice(0, 25).map((t) => ({ ...t, id: `${t.id}:again` })));
       await store.close();
       const restarted = await pglite(at, { firstModelOffThreadFrom, rebuildDelayMs: 60_000 });
       expect(restarted.openReport.replayed).toBe(25);
-      got.push(await answers(restarted));
+      const got = await answers(restarted);
       await restarted.close();
-    }
-    expect(got[0]).toEqual(got[1]);
+      return got;
+    });
   }, 60_000);
 
   it("writes a stale large model's snapshot with its graph snapshot built on the worker, and restores to the same answers", async () => {
     const { schema, traces } = await closedAfterLearning();
-    const twin = (await closedAfterLearning()).schema;
-    const got: unknown[][] = [];
-    // 0 takes the worker for this small graph; Infinity never does.
-    for (const [at, firstModelOffThreadFrom] of [[schema, 0], [twin, Number.POSITIVE_INFINITY]] as const) {
+    await answerAlikeWithAndWithoutWorker(schema, async (at, firstModelOffThreadFrom) => {
       const tg = await pglite(at, { firstModelOffThreadFrom, rebuildDelayMs: 60_000 });
       await tg.ingestTraces(traces.slice(0, 25).map((t) => ({ ...t, id: `${t.id}:more` })));
       const before = tg.engine.stats();
@@ -357,10 +363,10 @@ describe('durable toolgraph on PGlite', () => {
       await tg.close();
       const reopened = await pglite(at, { rebuildDelayMs: 60_000 });
       expect(reopened.openReport.replayed).toBe(0);
-      got.push(await answers(reopened));
+      const got = await answers(reopened);
       await reopened.close();
-    }
-    expect(got[0]).toEqual(got[1]);
+      return got;
+    });
   }, 60_000);
 
   it('restores a snapshot of format 2 (written before the caches) and answers as before', async () => {
