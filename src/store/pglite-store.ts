@@ -238,15 +238,25 @@ class PgliteDriver implements SqlDriver {
 
   transaction<T>(fn: (tx: SqlSession) => Promise<T>): Promise<T> {
     return this.serial(async () => {
-      await this.db.exec('BEGIN');
+      // BEGIN goes out with the statements behind it, unanswered: the database thread runs them
+      // back to back even while this thread is busy (a model rebuild's stage), instead of
+      // waiting for it to read BEGIN's answer first. Sent `within` the transaction, they are
+      // refused there if that BEGIN failed, so none can run outside it.
+      const begun = this.db.begin();
+      begun.catch(() => {});
       let result: T;
       try {
-        result = await fn({ query: (sql, params = []) => this.db.query(sql, params), exec: (sql) => this.db.exec(sql) });
+        result = await fn({ query: (sql, params = []) => this.db.query(sql, params, true), exec: (sql) => this.db.exec(sql, true) });
+        await begun;
       } catch (error) {
-        await this.db.exec('ROLLBACK').catch(() => {});
-        throw error;
+        await this.db.rollback().catch(() => {});
+        // A failed BEGIN is the reason, not the statements it made the thread refuse.
+        throw await begun.then(
+          () => error,
+          (failed: unknown) => failed,
+        );
       }
-      await this.db.exec('COMMIT');
+      await this.db.commit();
       return result;
     });
   }

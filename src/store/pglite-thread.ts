@@ -84,12 +84,29 @@ export class PgliteThread {
     return new PgliteThread(worker);
   }
 
-  query(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-    return this.request({ op: 'query', sql, params });
+  /** `within`: a statement of the open transaction, which the thread refuses to run without one. */
+  query(sql: string, params: readonly unknown[] = [], within = false): Promise<Row[]> {
+    return this.request({ op: 'query', sql, params, ...(within ? { within } : {}) });
   }
 
-  async exec(sql: string): Promise<void> {
-    await this.request({ op: 'exec', sql });
+  async exec(sql: string, within = false): Promise<void> {
+    await this.request({ op: 'exec', sql, ...(within ? { within } : {}) });
+  }
+
+  /**
+   * BEGIN, COMMIT and ROLLBACK: the thread knows whether a transaction is open, so statements
+   * sent `within` it right behind a BEGIN, before its answer, never run if that BEGIN failed.
+   */
+  async begin(): Promise<void> {
+    await this.request({ op: 'begin' });
+  }
+
+  async commit(): Promise<void> {
+    await this.request({ op: 'commit' });
+  }
+
+  async rollback(): Promise<void> {
+    await this.request({ op: 'rollback' });
   }
 
   /** Closes the database (it writes what it holds to the folder), then stops the thread. */
@@ -103,7 +120,7 @@ export class PgliteThread {
     }
   }
 
-  private request(message: { op: string; sql?: string; params?: readonly unknown[] }): Promise<Row[]> {
+  private request(message: { op: string; sql?: string; params?: readonly unknown[]; within?: boolean }): Promise<Row[]> {
     if (this.dead !== null) return Promise.reject(this.dead);
     const id = this.nextId++;
     return new Promise<Row[]>((resolve, reject) => {

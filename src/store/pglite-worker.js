@@ -15,8 +15,12 @@
  * the request's id):
  *   in:  {dataDir, wasmModule?, fsBundle?}
  *   out: {type: 'ready', assets?: {wasmModule, fsBundle}} | {type: 'failed', error}
- *   in:  {id, op: 'query', sql, params} | {id, op: 'exec', sql} | {id, op: 'close'}
+ *   in:  {id, op: 'query', sql, params, within?} | {id, op: 'exec', sql, within?}
+ *        | {id, op: 'begin' | 'commit' | 'rollback'} | {id, op: 'close'}
  *   out: {id, rows} | {id, error}    error = {name, message, code?}
+ * A statement sent `within: true` belongs to the transaction the last 'begin' opened: if that
+ * BEGIN failed (or none is open), it is refused (code 25P01) instead of run on its own, so a
+ * store may send a transaction's statements right behind its BEGIN without waiting for it.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -96,15 +100,29 @@ async function open({ dataDir, wasmModule, fsBundle }) {
 
 const db = await open(await new Promise((resolve) => port.once('message', resolve)));
 
+/** Whether the last 'begin' opened a transaction that no 'commit' or 'rollback' has closed yet. */
+let inTransaction = false;
+
 /**
  * Runs one request and posts its answer; never rejects.
  * @param {import('@electric-sql/pglite').PGlite} db
- * @param {{id: number, op: string, sql?: string, params?: unknown[]}} request
+ * @param {{id: number, op: string, sql?: string, params?: unknown[], within?: boolean}} request
  */
 async function handle(db, request) {
   const { id, op } = request;
   try {
-    if (op === 'query') {
+    if (request.within === true && !inTransaction) {
+      port.postMessage({ id, error: { name: 'Error', message: 'pglite-worker: a statement of a transaction that is not open (its BEGIN failed) was not run', code: '25P01' } });
+    } else if (op === 'begin') {
+      await db.exec('BEGIN');
+      inTransaction = true;
+      port.postMessage({ id, rows: [] });
+    } else if (op === 'commit' || op === 'rollback') {
+      // Closed whatever the answer: a failed COMMIT rolls back.
+      inTransaction = false;
+      await db.exec(op === 'commit' ? 'COMMIT' : 'ROLLBACK');
+      port.postMessage({ id, rows: [] });
+    } else if (op === 'query') {
       const result = await db.query(/** @type {string} */ (request.sql), request.params ?? [], QUERY_OPTIONS);
       port.postMessage({ id, rows: result.rows });
     } else if (op === 'exec') {

@@ -48,6 +48,26 @@ describe('PGlite on a worker thread', () => {
     expect(await thread.query('SELECT 2 AS x')).toEqual([{ x: 2 }]);
   });
 
+  it('runs statements sent within a transaction only while one is open, so none outlives a failed BEGIN', async () => {
+    await thread.exec('CREATE TABLE IF NOT EXISTS within_t (x int PRIMARY KEY)');
+    // Sent together, unanswered, as the store sends a transaction: BEGIN, statements, COMMIT.
+    const begun = thread.begin();
+    const inserted = thread.query('INSERT INTO within_t VALUES (1) RETURNING x', [], true);
+    const committed = thread.commit();
+    await Promise.all([begun, inserted, committed]);
+    expect(await inserted).toEqual([{ x: 1 }]);
+    // No transaction open (as after a BEGIN that failed): refused, not run on its own.
+    const refused = (await thread.query('INSERT INTO within_t VALUES (2)', [], true).catch((e: unknown) => e)) as Error & { code?: string };
+    expect(refused.code).toBe('25P01');
+    expect(refused.message).toMatch(/not open/);
+    await expect(thread.exec('INSERT INTO within_t VALUES (3)', true)).rejects.toMatchObject({ code: '25P01' });
+    // A rollback closes it too, and takes what it held with it.
+    await Promise.all([thread.begin(), thread.query('INSERT INTO within_t VALUES (4)', [], true)]);
+    await thread.rollback();
+    await expect(thread.query('INSERT INTO within_t VALUES (5)', [], true)).rejects.toMatchObject({ code: '25P01' });
+    expect(await thread.query('SELECT x FROM within_t ORDER BY x')).toEqual([{ x: 1 }]);
+  });
+
   it('fails waiting and later requests with the reason when the thread dies', async () => {
     const doomed = await PgliteThread.open(join(root, 'doomed'));
     const waiting = doomed.query('SELECT pg_sleep(0.5)');
