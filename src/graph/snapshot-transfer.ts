@@ -4,7 +4,7 @@
  * (a million transitions are some 100 MB of arrays each way).
  */
 import { PairIndex, type PairIndexParts } from './pair-index.js';
-import { finishSnapshot, orderInput, type GraphSnapshot, type OrderedInput, type SnapshotInput, type SnapshotOptions } from './snapshot.js';
+import { finishSnapshot, orderDetached, type GraphSnapshot, type OrderedInput, type SnapshotInput, type SnapshotOptions } from './snapshot.js';
 
 /** A value to post and the buffers to transfer with it. */
 export interface Packed<T> {
@@ -31,14 +31,8 @@ export type PackedSnapshot = Omit<GraphSnapshot, 'second'> & {
  * a transfer would take from their owner.
  */
 export function packRequest(input: SnapshotInput, options: SnapshotOptions): Packed<BuildRequest> {
-  const ordered = orderInput(input);
-  const s = ordered.second;
   const value: BuildRequest = {
-    input: {
-      ...ordered,
-      second: { contextA: s.contextA.slice(), contextB: s.contextB.slice(), context: s.context.slice(), target: s.target.slice(), success: s.success.slice() },
-      calls: ordered.calls.slice(),
-    },
+    input: orderDetached(input),
     options: options.communities === undefined ? options : { ...options, communities: { ...options.communities, communities: options.communities.communities.slice() } },
   };
   return { value, transfer: buffersOf(value) };

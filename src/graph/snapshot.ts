@@ -174,6 +174,21 @@ export function orderInput(input: SnapshotInput): OrderedInput {
   return { ...rest, edges: orderEdges(input.names.length, transitions) };
 }
 
+/**
+ * `input` ordered, owning every array the rest of the snapshot reads: the live graph goes on
+ * learning while that is built, on a worker (snapshot-transfer.ts) or in slices on this thread.
+ */
+export function orderDetached(input: SnapshotInput): OrderedInput {
+  const ordered = orderInput(input);
+  const s = ordered.second;
+  return {
+    ...ordered,
+    names: ordered.names.slice(),
+    second: { contextA: s.contextA.slice(), contextB: s.contextB.slice(), context: s.context.slice(), target: s.target.slice(), success: s.success.slice() },
+    calls: ordered.calls.slice(),
+  };
+}
+
 function orderEdges(n: number, { from, to, stats }: TransitionRows): OrderedEdges {
   // The permutation from ToolGraph order to CSR order; every per-edge column is gathered through
   // it, so the success, failure, count and reliability arrays line up with `out`. A restored
@@ -185,6 +200,23 @@ function orderEdges(n: number, { from, to, stats }: TransitionRows): OrderedEdge
 
 /** The rest of a snapshot, from its ordered transitions (a worker thread runs this, snapshot-thread.ts). */
 export function finishSnapshot(input: OrderedInput, options: SnapshotOptions = {}): GraphSnapshot {
+  return runStages(snapshotStages(input, options));
+}
+
+/** Runs a build's stages (a generator that yields between them) to the end, on this thread at once. */
+export function runStages<T>(stages: Generator<void, T>): T {
+  for (;;) {
+    const step = stages.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+/**
+ * finishSnapshot as stages, yielding between them: a caller that runs them with the event loop
+ * turning in between (Toolgraph.rebuildInSlices) holds the thread for one stage at a time, the
+ * longest Louvain's. Everything read is `input`'s own arrays, so the graph may go on learning.
+ */
+export function* snapshotStages(input: OrderedInput, options: SnapshotOptions = {}): Generator<void, GraphSnapshot> {
   const n = input.names.length;
   const { out, failure: outFailures, count: outCounts, recentSuccess, recentFailure, lastSeen } = input.edges;
   const reliability = edgeReliability(recentSuccess, recentFailure, lastSeen, {
@@ -204,15 +236,22 @@ export function finishSnapshot(input: OrderedInput, options: SnapshotOptions = {
     }
     outTotal[u] = total;
   }
+  yield;
 
   // One transpose of the successful transitions serves the undirected view and PageRank, whose
   // weighted walk gives a zero-weight entry no mass: its scores are the same without them.
   const positiveOut = positiveOnly(out);
   const incoming = transposeCsr(positiveOut);
   const undirected = symmetrizeCsr(positiveOut, incoming);
+  yield;
   const pr = pagerank(positiveOut, { alpha: options.pagerankAlpha ?? 0.85, weighted: true, incoming }).scores;
+  const pagerankPercentile = percentileRanks(pr);
+  yield;
   const louvain =
     options.communities === undefined ? louvainCommunities(undirected, { seed: options.seed ?? 42 }) : reuseCommunities(options.communities, n);
+  yield;
+  const second = buildSecondOrder(input.second);
+  yield;
 
   const calls = input.calls;
   let maxCalls = 0;
@@ -239,9 +278,9 @@ export function finishSnapshot(input: OrderedInput, options: SnapshotOptions = {
     reliability,
     outTotal,
     undirected,
-    second: buildSecondOrder(input.second),
+    second,
     pagerank: pr,
-    pagerankPercentile: percentileRanks(pr),
+    pagerankPercentile,
     communities: louvain.communities,
     communityCount: louvain.count,
     communityOffsets,

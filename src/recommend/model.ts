@@ -3,11 +3,11 @@
  * profiles precompute from them. Immutable once built; queries only read it (the scratch
  * buffers are reset after every synchronous query).
  */
-import { buildSnapshot, type GraphSnapshot, type SnapshotOptions } from '../graph/snapshot.js';
+import { buildSnapshot, orderDetached, snapshotInput, snapshotStages, type GraphSnapshot, type SnapshotOptions } from '../graph/snapshot.js';
 import type { IntentRecord, ToolGraph } from '../graph/tool-graph.js';
 import type { ToolInfo } from '../schema/types.js';
 import type { TextEmbedding } from '../text/text-embedding.js';
-import { buildTextModel, type TextModel } from '../text/text-model.js';
+import { buildTextModel, textModelStages, type TextModel } from '../text/text-model.js';
 import type { PreviousToolVectors } from '../text/tool-vectors.js';
 import { buildCapabilityModel, type CapabilityModel, type CapabilityModelInput } from './capability-model.js';
 import { buildEdgeFeedback, type EdgeFeedback, type HumanPatternScore } from './edge-adjustment.js';
@@ -130,6 +130,30 @@ export function buildModel(
         ? null
         : buildCapabilityModel(snapshot, catalog, { seed: options.seed, ...options.capabilities }),
   };
+}
+
+/**
+ * buildModel as stages (runStages, snapshot.ts): the graph snapshot's, then the text model's,
+ * then the rest in one. Everything read from `graph` and `catalog` is read before the first
+ * yield, so the graph may go on learning between the stages (Toolgraph.rebuildInSlices) and the
+ * model is buildModel's for the graph as it was then. The capabilities, built last, see their
+ * traces as they are by then, as in a build with its snapshot on a worker.
+ */
+export function* modelStages(
+  graph: ToolGraph,
+  catalog: ReadonlyMap<string, ToolInfo>,
+  weights: FittedWeights = PRIOR_WEIGHTS,
+  options: ModelOptions = {},
+): Generator<void, RecommenderModel> {
+  const ordered = orderDetached(snapshotInput(graph));
+  const textStages = textModelStages(ordered.names, catalog, graph.intents(), options.embedding ?? null, options.previousVectors ?? null);
+  textStages.next(); // its first step reads the catalogue and the intents
+  yield;
+  const snapshot = yield* snapshotStages(ordered, modelSnapshotOptions(options));
+  yield;
+  const text = yield* textStages;
+  yield;
+  return buildModel(graph, catalog, weights, { ...options, parts: { snapshot, text } });
 }
 
 /** The model's top-k buffer, reallocated only when k changes. */

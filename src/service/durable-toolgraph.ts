@@ -541,7 +541,10 @@ class DurableToolgraphImpl implements DurableToolgraph {
         // graph with its graph snapshot on the worker, as the open's first model is, so that
         // this thread is held for the text model only. No trace is applied meanwhile: this
         // runs in the apply queue.
-        await this.engine.rebuildInBackground(this.options.firstModelOffThreadFrom ?? FIRST_MODEL_OFF_THREAD_FROM);
+        const from = this.options.firstModelOffThreadFrom ?? FIRST_MODEL_OFF_THREAD_FROM;
+        const built = await this.engine.rebuildInBackground(from);
+        // A build already under way when this began was planned before traces applied since.
+        if (built.graph.version !== this.engine.stats().version) await this.engine.rebuildInBackground(from);
         const { state, signals, caches } = this.engine.snapshotState();
         const data = encodeGraph(state, signals, caches);
         const traceSeq = this.cursor;

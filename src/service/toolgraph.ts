@@ -11,12 +11,12 @@
 import { edgeIndex, reliabilityReport, type EdgeReliabilityReport } from '../graph/edge-reliability.js';
 import type { StoredCaches, StoredSignals, StoredToolVectors } from '../graph/graph-codec.js';
 import { exportGraph, type ExportedGraph } from '../graph/graph-export.js';
-import { snapshotInput, type GraphSnapshot } from '../graph/snapshot.js';
+import { runStages, snapshotInput, type GraphSnapshot } from '../graph/snapshot.js';
 import { SnapshotThread } from '../graph/snapshot-thread.js';
 import { DEFAULT_HALF_LIFE_MS, ToolGraph, type ToolGraphState } from '../graph/tool-graph.js';
 import { buildEdgeFeedback, type HumanPatternScore } from '../recommend/edge-adjustment.js';
 import { fitWeights, type FitOptions, type FitReport } from '../recommend/fit-weights.js';
-import { buildModel, buildModelText, modelSnapshotOptions, PRIOR_WEIGHTS, type FittedWeights, type ModelOptions, type RecommenderModel } from '../recommend/model.js';
+import { buildModel, buildModelText, modelSnapshotOptions, modelStages, PRIOR_WEIGHTS, type FittedWeights, type ModelOptions, type RecommenderModel } from '../recommend/model.js';
 import { predictNext, type Prediction } from '../recommend/predict-next.js';
 import { TraceToolSets } from '../recommend/capability-evidence.js';
 import { mergeCapabilities } from '../recommend/capability-model.js';
@@ -147,6 +147,8 @@ export interface ToolgraphStats {
   readonly rebuildMs: number;
   /** Rebuilds whose graph snapshot a worker thread finished (offThreadFrom). */
   readonly offThreadBuilds: number;
+  /** Rebuilds built in stages on this thread with the event loop turning between them (rebuildInSlices). */
+  readonly slicedBuilds: number;
 }
 
 export interface IngestResult {
@@ -196,6 +198,7 @@ export class Toolgraph {
   /** The rebuildInBackground build under way. */
   private flight: Promise<RecommenderModel> | null = null;
   private offThreadBuilds = 0;
+  private slicedBuilds = 0;
   private closed = false;
   private readonly embedder: Embedder | null;
   /** Vectors of the traces contributed so far: what the next trace's novelty is measured against. */
@@ -493,15 +496,26 @@ export class Toolgraph {
   }
 
   /**
-   * rebuild() for a graph of fewer than `from` transitions (default offThreadFrom); from it,
-   * rebuildOffThread on this Toolgraph's own worker thread (started by the first such build,
-   * stopped by close()). One such build at a time: a call while one is under way gets that one,
-   * and a model stale once it lands is rebuilt after the debounce. If the thread fails, the
-   * build runs here, this and every later one (onWarning is told once).
+   * The model rebuilt without holding this thread for the whole build: for a graph of fewer
+   * than `from` transitions (default offThreadFrom) in stages here between which the event loop
+   * turns (rebuildInSlices); from it, rebuildOffThread on this Toolgraph's own worker thread
+   * (started by the first such build, stopped by close()). One such build at a time: a call
+   * while one is under way gets that one, and a model stale once it lands is rebuilt after the
+   * debounce. If the thread fails, the build runs here, this and every later one (onWarning is
+   * told once).
    */
   rebuildInBackground(from = this.offThreadFrom): Promise<RecommenderModel> {
     if (this.flight !== null) return this.flight;
-    if (this.closed || this.threadFailed || this.graph.edgeCount < from || !this.modelStale()) return Promise.resolve(this.rebuild());
+    if (this.closed || !this.modelStale()) return Promise.resolve(this.rebuild());
+    const flight = this.threadFailed || this.graph.edgeCount < from ? this.rebuildInSlices() : this.rebuildOnOwnThread();
+    this.flight = flight.finally(() => {
+      this.flight = null;
+      if (!this.closed && this.modelStale()) this.invalidate();
+    });
+    return this.flight;
+  }
+
+  private rebuildOnOwnThread(): Promise<RecommenderModel> {
     const failed = (error: Error): void => {
       if (this.closed) return;
       this.threadFailed = true;
@@ -513,14 +527,35 @@ export class Toolgraph {
       this.thread ??= SnapshotThread.start();
     } catch (error) {
       failed(error as Error);
-      return Promise.resolve(this.rebuild());
+      return this.rebuildInSlices();
     }
-    const flight = this.rebuildOffThread(this.thread, failed);
-    this.flight = flight.finally(() => {
-      this.flight = null;
-      if (!this.closed && this.modelStale()) this.invalidate();
-    });
-    return this.flight;
+    return this.rebuildOffThread(this.thread, failed);
+  }
+
+  /**
+   * rebuild(), in stages between which the event loop turns (modelStages): the thread is held
+   * for one stage at a time (the longest is Louvain's), so commits are acknowledged and
+   * queries answered while a model is built. The graph goes on learning meanwhile; the model
+   * is rebuild()'s for the graph as it was when the build began. A build installed meanwhile
+   * (a synchronous rebuild()) supersedes this one, which then stops; so does close().
+   */
+  async rebuildInSlices(): Promise<RecommenderModel> {
+    this.cancelTimer();
+    if (!this.modelStale()) return this.rebuild();
+    const plan = this.planModel();
+    const stages = modelStages(this.graph, this.catalog, this.weights, plan.options);
+    for (;;) {
+      const step = stages.next();
+      if (step.done === true) {
+        this.installModel(step.value, plan);
+        this.slicedBuilds++;
+        return step.value;
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+      if (this.builds !== plan.build) return this.model!;
+      // Closed: nothing will ask again. The model is finished only if there is none to return.
+      if (this.closed) return this.model ?? runStages(stages);
+    }
   }
 
   private modelStale(): boolean {
@@ -810,6 +845,7 @@ export class Toolgraph {
       modelVersion: this.model?.graph.version ?? -1,
       rebuildMs: this.lastRebuildMs,
       offThreadBuilds: this.offThreadBuilds,
+      slicedBuilds: this.slicedBuilds,
     };
   }
 

@@ -3,6 +3,7 @@
  * name-only for tools the catalogue lacks) and the intent-to-tool association learned from the
  * intents of recorded successful traces. Built once per snapshot, queried per request.
  */
+import { runStages } from '../graph/snapshot.js';
 import type { ToolInfo } from '../schema/types.js';
 import type { IntentRecord } from '../graph/tool-graph.js';
 import { buildBm25, type Bm25Index } from './bm25.js';
@@ -43,19 +44,43 @@ export function buildTextModel(
   embedding: TextEmbedding | null = null,
   previousVectors: PreviousToolVectors | null = null,
 ): TextModel {
+  return runStages(textModelStages(names, catalog, intents, embedding, previousVectors));
+}
+
+/**
+ * buildTextModel as stages (runStages, snapshot.ts). Its first step reads everything it needs
+ * from `catalog` and `intents`, so after it they may change (a service goes on learning between
+ * the stages, Toolgraph.rebuildInSlices) and the model is the one of the records and tools as
+ * they were then.
+ */
+export function* textModelStages(
+  names: readonly string[],
+  catalog: ReadonlyMap<string, ToolInfo>,
+  intents: readonly IntentRecord[],
+  embedding: TextEmbedding | null = null,
+  previousVectors: PreviousToolVectors | null = null,
+): Generator<void, TextModel> {
   const tools = names.map((name) => catalog.get(name) ?? { name, description: '', params: [] });
-  const { bm25, nameTokens, vectors, texts } = catalogueText(tools, catalog, embedding, previousVectors);
   // Intents as term ids straight from the token log (tokenised once per intent); a trace that
   // called no tool says nothing about which tool an intent wants, as in fitIntentAssociation.
+  // The docs view the log's arrays, which later records only append to (or replace): they
+  // stay as they are now.
   const tokens = intentTokenIds(intents);
   const used = intents.filter((record) => record.tools.length > 0);
   const docs = used.length === intents.length ? tokens.docs : tokens.docs.filter((_, i) => intents[i]!.tools.length > 0);
+  const sequences = intents.map((record) => record.sequence);
+  yield;
+  // The catalogue map is only the key of the last build's texts here: `tools` is what is read.
+  const { bm25, nameTokens, vectors, texts } = catalogueText(tools, catalog, embedding, previousVectors);
+  yield;
+  const intent = fitIntentAssociationInterned(names.length, used, internIds(tokens.terms, docs));
+  yield;
   return {
     bm25,
-    intent: fitIntentAssociationInterned(names.length, used, internIds(tokens.terms, docs)),
+    intent,
     nameTokens,
-    memory: buildIntentMemory(intents.map((record) => record.sequence)),
-    intents: intents.length,
+    memory: buildIntentMemory(sequences),
+    intents: sequences.length,
     embedding,
     vectors,
     texts,

@@ -192,6 +192,60 @@ describe('Toolgraph service', () => {
     expect(warnings).toEqual([]);
   });
 
+  it('rebuilds in stages with the event loop turning between them, to the model of the graph as the build began', async () => {
+    const batch = (from: number) =>
+      Array.from({ length: 40 }, (_, i) => ({ id: `s${from + i}`, intent: `plan step ${(from + i) % 5}`, tools: [`t${(from + i) % 7}`, `t${(from + 2 * i) % 11}`, 'end'], timestamp: 1_700_000_000_000 + from + i }));
+    const catalog = Array.from({ length: 11 }, (_, i) => ({ name: `t${i}`, description: `tool number ${i} for step ${i % 5}` }));
+    const sliced = new Toolgraph({ seed: 5, learnCapabilities: false });
+    const reference = new Toolgraph({ seed: 5, learnCapabilities: false });
+    for (const g of [sliced, reference]) {
+      g.setTools(catalog);
+      g.ingest(batch(0));
+    }
+    reference.rebuild();
+    let turns = 0;
+    let counting = true;
+    const count = (): void => {
+      turns++;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    const flight = sliced.rebuildInBackground();
+    // The graph learns on while the model is built, a new tool and new intents included.
+    sliced.ingest(batch(40));
+    await new Promise((resolve) => setImmediate(resolve));
+    sliced.ingest([{ id: 'late', intent: 'something new', tools: ['t1', 'brand_new'], timestamp: 1_700_000_001_000 }]);
+    const model = await flight;
+    counting = false;
+    expect(turns).toBeGreaterThan(3);
+    expect(sliced.stats().slicedBuilds).toBe(1);
+    expect(model.graph.version).toBe(reference.stats().version);
+    expect(model.graph.n).toBe(11 + 1);
+    const ask = (g: Toolgraph) => [
+      g.predictNext({ context: ['t1', 't3'], intent: 'plan step 3' }),
+      g.predictNext({ context: ['t2'] }),
+      g.searchTools({ query: 'tool for step 4' }),
+      g.suggestDag({ intent: 'plan step 2' }),
+    ];
+    // The answers of the model just built, before the debounced rebuild takes the newer traces.
+    expect(ask(sliced)).toEqual(ask(reference));
+    sliced.close();
+    reference.close();
+  });
+
+  it('gives way to a synchronous rebuild during a staged one, and stops when closed', async () => {
+    const tg = new Toolgraph({ learnCapabilities: false });
+    tg.ingest({ tools: ['a', 'b', 'c'], timestamp: 1 });
+    const flight = tg.rebuildInBackground();
+    const here = tg.rebuild();
+    expect(await flight).toBe(here);
+    tg.ingest({ tools: ['a', 'c'], timestamp: 2 });
+    const closing = tg.rebuildInBackground();
+    tg.close();
+    expect(await closing).toBe(here);
+    expect(tg.stats().slicedBuilds).toBe(0);
+  });
+
   it('refits its weights on the recorded traces', () => {
     const tg = new Toolgraph();
     for (let i = 0; i < 40; i++) {
