@@ -401,7 +401,9 @@ export class SqlStore implements Store {
         }
         stored.sort((a, b) => a.seq - b.seq);
         const lastSeq = stored.length > 0 ? stored[stored.length - 1]!.seq : previousSeq;
-        if (stored.length > 0) await tx.query(NOTIFY_APPEND, [String(lastSeq)]);
+        // Other instances hear of it; PGlite has one process and nobody listening (its driver's
+        // listen), so its appends spare the round trip to the database thread.
+        if (stored.length > 0 && this.driver.kind === 'postgres') await tx.query(NOTIFY_APPEND, [String(lastSeq)]);
         return { inserted: stored.length, duplicates, lastSeq, previousSeq, stored: stored.map((s) => ({ seq: s.seq, trace: storedTrace(s.trace, s.trace.id) })) };
       });
     });
