@@ -85,7 +85,7 @@ export interface ModelOptions {
    * (modelSnapshotOptions, buildModelText): Toolgraph.rebuildOffThread builds the snapshot on
    * another thread while this one builds the text.
    */
-  readonly parts?: { readonly snapshot: GraphSnapshot; readonly text: TextModel };
+  readonly parts?: { readonly snapshot: GraphSnapshot; readonly text: TextModel; readonly capabilities?: CapabilityModel | null };
 }
 
 /** The options of a model's graph snapshot. */
@@ -125,16 +125,20 @@ export function buildModel(
     scratch: new FeatureScratch(snapshot.n, text.intent.examples.nDocs),
     rowScore: new Float64Array(snapshot.n),
     top: { k: 0, buffer: createTopK(0) },
-    capabilities:
-      options.capabilities === undefined || options.capabilities.capabilities.length === 0
-        ? null
-        : buildCapabilityModel(snapshot, catalog, { seed: options.seed, ...options.capabilities }),
+    capabilities: options.parts?.capabilities !== undefined ? options.parts.capabilities : modelCapabilities(snapshot, catalog, options),
   };
 }
 
+/** The capabilities of a model with this snapshot, or null when there are none. */
+function modelCapabilities(snapshot: GraphSnapshot, catalog: ReadonlyMap<string, ToolInfo>, options: ModelOptions): CapabilityModel | null {
+  return options.capabilities === undefined || options.capabilities.capabilities.length === 0
+    ? null
+    : buildCapabilityModel(snapshot, catalog, { seed: options.seed, ...options.capabilities });
+}
+
 /**
- * buildModel as stages (runStages, snapshot.ts): the graph snapshot's, then the text model's,
- * then the rest in one. Everything read from `graph` and `catalog` is read before the first
+ * buildModel as stages (runStages, snapshot.ts): the graph snapshot's, the text model's, the
+ * capabilities', then the rest. Everything read from `graph` and `catalog` is read before the first
  * yield, so the graph may go on learning between the stages (Toolgraph.rebuildInSlices) and the
  * model is buildModel's for the graph as it was then. The capabilities, built last, see their
  * traces as they are by then, as in a build with its snapshot on a worker.
@@ -153,7 +157,9 @@ export function* modelStages(
   yield;
   const text = yield* textStages;
   yield;
-  return buildModel(graph, catalog, weights, { ...options, parts: { snapshot, text } });
+  const capabilities = modelCapabilities(snapshot, catalog, options);
+  yield;
+  return buildModel(graph, catalog, weights, { ...options, parts: { snapshot, text, capabilities } });
 }
 
 /** The model's top-k buffer, reallocated only when k changes. */

@@ -7,7 +7,7 @@ import { runStages } from '../graph/snapshot.js';
 import type { ToolInfo } from '../schema/types.js';
 import type { IntentRecord } from '../graph/tool-graph.js';
 import { buildBm25, type Bm25Index } from './bm25.js';
-import { fitIntentAssociationInterned, type IntentModel } from './intent-association.js';
+import { intentAssociationStages, type IntentModel } from './intent-association.js';
 import { buildIntentMemory, type IntentMemory } from './similar-intents.js';
 import { intentTokenIds } from './intent-tokens.js';
 import { internIds } from './vocabulary.js';
@@ -73,7 +73,9 @@ export function* textModelStages(
   // The catalogue map is only the key of the last build's texts here: `tools` is what is read.
   const { bm25, nameTokens, vectors, texts } = catalogueText(tools, catalog, embedding, previousVectors);
   yield;
-  const intent = fitIntentAssociationInterned(names.length, used, internIds(tokens.terms, docs));
+  const interned = internIds(tokens.terms, docs);
+  yield;
+  const intent = yield* intentAssociationStages(names.length, used, interned);
   yield;
   return {
     bm25,
