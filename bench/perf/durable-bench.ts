@@ -10,7 +10,8 @@
  *    (as a restarted service; the median of three) and then in this one, beside a full model rebuild of the same
  *    graph (what a start without stored signals pays on top of replaying every trace).
  *
- * PGlite runs in this thread: one core does the SQL, the JSON and the graph.
+ * PGlite runs on a thread of its own (pglite-thread.ts); this one validates and applies the
+ * traces, encodes their rows and rebuilds the model.
  */
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
