@@ -17,6 +17,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { encodeGraph, GRAPH_CODEC_FORMAT } from '../../src/graph/graph-codec.js';
 import { ToolGraph } from '../../src/graph/tool-graph.js';
@@ -75,6 +76,9 @@ interface IngestRun {
   readonly committed: number;
   readonly latency: Float64Array;
   readonly graphTraces: number;
+  /** How long the event loop was held during ingestion (sampled every 10 ms): 99th percentile and longest, ms. */
+  readonly loopP99Ms: number;
+  readonly loopMaxMs: number;
 }
 
 /** `clients` concurrent callers, each sending `perCall` traces and waiting for the ack. */
@@ -87,6 +91,8 @@ async function ingestRun(dir: string, schema: string, traces: readonly unknown[]
   const latency = new Float64Array(Math.ceil((traces.length - 1_000) / perCall));
   let next = 1_000;
   let call = 0;
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   await Promise.all(
@@ -103,6 +109,7 @@ async function ingestRun(dir: string, schema: string, traces: readonly unknown[]
     }),
   );
   const ms = performance.now() - t0;
+  loop.disable();
   // The transitions table is folded after the appends (Store.foldTransitions, at snapshots and
   // on reads): its cost belongs to ingestion, so it is timed and counted here.
   const f0 = performance.now();
@@ -113,7 +120,17 @@ async function ingestRun(dir: string, schema: string, traces: readonly unknown[]
   const graphTraces = (await tg.stats()).traces;
   await tg.close();
   latency.sort();
-  return { ms: ms + foldMs, foldMs, cpuS, commits: commits - warm.commits, committed: committed - warm.traces, latency, graphTraces };
+  return {
+    ms: ms + foldMs,
+    foldMs,
+    cpuS,
+    commits: commits - warm.commits,
+    committed: committed - warm.traces,
+    latency,
+    graphTraces,
+    loopP99Ms: loop.percentile(99) / 1e6,
+    loopMaxMs: loop.max / 1e6,
+  };
 }
 
 export async function ingestDurableBench(options: DurableBenchOptions): Promise<Record<string, unknown>> {
@@ -153,6 +170,9 @@ export async function ingestDurableBench(options: DurableBenchOptions): Promise<
       meanCommitTraces: round(live.committed / Math.max(1, live.commits)),
       ackP50Ms: round(percentile(live.latency, 0.5), 2),
       ackP99Ms: round(percentile(live.latency, 0.99), 2),
+      // Longer than a rebuild's stage only where something held the thread (a commit's rows, a stage).
+      eventLoopDelayP99Ms: round(live.loopP99Ms),
+      eventLoopDelayMaxMs: round(live.loopMaxMs),
       graphTraces: live.graphTraces,
       noRebuildTracesPerSec: Math.round((measured / quiet.ms) * 1000),
       noRebuildTracesPerCpuSec: Math.round(measured / quiet.cpuS),

@@ -71,7 +71,7 @@ export function* textModelStages(
   const sequences = intents.map((record) => record.sequence);
   yield;
   // The catalogue map is only the key of the last build's texts here: `tools` is what is read.
-  const { bm25, nameTokens, vectors, texts } = catalogueText(tools, catalog, embedding, previousVectors);
+  const { bm25, nameTokens, vectors, texts } = yield* catalogueText(tools, catalog, embedding, previousVectors);
   yield;
   const interned = internIds(tokens.terms, docs);
   yield;
@@ -111,12 +111,12 @@ interface CatalogueText {
 /** The last catalogue text built for each catalogue (a service keeps one map for its lifetime). */
 const catalogueTexts = new WeakMap<ReadonlyMap<string, ToolInfo>, CatalogueText>();
 
-function catalogueText(
+function* catalogueText(
   tools: readonly ToolInfo[],
   catalog: ReadonlyMap<string, ToolInfo>,
   embedding: TextEmbedding | null,
   previousVectors: PreviousToolVectors | null,
-): CatalogueText {
+): Generator<void, CatalogueText> {
   const keys = tools.map((t) => JSON.stringify([t.name, t.description, t.params.map((p) => [p.name, p.description])]));
   const last = catalogueTexts.get(catalog);
   if (
@@ -135,11 +135,14 @@ function catalogueText(
     last !== undefined && last.embedding === embedding && last.vectors !== null && last.vectors.missing === 0
       ? { texts: last.texts, vectors: last.vectors }
       : (previousVectors ?? undefined);
+  // The index and the vectors are the two halves of the work: a stage each.
+  const bm25 = buildBm25(tools.map((tool) => toolDocument(tool)));
+  yield;
   const built: CatalogueText = {
     keys,
     texts,
     embedding,
-    bm25: buildBm25(tools.map((tool) => toolDocument(tool))),
+    bm25,
     nameTokens: tools.map((tool) => [...new Set(identifierTokens(tool.name))]),
     vectors: embedding === null ? null : buildToolVectors(texts, embedding, previous),
   };
