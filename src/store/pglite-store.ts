@@ -12,7 +12,7 @@ import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { ToolgraphError } from '../schema/errors.js';
-import type { BlobFiles, Row, SqlDriver, SqlSession } from './sql-driver.js';
+import type { BlobFiles, Row, SqlDriver, SqlSession, Statement } from './sql-driver.js';
 import { PgliteThread } from './pglite-thread.js';
 import { inflateSnapshot, SqlStore } from './sql-store.js';
 import type { Store } from './store.js';
@@ -258,6 +258,25 @@ class PgliteDriver implements SqlDriver {
       }
       await this.db.commit();
       return result;
+    });
+  }
+
+  batch(statements: readonly Statement[]): Promise<Row[][]> {
+    return this.serial(async () => {
+      // Sent together, unanswered; the thread refuses the statements if BEGIN failed and the
+      // COMMIT if one of them did (rolling back), so none is committed unless all succeeded.
+      const begun = this.db.begin();
+      const ran = statements.map((st) => this.db.query(st.sql, st.params ?? [], true));
+      const committed = this.db.commit();
+      const settled = await Promise.allSettled([begun, ...ran, committed]);
+      const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+      if (failure !== undefined) {
+        // Closed already unless the COMMIT never ran (the thread died, say): then roll back.
+        if (settled[settled.length - 1]!.status === 'fulfilled') throw failure.reason;
+        await this.db.rollback().catch(() => {});
+        throw failure.reason;
+      }
+      return settled.slice(1, -1).map((s) => (s as PromiseFulfilledResult<Row[]>).value);
     });
   }
 

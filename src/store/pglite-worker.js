@@ -19,8 +19,9 @@
  *        | {id, op: 'begin' | 'commit' | 'rollback'} | {id, op: 'close'}
  *   out: {id, rows} | {id, error}    error = {name, message, code?}
  * A statement sent `within: true` belongs to the transaction the last 'begin' opened: if that
- * BEGIN failed (or none is open), it is refused (code 25P01) instead of run on its own, so a
- * store may send a transaction's statements right behind its BEGIN without waiting for it.
+ * BEGIN failed (or none is open), it is refused (code 25P01) instead of run on its own, and if
+ * one of them failed, 'commit' rolls back and fails (code 25P02). So a store may send a whole
+ * transaction, BEGIN to COMMIT, without waiting for any answer in between.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -102,6 +103,12 @@ const db = await open(await new Promise((resolve) => port.once('message', resolv
 
 /** Whether the last 'begin' opened a transaction that no 'commit' or 'rollback' has closed yet. */
 let inTransaction = false;
+/**
+ * Whether a statement of the open transaction failed. PostgreSQL then answers COMMIT by rolling
+ * back, without an error: a COMMIT sent right behind the statements, before their answers, is
+ * refused instead (code 25P02), so the store never takes a rolled-back transaction for committed.
+ */
+let transactionFailed = false;
 
 /**
  * Runs one request and posts its answer; never rejects.
@@ -116,7 +123,12 @@ async function handle(db, request) {
     } else if (op === 'begin') {
       await db.exec('BEGIN');
       inTransaction = true;
+      transactionFailed = false;
       port.postMessage({ id, rows: [] });
+    } else if (op === 'commit' && inTransaction && transactionFailed) {
+      inTransaction = false;
+      await db.exec('ROLLBACK');
+      port.postMessage({ id, error: { name: 'Error', message: 'pglite-worker: a statement of the transaction failed, so it was rolled back, not committed', code: '25P02' } });
     } else if (op === 'commit' || op === 'rollback') {
       // Closed whatever the answer: a failed COMMIT rolls back.
       inTransaction = false;
@@ -136,6 +148,7 @@ async function handle(db, request) {
       port.postMessage({ id, error: { name: 'Error', message: `pglite-worker: unknown operation ${JSON.stringify(op)}` } });
     }
   } catch (error) {
+    if (request.within === true) transactionFailed = true;
     port.postMessage({ id, error: describe(error) });
   }
 }

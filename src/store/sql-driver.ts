@@ -6,6 +6,12 @@ import type { ToolgraphError } from '../schema/errors.js';
 
 export type Row = Record<string, unknown>;
 
+/** One parameterised statement of a batch. */
+export interface Statement {
+  readonly sql: string;
+  readonly params?: readonly unknown[];
+}
+
 export interface SqlSession {
   /** One parameterised statement ($1, $2, ...). */
   query(sql: string, params?: readonly unknown[]): Promise<Row[]>;
@@ -38,6 +44,13 @@ export interface SqlDriver extends SqlSession {
   readonly kind: 'pglite' | 'postgres';
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: SqlSession) => Promise<T>): Promise<T>;
+  /**
+   * Runs the statements in one transaction, all or nothing, and returns each one's rows: the
+   * first failure is thrown and nothing is committed. For a database on another thread
+   * (PGlite's), BEGIN, the statements and COMMIT go together, one trip instead of a wait for
+   * the caller's thread between them. Absent: use `transaction`.
+   */
+  batch?(statements: readonly Statement[]): Promise<Row[][]>;
   /**
    * Calls `onNotify(payload)` for each notification other connections send on this schema's
    * append channel (see NOTIFY_APPEND in sql-store.ts); resolves once listening. Returns the

@@ -11,7 +11,7 @@ import { ToolgraphError } from '../schema/errors.js';
 import { parseWith } from '../schema/issues.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS, SCHEMA_VERSION_TABLE } from './migrations.js';
-import type { Row, SqlDriver, SqlSession } from './sql-driver.js';
+import type { Row, SqlDriver, SqlSession, Statement } from './sql-driver.js';
 import type { PatternConfidence } from '../scoring/confidence-state.js';
 import { SHARED_KINDS } from './store.js';
 import type {
@@ -219,6 +219,39 @@ function str(value: unknown): string {
   return typeof value === 'string' ? value : String(value);
 }
 
+const LAST_SEQ = 'SELECT coalesce(max(seq), 0)::text AS s FROM traces';
+
+function seqOf(rows: readonly Row[]): number {
+  return num(rows[0]?.['s'] ?? 0);
+}
+
+/**
+ * The traces each insert returned a row for, with their seqs. A trace the insert skipped (its id
+ * was stored before) is a retry, `skipped`, unless its id is a content hash: then it is a second
+ * identical run, added to `repeats` to be stored under `id#n`.
+ */
+function storedRows(batches: readonly (readonly Trace[])[], inserted: readonly Row[][], repeats: Trace[]): { stored: { seq: number; trace: Trace }[]; skipped: number } {
+  const stored: { seq: number; trace: Trace }[] = [];
+  let skipped = 0;
+  for (const [b, chunk] of batches.entries()) {
+    const written = new Map(inserted[b]!.map((row) => [str(row['id']), num(row['seq_text'])]));
+    for (const trace of chunk) {
+      const seq = written.get(encodeText(trace.id));
+      if (seq !== undefined) stored.push({ seq, trace });
+      else if (trace.idSource === 'content') repeats.push(trace);
+      else skipped++;
+    }
+  }
+  return { stored, skipped };
+}
+
+/** An append's result from what it stored, in seq order, after `previousSeq`. */
+function appended(stored: { seq: number; trace: Trace }[], duplicates: number, previousSeq: number): AppendResult {
+  stored.sort((a, b) => a.seq - b.seq);
+  const lastSeq = stored.length > 0 ? stored[stored.length - 1]!.seq : previousSeq;
+  return { inserted: stored.length, duplicates, lastSeq, previousSeq, stored: stored.map((s) => ({ seq: s.seq, trace: storedTrace(s.trace, s.trace.id) })) };
+}
+
 export class SqlStore implements Store {
   private closed = false;
 
@@ -353,40 +386,38 @@ export class SqlStore implements Store {
         const last = await this.lastSeq(this.driver);
         return { inserted: 0, duplicates: 0, lastSeq: last, previousSeq: last, stored: [] };
       }
+      const firsts: Trace[] = [];
+      const repeats: Trace[] = [];
+      const inBatch = new Set<string>();
+      let duplicates = 0;
+      for (const trace of traces) {
+        if (!inBatch.has(trace.id)) {
+          inBatch.add(trace.id);
+          firsts.push(trace);
+        } else if (trace.idSource === 'content') repeats.push(trace);
+        else duplicates++;
+      }
+      const batches = chunks(firsts, ROWS_PER_RECORDSET);
+      // The lock is held to the commit: seqs are assigned and become visible in the same order,
+      // so a reader's `seq > last` never skips a row that commits later with a smaller seq.
+      const statements: Statement[] = [
+        { sql: APPEND_LOCK },
+        { sql: LAST_SEQ },
+        ...batches.map((chunk) => ({ sql: `${INSERT_TRACES} RETURNING id, seq::text AS seq_text`, params: [jsonParam(chunk.map((t) => traceRow(t, t.id)))] })),
+      ];
+      // Only a content-hash id can need a statement after these (a second identical run, stored
+      // under `id#n`), and only PostgreSQL has instances to notify: without either, the whole
+      // transaction goes to a database on another thread at once (PGlite's batch).
+      if (this.driver.batch !== undefined && traces.every((t) => t.idSource !== 'content')) {
+        const [, last, ...inserted] = await this.driver.batch(statements);
+        const { stored, skipped } = storedRows(batches, inserted, repeats);
+        return appended(stored, duplicates + skipped, seqOf(last!));
+      }
       return this.driver.transaction(async (tx) => {
-        const firsts: Trace[] = [];
-        const repeats: Trace[] = [];
-        const inBatch = new Set<string>();
-        let duplicates = 0;
-        for (const trace of traces) {
-          if (!inBatch.has(trace.id)) {
-            inBatch.add(trace.id);
-            firsts.push(trace);
-          } else if (trace.idSource === 'content') repeats.push(trace);
-          else duplicates++;
-        }
-        const stored: StoredTrace[] = [];
-        const batches = chunks(firsts, ROWS_PER_RECORDSET);
-        // The lock is held to the commit: seqs are assigned and become visible in the same order,
-        // so a reader's `seq > last` never skips a row that commits later with a smaller seq.
         // The statements go out together and the connection runs them in order (a failure
-        // aborts the rest and rejects first): a database on another thread (PGlite's) then runs
-        // them back to back instead of waiting for this thread between them.
-        const [, previousSeq, ...inserted] = await Promise.all([
-          tx.query(APPEND_LOCK),
-          this.lastSeq(tx),
-          ...batches.map((chunk) => tx.query(`${INSERT_TRACES} RETURNING id, seq::text AS seq_text`, [jsonParam(chunk.map((t) => traceRow(t, t.id)))])),
-        ]);
-        for (const [b, chunk] of batches.entries()) {
-          const rows = inserted[b] as Row[];
-          const written = new Map(rows.map((row) => [str(row['id']), num(row['seq_text'])]));
-          for (const trace of chunk) {
-            const seq = written.get(encodeText(trace.id));
-            if (seq !== undefined) stored.push({ seq, trace });
-            else if (trace.idSource === 'content') repeats.push(trace);
-            else duplicates++;
-          }
-        }
+        // aborts the rest and rejects first).
+        const [, last, ...inserted] = await Promise.all(statements.map((st) => tx.query(st.sql, st.params ?? [])));
+        const { stored, skipped } = storedRows(batches, inserted, repeats);
         // A content-hash id seen before is a second identical run: keep it under `id#n`.
         for (const trace of repeats) {
           const countRows = await tx.query('SELECT count(*) AS n FROM traces WHERE base_id = $1', [encodeText(trace.id)]);
@@ -399,12 +430,11 @@ export class SqlStore implements Store {
             }
           }
         }
-        stored.sort((a, b) => a.seq - b.seq);
-        const lastSeq = stored.length > 0 ? stored[stored.length - 1]!.seq : previousSeq;
+        const result = appended(stored, duplicates + skipped, seqOf(last!));
         // Other instances hear of it; PGlite has one process and nobody listening (its driver's
         // listen), so its appends spare the round trip to the database thread.
-        if (stored.length > 0 && this.driver.kind === 'postgres') await tx.query(NOTIFY_APPEND, [String(lastSeq)]);
-        return { inserted: stored.length, duplicates, lastSeq, previousSeq, stored: stored.map((s) => ({ seq: s.seq, trace: storedTrace(s.trace, s.trace.id) })) };
+        if (result.inserted > 0 && this.driver.kind === 'postgres') await tx.query(NOTIFY_APPEND, [String(result.lastSeq)]);
+        return result;
       });
     });
   }
@@ -433,8 +463,7 @@ export class SqlStore implements Store {
 
 
   private async lastSeq(session: SqlSession): Promise<number> {
-    const rows = await session.query('SELECT coalesce(max(seq), 0)::text AS s FROM traces');
-    return num(rows[0]?.['s'] ?? 0);
+    return seqOf(await session.query(LAST_SEQ));
   }
 
   tracesSince(afterSeq: number, limit: number = DEFAULT_PAGE_SIZE): Promise<TracePage> {

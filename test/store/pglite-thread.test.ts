@@ -66,6 +66,21 @@ describe('PGlite on a worker thread', () => {
     await thread.rollback();
     await expect(thread.query('INSERT INTO within_t VALUES (5)', [], true)).rejects.toMatchObject({ code: '25P01' });
     expect(await thread.query('SELECT x FROM within_t ORDER BY x')).toEqual([{ x: 1 }]);
+    // A COMMIT sent behind a statement that fails is refused, and the transaction rolled back:
+    // PostgreSQL would answer it as if committed.
+    const [, good, bad, commit] = await Promise.allSettled([
+      thread.begin(),
+      thread.query('INSERT INTO within_t VALUES (6)', [], true),
+      thread.query('INSERT INTO within_t VALUES (1)', [], true),
+      thread.commit(),
+    ]);
+    expect(good.status).toBe('fulfilled');
+    expect(bad).toMatchObject({ status: 'rejected', reason: { code: '23505' } });
+    expect(commit).toMatchObject({ status: 'rejected', reason: { code: '25P02' } });
+    expect(await thread.query('SELECT x FROM within_t ORDER BY x')).toEqual([{ x: 1 }]);
+    // And the next transaction starts clean.
+    await Promise.all([thread.begin(), thread.query('INSERT INTO within_t VALUES (7)', [], true), thread.commit()]);
+    expect(await thread.query('SELECT x FROM within_t ORDER BY x')).toEqual([{ x: 1 }, { x: 7 }]);
   });
 
   it('fails waiting and later requests with the reason when the thread dies', async () => {
