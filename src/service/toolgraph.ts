@@ -156,6 +156,26 @@ export interface IngestResult {
   readonly version: number;
 }
 
+/** A turn of the event loop longer than this ran other work (an idle turn takes microseconds). */
+const BUSY_TURN_MS = 0.5;
+
+/**
+ * Lets the event loop run between two stages of a build: one turn, then more while turns keep
+ * running other work, until as long as the stage took. Work waiting (commits, queries, each
+ * needing a few turns) so gets about half of the thread while a model is built, and an idle
+ * loop costs the build one turn.
+ */
+async function giveWay(stageMs: number): Promise<void> {
+  let given = 0;
+  for (;;) {
+    const started = performance.now();
+    await new Promise((resolve) => setImmediate(resolve));
+    const turn = performance.now() - started;
+    given += turn;
+    if (turn < BUSY_TURN_MS || given >= stageMs) return;
+  }
+}
+
 export class Toolgraph {
   // Replaced only by restoreGraph (a cold start from a stored snapshot).
   private graph: ToolGraph;
@@ -546,13 +566,14 @@ export class Toolgraph {
     const plan = this.planModel();
     const stages = modelStages(this.graph, this.catalog, this.weights, plan.options);
     for (;;) {
+      const started = performance.now();
       const step = stages.next();
       if (step.done === true) {
         this.installModel(step.value, plan);
         this.slicedBuilds++;
         return step.value;
       }
-      await new Promise((resolve) => setImmediate(resolve));
+      await giveWay(performance.now() - started);
       if (this.builds !== plan.build) return this.model!;
       // Closed: nothing will ask again. The model is finished only if there is none to return.
       if (this.closed) return this.model ?? runStages(stages);
