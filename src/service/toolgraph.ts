@@ -554,9 +554,9 @@ export class Toolgraph {
 
   /**
    * rebuild(), in stages between which the event loop turns (modelStages): the thread is held
-   * for one stage at a time (at most about 60 ms at 10,000 tools and 50,000 traces; a full
-   * co-clustering of capabilities is one stage), so commits are acknowledged and queries
-   * answered while a model is built. The graph goes on learning meanwhile; the model
+   * for one stage at a time (2-120 ms at 10,000 tools and 50,000 traces, Louvain the longest; a
+   * full co-clustering of capabilities is one stage), and given back between stages
+   * (giveWay), so commits are acknowledged and queries answered while a model is built. The graph goes on learning meanwhile; the model
    * is rebuild()'s for the graph as it was when the build began. A build installed meanwhile
    * (a synchronous rebuild()) supersedes this one, which then stops; so does close().
    */

@@ -406,8 +406,9 @@ export class SqlStore implements Store {
         ...batches.map((chunk) => ({ sql: `${INSERT_TRACES} RETURNING id, seq::text AS seq_text`, params: [jsonParam(chunk.map((t) => traceRow(t, t.id)))] })),
       ];
       // Only a content-hash id can need a statement after these (a second identical run, stored
-      // under `id#n`), and only PostgreSQL has instances to notify: without either, the whole
-      // transaction goes to a database on another thread at once (PGlite's batch).
+      // under `id#n`). Without one, a driver that can (PGlite's, whose database is on another
+      // thread) sends the whole transaction at once; PostgreSQL's takes the path below, which
+      // also notifies the other instances.
       if (this.driver.batch !== undefined && traces.every((t) => t.idSource !== 'content')) {
         const [, last, ...inserted] = await this.driver.batch(statements);
         const { stored, skipped } = storedRows(batches, inserted, repeats);
