@@ -196,6 +196,18 @@ CREATE TABLE revisions (
 INSERT INTO revisions (kind, revision) VALUES ('tools', 0), ('capabilities', 0), ('weights', 0), ('feedback', 0);
 `,
   },
+  {
+    version: 7,
+    name: 'base ids indexed for content-hash ids only',
+    // The index serves one query: how many runs of a content-hash id are stored, when a second
+    // identical run comes (sql-store.ts, appendTraces). A caller's id is never looked up by it,
+    // yet every append paid its insert: copying 50,000 traces within PGlite took 563-586 ms with
+    // it, 436-490 ms with this one (both past the first run).
+    sql: `
+DROP INDEX traces_base_id;
+CREATE INDEX traces_content_base_id ON traces (base_id) WHERE id_source = 'content';
+`,
+  },
 ];
 
 /** The version a fully migrated store reports. */

@@ -421,7 +421,7 @@ export class SqlStore implements Store {
         const { stored, skipped } = storedRows(batches, inserted, repeats);
         // A content-hash id seen before is a second identical run: keep it under `id#n`.
         for (const trace of repeats) {
-          const countRows = await tx.query('SELECT count(*) AS n FROM traces WHERE base_id = $1', [encodeText(trace.id)]);
+          const countRows = await tx.query("SELECT count(*) AS n FROM traces WHERE base_id = $1 AND id_source = 'content'", [encodeText(trace.id)]);
           for (let n = num(countRows[0]?.['n'] ?? 1) + 1; ; n++) {
             const id = `${trace.id}#${n}`;
             const rows = await tx.query(`${INSERT_TRACES} RETURNING seq::text AS seq_text`, [jsonParam([traceRow(trace, id)])]);

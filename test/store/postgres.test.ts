@@ -212,6 +212,8 @@ describe.runIf(URL_ENV)('PostgreSQL store', () => {
       await client.connect();
       try {
         await client.query(`DELETE FROM ${schema}.schema_version WHERE version >= 4`);
+        await client.query(`DROP INDEX ${schema}.traces_content_base_id`);
+        await client.query(`CREATE INDEX traces_base_id ON ${schema}.traces (base_id)`);
         await client.query(`DROP TABLE ${schema}.revisions`);
         await client.query(`ALTER TABLE ${schema}.capabilities DROP COLUMN position`);
         await client.query(`DROP TABLE ${schema}.transitions_folded`);
@@ -228,6 +230,16 @@ describe.runIf(URL_ENV)('PostgreSQL store', () => {
         // Capabilities stored before their registration order was kept are still there.
         expect(await upgraded.listCapabilities()).toEqual([capability]);
         expect(await upgraded.revisions()).toEqual({ tools: 0, capabilities: 0, weights: 0, feedback: 0 });
+        // Migration 7: base ids indexed for content-hash ids only.
+        const indexes = new pg.Client({ connectionString: URL_ENV });
+        await indexes.connect();
+        try {
+          const { rows } = await indexes.query(`SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = 'traces' AND indexdef LIKE '%base_id%'`, [schema]);
+          expect(rows.map((r: { indexname: string }) => r.indexname)).toEqual(['traces_content_base_id']);
+          expect(rows[0].indexdef).toMatch(/WHERE \(id_source = 'content'::text\)/);
+        } finally {
+          await indexes.end();
+        }
         await upgraded.appendTraces([trace('new1', ['b', 'c'])]);
         expect(await upgraded.listTransitions()).toEqual([
           { from: 'a', to: 'b', count: 2, successes: 2, failures: 0, lastSeen: 1_000 },
