@@ -560,7 +560,7 @@ export class Toolgraph {
    * is rebuild()'s for the graph as it was when the build began. A build installed meanwhile
    * (a synchronous rebuild()) supersedes this one, which then stops; so does close().
    */
-  async rebuildInSlices(): Promise<RecommenderModel> {
+  private async rebuildInSlices(): Promise<RecommenderModel> {
     this.cancelTimer();
     if (!this.modelStale()) return this.rebuild();
     const plan = this.planModel();
