@@ -280,7 +280,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
     }
     // Ready to answer: the first model, built now rather than on the first query; for a large
     // graph, with its snapshot built on a thread of its own beside the text model (the thread
-    // loads its modules meanwhile too).
+    // loads its modules meanwhile too), else in stages here.
     const offThreadBefore = this.engine.stats().offThreadBuilds;
     await this.engine.rebuildInBackground(this.options.firstModelOffThreadFrom ?? FIRST_MODEL_OFF_THREAD_FROM);
     const offThread = this.engine.stats().offThreadBuilds > offThreadBefore;
@@ -537,10 +537,10 @@ class DurableToolgraphImpl implements DurableToolgraph {
       // Inside the apply queue, so the graph and the cursor describe the same traces.
       this.applying.run(async () => {
         const t0 = performance.now();
-        // The snapshot keeps the model's signals, so a stale model is rebuilt first; for a large
+        // The snapshot keeps the model's signals, so a stale model is rebuilt first: for a large
         // graph with its graph snapshot on the worker, as the open's first model is, so that
-        // this thread is held for the text model only. No trace is applied meanwhile: this
-        // runs in the apply queue.
+        // this thread is held for the text model only; else in stages here. No trace is applied
+        // meanwhile: this runs in the apply queue.
         const from = this.options.firstModelOffThreadFrom ?? FIRST_MODEL_OFF_THREAD_FROM;
         const built = await this.engine.rebuildInBackground(from);
         // A build already under way when this began was planned before traces applied since.
