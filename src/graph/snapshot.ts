@@ -13,6 +13,7 @@ import { louvainCommunities } from './louvain.js';
 import { pagerank } from './pagerank.js';
 import { percentileRanks } from './percentile.js';
 import { PairIndex } from './pair-index.js';
+import { runStages } from './stages.js';
 import type { SecondOrderRows, ToolGraph, TransitionRows } from './tool-graph.js';
 import { gatherColumns } from './transition-table.js';
 
@@ -201,14 +202,6 @@ function orderEdges(n: number, { from, to, stats }: TransitionRows): OrderedEdge
 /** The rest of a snapshot, from its ordered transitions (a worker thread runs this, snapshot-thread.ts). */
 export function finishSnapshot(input: OrderedInput, options: SnapshotOptions = {}): GraphSnapshot {
   return runStages(snapshotStages(input, options));
-}
-
-/** Runs a build's stages (a generator that yields between them) to the end, on this thread at once. */
-export function runStages<T>(stages: Generator<void, T>): T {
-  for (;;) {
-    const step = stages.next();
-    if (step.done === true) return step.value;
-  }
 }
 
 /**

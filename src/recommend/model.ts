@@ -137,7 +137,7 @@ function modelCapabilities(snapshot: GraphSnapshot, catalog: ReadonlyMap<string,
 }
 
 /**
- * buildModel as stages (runStages, snapshot.ts): the graph snapshot's, the text model's, the
+ * buildModel as stages (runStages, stages.ts): the graph snapshot's, the text model's, the
  * capabilities', then the rest. Everything read from `graph` and `catalog` is read before the first
  * yield, so the graph may go on learning between the stages (Toolgraph.rebuildInSlices) and the
  * model is buildModel's for the graph as it was then. The capabilities, built last, see their

@@ -11,7 +11,8 @@
 import { edgeIndex, reliabilityReport, type EdgeReliabilityReport } from '../graph/edge-reliability.js';
 import type { StoredCaches, StoredSignals, StoredToolVectors } from '../graph/graph-codec.js';
 import { exportGraph, type ExportedGraph } from '../graph/graph-export.js';
-import { runStages, snapshotInput, type GraphSnapshot } from '../graph/snapshot.js';
+import { snapshotInput, type GraphSnapshot } from '../graph/snapshot.js';
+import { runStages } from '../graph/stages.js';
 import { SnapshotThread } from '../graph/snapshot-thread.js';
 import { DEFAULT_HALF_LIFE_MS, ToolGraph, type ToolGraphState } from '../graph/tool-graph.js';
 import { buildEdgeFeedback, type HumanPatternScore } from '../recommend/edge-adjustment.js';

@@ -22,7 +22,7 @@
  * classification", AAAI-98 Workshop on Learning for Text Categorization, 1998.
  */
 import { ToolgraphError } from '../schema/errors.js';
-import { runStages } from '../graph/snapshot.js';
+import { runStages } from '../graph/stages.js';
 import { bm25FromCorpus, type Bm25Index } from './bm25.js';
 import { internCorpus, termId, type InternedCorpus } from './vocabulary.js';
 
@@ -104,7 +104,7 @@ export function fitIntentAssociationInterned(
 }
 
 /**
- * fitIntentAssociationInterned as stages (runStages, snapshot.ts): counting, postings, the
+ * fitIntentAssociationInterned as stages (runStages, stages.ts): counting, postings, the
  * examples' BM25 index. At a hundred thousand intents the fit is the longest step of a model's
  * text side (about 0.2 s), and a rebuild in slices (Toolgraph.rebuildInSlices) yields between
  * them. Its arguments are checked in the first stage (INVALID_INPUT naming `caller`); it reads

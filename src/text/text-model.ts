@@ -3,7 +3,7 @@
  * name-only for tools the catalogue lacks) and the intent-to-tool association learned from the
  * intents of recorded successful traces. Built once per snapshot, queried per request.
  */
-import { runStages } from '../graph/snapshot.js';
+import { runStages } from '../graph/stages.js';
 import type { ToolInfo } from '../schema/types.js';
 import type { IntentRecord } from '../graph/tool-graph.js';
 import { buildBm25, type Bm25Index } from './bm25.js';
@@ -48,7 +48,7 @@ export function buildTextModel(
 }
 
 /**
- * buildTextModel as stages (runStages, snapshot.ts). Its first step reads everything it needs
+ * buildTextModel as stages (runStages, stages.ts). Its first step reads everything it needs
  * from `catalog` and `intents`, so after it they may change (a service goes on learning between
  * the stages, Toolgraph.rebuildInSlices) and the model is the one of the records and tools as
  * they were then.
