@@ -71,3 +71,18 @@ export async function call(base: string, path: string, send: Send = {}): Promise
   }
   return { status: response.status, headers: response.headers, text, json };
 }
+
+/**
+ * Asks `probe` until `done` holds of its answer or `timeoutMs` passed, and returns the last
+ * answer for the test to assert on. What a debounced rebuild makes visible is asked for this
+ * way: a fixed wait raced the rebuild on a busy machine.
+ */
+export async function eventually<T>(probe: () => Promise<T>, done: (answer: T) => boolean, timeoutMs = 2_000): Promise<T> {
+  const started = performance.now();
+  let answer = await probe();
+  while (!done(answer) && performance.now() - started < timeoutMs) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    answer = await probe();
+  }
+  return answer;
+}

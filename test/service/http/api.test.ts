@@ -3,7 +3,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reasoningTrace } from '../../scoring/_helpers.js';
-import { call, CATALOG, startTestServer } from './_server.js';
+import { call, CATALOG, eventually, startTestServer } from './_server.js';
 
 /** What a write would change: the graph's counts (a model rebuilt meanwhile in the background changes the rest). */
 function graphStats(stats: { tools: number; transitions: number; traces: number; version: number }) {
@@ -101,10 +101,10 @@ describe('HTTP API', () => {
     expect(put.status).toBe(200);
     expect(put.json.capabilities).toBe(2);
     // The model takes them at its next (debounced) rebuild, as it takes traces.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const listed = await call(server.url, '/v1/capabilities');
+    const registeredOf = (reply: { json: any }) => reply.json.capabilities.filter((c: { source: string }) => c.source === 'registered');
+    const listed = await eventually(() => call(server.url, '/v1/capabilities'), (reply) => registeredOf(reply).length === 2);
     expect(listed.status).toBe(200);
-    const registered = listed.json.capabilities.filter((c: { source: string }) => c.source === 'registered');
+    const registered = registeredOf(listed);
     expect(registered.map((c: { id: string; ordered: boolean }) => [c.id, c.ordered])).toEqual([['book-trip', true], ['notify', false]]);
     const ranked = await call(server.url, '/v1/capabilities/rank', { body: { intent: 'book a trip with flight and hotel', k: 3 } });
     expect(ranked.status).toBe(200);
@@ -142,8 +142,10 @@ describe('HTTP API', () => {
     const tools = (await call(server.url, '/v1/tools')).json.tools.map((t: { name: string }) => t.name);
     for (const name of names) expect(tools).toContain(name);
     // The graph learned __proto__ -> constructor like any other transition.
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    const p = await call(server.url, '/v1/predict', { body: { context: ['__proto__'], k: 1 } });
+    const p = await eventually(
+      () => call(server.url, '/v1/predict', { body: { context: ['__proto__'], k: 1 } }),
+      (reply) => reply.json.items[0]?.tool === 'constructor',
+    );
     expect(p.json.items[0].tool).toBe('constructor');
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reasoningTrace } from '../../scoring/_helpers.js';
-import { call, startTestServer, type Send } from './_server.js';
+import { call, eventually, startTestServer, type Send } from './_server.js';
 
 interface BadInput extends Send {
   readonly name: string;
@@ -143,7 +143,8 @@ describe('bad inputs', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    await new Promise((resolve) => setTimeout(resolve, 30)); // let the seeded model build
+    // The seeded model built first (its rebuild is debounced): a build landing later would change the stats.
+    await eventually(() => call(server.url, '/v1/stats'), (reply) => reply.json.modelVersion === reply.json.version);
     before = await snapshot();
   });
   afterAll(async () => {

@@ -11,7 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reasoningTrace } from '../../scoring/_helpers.js';
-import { call, startTestServer } from '../http/_server.js';
+import { call, eventually, startTestServer } from '../http/_server.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const BIN = `${ROOT}dist/src/cli/main.js`;
@@ -73,8 +73,10 @@ async function exercise(client: Client, data: { context: string; next: string; q
   const retried = await client.callTool({ name: 'record_trace', arguments: { trace: { id: 'mcp-1', tools: ['mcp_alpha', 'mcp_beta'] } } });
   expect(retried.structuredContent).toMatchObject({ ingested: 0 });
   // What was recorded is learned: the new pair is predicted (after the debounced rebuild).
-  await new Promise((resolve) => setTimeout(resolve, 150));
-  const learned = await client.callTool({ name: 'predict_next_tool', arguments: { context: ['mcp_alpha'], k: 1 } });
+  const learned = await eventually(
+    () => client.callTool({ name: 'predict_next_tool', arguments: { context: ['mcp_alpha'], k: 1 } }),
+    (answer) => (answer.structuredContent as { items: { tool: string }[] }).items[0]?.tool === 'mcp_beta',
+  );
   expect((learned.structuredContent as { items: { tool: string }[] }).items[0]!.tool).toBe('mcp_beta');
 
   const trace = reasoningTrace({ id: 'mcp-r', objective: 'convert currency', steps: ['thought', 'tool_call', 'observation'] });
@@ -126,8 +128,10 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     // A capability registered over HTTP is ranked and expanded over MCP.
     const put = await call(server.url, '/v1/capabilities', { method: 'PUT', body: [{ id: 'stay', description: 'find and book a hotel room', tools: ['search_hotels', 'book_hotel'] }] });
     expect(put.status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const ranked = await client.callTool({ name: 'rank_capabilities', arguments: { intent: 'book a hotel room', k: 1 } });
+    const ranked = await eventually(
+      () => client.callTool({ name: 'rank_capabilities', arguments: { intent: 'book a hotel room', k: 1 } }),
+      (answer) => (answer.structuredContent as { items: { capability: string }[] }).items[0]?.capability === 'stay',
+    );
     expect((ranked.structuredContent as { items: { capability: string }[] }).items.map((i) => i.capability)).toEqual(['stay']);
     const expanded = await client.callTool({ name: 'expand_capability', arguments: { id: 'stay' } });
     expect(expanded.structuredContent).toEqual({ id: 'stay', tools: ['search_hotels', 'book_hotel'], ordered: true, description: 'find and book a hotel room', source: 'registered' });
