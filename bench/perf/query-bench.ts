@@ -93,6 +93,9 @@ export function queryBench(which: 'search' | 'dag', options: QueryBenchOptions):
     model,
     queries.map((q) => ({ ...q, intent: q.intent.replace(/\bx(\w)(\w)/, 'x$2$1') })),
   );
+  // DAG only: the same requests with each step's two words as a clause of its own ("please a b,
+  // then c d, then e f now"), so suggestDag searches every clause too (suggest-dag.ts, clausePicks).
+  const clauses = which === 'dag' ? { clauses: measure(which, model, queries.map((q) => ({ ...q, intent: clauseForm(q.intent) }))) } : {};
   return {
     case: which,
     tools: model.graph.n,
@@ -102,7 +105,17 @@ export function queryBench(which: 'search' | 'dag', options: QueryBenchOptions):
     embedder: embedding.name,
     ...known,
     misspelt,
+    ...clauses,
   };
+}
+
+/** `please a b c d now` as `please a b, then c d now`: one clause per step's pair of words. */
+function clauseForm(intent: string): string {
+  const words = intent.split(' ');
+  const inner = words.slice(1, -1);
+  const parts: string[] = [];
+  for (let i = 0; i < inner.length; i += 2) parts.push(inner.slice(i, i + 2).join(' '));
+  return `${words[0]} ${parts.join(', then ')} ${words[words.length - 1]}`;
 }
 
 interface Query {

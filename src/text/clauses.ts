@@ -20,3 +20,8 @@ export function splitClauses(text: string): string[][] {
   }
   return clauses;
 }
+
+/** The clauses of splitClauses as text, in order (for a search of each clause on its own). */
+export function clauseTexts(text: string): string[] {
+  return text.split(SEPARATOR).filter((part): part is string => part !== undefined && tokenize(part).length > 0);
+}

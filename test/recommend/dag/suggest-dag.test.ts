@@ -4,6 +4,7 @@ import { feeds, outputKeys } from '../../../src/recommend/dag/data-flow.js';
 import { buildPrecedence, GLOBAL_PRIOR_WEIGHT, probabilityBefore } from '../../../src/recommend/dag/precedence.js';
 import { suggestDag, type DagNode } from '../../../src/recommend/dag/suggest-dag.js';
 import { buildModel } from '../../../src/recommend/model.js';
+import { scoreAllTools } from '../../../src/recommend/score-all.js';
 import { Toolgraph } from '../../../src/service/toolgraph.js';
 import type { ToolInfo } from '../../../src/schema/types.js';
 import { expectCode } from '../../helpers/expect-code.js';
@@ -91,6 +92,31 @@ describe('suggestDag', () => {
     const model = buildModel(g, new Map(catalog.map((t) => [t.name, t])));
     expect(suggestDag(model, { intent: 'forecast report mailed tonight' }).nodes.map(label)).toEqual(['get_weather', 'send_email']);
     expect(suggestDag(model, { intent: 'tell my team by email then check the sky' }).nodes.map(label)).toEqual(['send_email', 'get_weather']);
+  });
+
+  it("takes each clause's own tool when the whole request's ranking would leave it out", () => {
+    const hotels: ToolInfo[] = [
+      { name: 'search_hotels', description: 'Find hotels in a city', params: [param('city')] },
+      { name: 'hotel_reviews', description: 'Read guest reviews of hotels in a city', params: [param('city')] },
+      { name: 'book_hotel', description: 'Book a hotel room', params: [param('hotelId')] },
+      { name: 'convert_currency', description: 'Convert an amount of money between currencies', params: [param('amount')] },
+    ];
+    const g = new ToolGraph();
+    for (const t of hotels) g.addTool(t.name);
+    for (let i = 0; i < 6; i++) g.ingest(trace(['search_hotels', 'hotel_reviews'], { id: `h${i}`, intent: `find hotels in city ${i} and read what guests say` }));
+    for (let i = 0; i < 3; i++) g.ingest(trace(['convert_currency', 'book_hotel'], { id: `c${i}`, intent: `convert the price to euros ${i} and book a room` }));
+    const model = buildModel(g, new Map(hotels.map((t) => [t.name, t])));
+    const intent = 'find hotels in Rome and convert the price to euros';
+    // The request as a whole ranks the currency task's partner above the hotel search...
+    const scores = new Float64Array(hotels.length);
+    scoreAllTools(model, [], intent, 'search', scores);
+    const ranked = hotels.map((t, i) => ({ tool: t.name, score: scores[i]! })).sort((a, b) => b.score - a.score).map((r) => r.tool);
+    expect(ranked.slice(0, 2)).toEqual(['convert_currency', 'book_hotel']);
+    // ...but its first clause on its own wants the hotel search, by a majority.
+    const dag = suggestDag(model, { intent });
+    expect(dag.nodes.map(label).sort()).toEqual(['convert_currency', 'search_hotels']);
+    // One clause: the ranking of the whole request alone, as before.
+    expect(suggestDag(model, { intent: 'convert the price to euros', maxNodes: 2 }).nodes.map(label).sort()).toEqual(['book_hotel', 'convert_currency']);
   });
 
   it('does not suggest what the context already did, and respects maxNodes', () => {
