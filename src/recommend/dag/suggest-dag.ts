@@ -259,7 +259,7 @@ function chooseTools(
     const times = Math.min(repeats.get(c) ?? 1, length - chosen.length);
     for (let k = 0; k < times; k++) chosen.push({ tool: c, confidence: membership.get(c)! });
   };
-  for (const c of clausePicks(model, intent, ranked, scores)) {
+  for (const c of clausePicks(model, intent, ranked, length, scores)) {
     if (chosen.length >= length) break;
     if (!taken.has(c)) take(c);
   }
@@ -273,9 +273,10 @@ function chooseTools(
 /**
  * For each clause of a request of two or more (the first MAX_CLAUSES), its best tool
  * among `candidates` when the search of the clause alone gives that tool at least
- * CLAUSE_MAJORITY of the probability over all tools. Overwrites `scores`.
+ * CLAUSE_MAJORITY of the probability over all tools; distinct, in clause order, and no more
+ * than `limit` (the workflow cannot take more). Overwrites `scores`.
  */
-function clausePicks(model: RecommenderModel, intent: string, candidates: readonly number[], scores: Float64Array): number[] {
+function clausePicks(model: RecommenderModel, intent: string, candidates: readonly number[], limit: number, scores: Float64Array): number[] {
   const clauses = clauseTexts(intent);
   if (clauses.length < 2) return [];
   const n = model.graph.n;
@@ -289,7 +290,10 @@ function clausePicks(model: RecommenderModel, intent: string, candidates: readon
     for (let c = 0; c < n; c++) if (scores[c]! > max) max = scores[c]!;
     let sum = 0;
     for (let c = 0; c < n; c++) sum += Math.exp(scores[c]! - max);
-    if (Math.exp(scores[best]! - max) / sum >= CLAUSE_MAJORITY) picks.push(best);
+    if (Math.exp(scores[best]! - max) / sum >= CLAUSE_MAJORITY && !picks.includes(best)) {
+      picks.push(best);
+      if (picks.length >= limit) break;
+    }
   }
   return picks;
 }
