@@ -115,6 +115,9 @@ describe('suggestDag', () => {
     // ...but its first clause on its own wants the hotel search, by a majority.
     const dag = suggestDag(model, { intent });
     expect(dag.nodes.map(label).sort()).toEqual(['convert_currency', 'search_hotels']);
+    // No trace leads from one to the other: two branches, not a dependency.
+    expect(dag.edges).toEqual([]);
+    expect(dag.layers).toEqual([['n1', 'n2']]);
     // One clause: the ranking of the whole request alone, as before.
     expect(suggestDag(model, { intent: 'convert the price to euros', maxNodes: 2 }).nodes.map(label).sort()).toEqual(['book_hotel', 'convert_currency']);
   });
