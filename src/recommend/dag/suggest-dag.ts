@@ -242,10 +242,7 @@ function chooseTools(
 ): Step[] {
   const n = model.graph.n;
   scoreAllTools(model, [], intent, 'search', scores);
-  let max = -Infinity;
-  for (let c = 0; c < n; c++) if (scores[c]! > max) max = scores[c]!;
-  let sum = 0;
-  for (let c = 0; c < n; c++) sum += Math.exp(scores[c]! - max);
+  const { max, sum } = softmaxScale(scores, n);
   // Only the best tools not already done are read: select them, do not sort all n.
   const top = createTopK(Math.min(n, CLAUSE_REACH * length + done.size));
   selectTopKDense(scores, n, top);
@@ -291,16 +288,22 @@ function clausePicks(model: RecommenderModel, intent: string, candidates: readon
     let best = -1;
     for (const c of candidates) if (best < 0 || scores[c]! > scores[best]!) best = c;
     if (best < 0) break;
-    let max = -Infinity;
-    for (let c = 0; c < n; c++) if (scores[c]! > max) max = scores[c]!;
-    let sum = 0;
-    for (let c = 0; c < n; c++) sum += Math.exp(scores[c]! - max);
+    const { max, sum } = softmaxScale(scores, n);
     if (Math.exp(scores[best]! - max) / sum >= CLAUSE_MAJORITY && !picks.includes(best)) {
       picks.push(best);
       if (picks.length >= limit) break;
     }
   }
   return picks;
+}
+
+/** The largest of scores[0..n) and the sum of exp(score - max): a tool's probability is exp(score - max) / sum. */
+function softmaxScale(scores: Float64Array, n: number): { max: number; sum: number } {
+  let max = -Infinity;
+  for (let c = 0; c < n; c++) if (scores[c]! > max) max = scores[c]!;
+  let sum = 0;
+  for (let c = 0; c < n; c++) sum += Math.exp(scores[c]! - max);
+  return { max, sum };
 }
 
 /**
