@@ -25,6 +25,11 @@ export interface TextModel {
   readonly memory: IntentMemory;
   /** Number of training intents behind the association. */
   readonly intents: number;
+  /**
+   * The recorded intents the memory was built from: records[0 .. intents), in memory's order.
+   * The array is the graph's, which only appends after the build (clause-order.ts reads it).
+   */
+  readonly records: readonly IntentRecord[];
   /** The embedding behind the `embedding` signal and the tools' vectors, or null for none. */
   readonly embedding: TextEmbedding | null;
   readonly vectors: ToolVectors | null;
@@ -83,6 +88,7 @@ export function* textModelStages(
     nameTokens,
     memory: buildIntentMemory(sequences),
     intents: sequences.length,
+    records: intents,
     embedding,
     vectors,
     texts,

@@ -94,6 +94,35 @@ describe('suggestDag', () => {
     expect(suggestDag(model, { intent: 'tell my team by email then check the sky' }).nodes.map(label)).toEqual(['send_email', 'get_weather']);
   });
 
+  it("orders two tools as the request's clauses name them, as far as recorded requests did so", () => {
+    const repairs: ToolInfo[] = [
+      { name: 'repair_cancellation', description: 'Cancel a washer repair', params: [param('ticket')] },
+      { name: 'repair_rescheduling', description: 'Move a washer repair', params: [param('ticket')] },
+      { name: 'book_hotel', description: 'Book a hotel room', params: [param('city')] },
+      { name: 'pay_invoice', description: 'Pay an invoice', params: [param('invoice')] },
+    ];
+    // The two repair tools in both orders, under requests that name neither: no order to learn.
+    // The requests of the other pair name its tools in their run order, or against it.
+    const modelWith = (otherIntent: (i: number) => string) => {
+      const g = new ToolGraph();
+      for (const t of repairs) g.addTool(t.name);
+      for (let i = 0; i < 4; i++) {
+        g.ingest(trace(['repair_cancellation', 'repair_rescheduling'], { id: `a${i}`, intent: `sort out my washer ${i}` }));
+        g.ingest(trace(['repair_rescheduling', 'repair_cancellation'], { id: `b${i}`, intent: `sort out my washer ${i}` }));
+      }
+      for (let i = 0; i < 10; i++) g.ingest(trace(['book_hotel', 'pay_invoice'], { id: `h${i}`, intent: otherIntent(i) }));
+      return buildModel(g, new Map(repairs.map((t) => [t.name, t])));
+    };
+    const inOrder = modelWith((i) => `book a hotel in town ${i}, then pay the invoice`);
+    const reschedulingFirst = 'sort out my washer: reschedule the visit, and cancel the old one';
+    const cancellationFirst = 'sort out my washer: cancel the old visit, and reschedule';
+    expect(suggestDag(inOrder, { intent: reschedulingFirst }).nodes.map(label)).toEqual(['repair_rescheduling', 'repair_cancellation']);
+    expect(suggestDag(inOrder, { intent: cancellationFirst }).nodes.map(label)).toEqual(['repair_cancellation', 'repair_rescheduling']);
+    // Where recorded requests named their steps backwards, the clauses count backwards too.
+    const backwards = modelWith((i) => `pay the invoice ${i} after you book a hotel`);
+    expect(suggestDag(backwards, { intent: reschedulingFirst }).nodes.map(label)).toEqual(['repair_cancellation', 'repair_rescheduling']);
+  });
+
   it("takes each clause's own tool when the whole request's ranking would leave it out", () => {
     const hotels: ToolInfo[] = [
       { name: 'search_hotels', description: 'Find hotels in a city', params: [param('city')] },

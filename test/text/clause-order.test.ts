@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import type { IntentRecord } from '../../src/graph/tool-graph.js';
+import { clauseOrderEvidence, clauseOrderLogOdds, clausePositions, sameWord, SAMPLE_RECORDS } from '../../src/text/clause-order.js';
+import { splitClauses } from '../../src/text/clauses.js';
+import { identifierTokens } from '../../src/text/tokenize.js';
+
+const names = ['appliance_repair_cancellation', 'appliance_repair_rescheduling', 'hotel_booking', 'hotel_booking_query'];
+const nameTerms = names.map((n) => [...new Set(identifierTokens(n))]);
+
+function record(intent: string, tools: readonly number[]): IntentRecord {
+  return { intent, tools, sequence: tools };
+}
+
+describe('clause order', () => {
+  it('matches a word, or a stem of five letters or more that starts the other word', () => {
+    expect(sameWord('cancel', 'cancel')).toBe(true);
+    expect(sameWord('cancel', 'cancellation')).toBe(true);
+    expect(sameWord('modification', 'modifi')).toBe(true);
+    expect(sameWord('book', 'booklet')).toBe(false); // four letters: too short to stand for more
+    expect(sameWord('cancel', 'cancer')).toBe(false);
+  });
+
+  it('places each tool in the clause holding most of its own name terms', () => {
+    const clauses = splitClauses('Please reschedule the repair visit to Saturday, and cancel the old appointment');
+    // `repair` and `applianc` are shared, so only `cancellation` and `reschedul` place them.
+    expect(Array.from(clausePositions(clauses, [nameTerms[0]!, nameTerms[1]!]))).toEqual([1, 0]);
+    // hotel_booking has no term of its own beside hotel_booking_query: it is not placed.
+    expect(Array.from(clausePositions(splitClauses('query my hotel booking, then book a hotel'), [nameTerms[2]!, nameTerms[3]!]))).toEqual([-1, 0]);
+    // A tie goes to the earliest clause; a tool named nowhere is not placed.
+    expect(Array.from(clausePositions(splitClauses('cancel it. cancel it again'), [nameTerms[0]!, nameTerms[1]!]))).toEqual([0, -1]);
+  });
+
+  it('counts the recorded pairs whose clause order is or is not their run order, once per record', () => {
+    const records: IntentRecord[] = [
+      record('cancel the repair, then reschedule it', [0, 1]), // agrees
+      record('reschedule the repair after you cancel it', [0, 1]), // run order cancel first: disagrees
+      record('fix my washer', [0, 1]), // names neither: no evidence
+      record('cancel the repair', [0]), // one tool: no pair
+    ];
+    expect(clauseOrderEvidence(records, records.length, nameTerms)).toMatchObject({ agree: 1, disagree: 1 });
+    // Later records extend the same tally; the records before `upTo` only.
+    records.push(record('cancel the visit and reschedule', [0, 1]), record('reschedule, and cancel', [1, 0]));
+    expect(clauseOrderEvidence(records, records.length - 1, nameTerms)).toMatchObject({ agree: 2, disagree: 1 });
+    expect(clauseOrderEvidence(records, records.length, nameTerms)).toMatchObject({ agree: 3, disagree: 1 });
+    // Another records array (a restored graph) has a tally of its own.
+    expect(clauseOrderEvidence([records[1]!], 1, nameTerms)).toMatchObject({ agree: 0, disagree: 1 });
+    expect(clauseOrderLogOdds({ agree: 3, disagree: 1 })).toBeCloseTo(Math.log(2));
+    expect(clauseOrderLogOdds({ agree: 0, disagree: 0 })).toBe(0);
+  });
+
+  it(`stops after ${SAMPLE_RECORDS} records of two tools or more`, () => {
+    const records = Array.from({ length: 2 * SAMPLE_RECORDS + 100 }, (_, i) => record('cancel the repair, then reschedule it', i % 2 === 0 ? [0, 1] : [0]));
+    expect(clauseOrderEvidence(records, records.length, nameTerms)).toMatchObject({ agree: SAMPLE_RECORDS, disagree: 0 }); // single-tool records do not count
+  });
+});
