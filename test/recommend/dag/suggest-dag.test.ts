@@ -123,6 +123,25 @@ describe('suggestDag', () => {
     expect(suggestDag(backwards, { intent: reschedulingFirst }).nodes.map(label)).toEqual(['repair_cancellation', 'repair_rescheduling']);
   });
 
+  it('lets the recorded order decide between two tools that declare each other as inputs', () => {
+    const artists: ToolInfo[] = [
+      { name: 'artist_overview', description: 'Overview and biography of an artist', params: [param('artistId')], outputs: ['name', 'biography'] },
+      { name: 'artist_id_by_name', description: 'Look up an artist id', params: [param('name')], outputs: ['artistId'] },
+    ];
+    const g = new ToolGraph();
+    for (const t of artists) g.addTool(t.name);
+    for (let i = 0; i < 5; i++) g.ingest(trace(['artist_id_by_name', 'artist_overview'], { id: `s${i}`, intent: `artist biography overview ${i}` }));
+    const model = buildModel(g, new Map(artists.map((t) => [t.name, t])));
+    const scores = new Float64Array(artists.length);
+    const intent = 'the biography overview of Eminem';
+    scoreAllTools(model, [], intent, 'search', scores);
+    expect(scores[0]).toBeGreaterThan(scores[1]!); // the overview is chosen first
+    const dag = suggestDag(model, { intent });
+    expect(dag.nodes.map(label)).toEqual(['artist_id_by_name', 'artist_overview']);
+    expect(dag.edges).toEqual([{ from: 'n1', to: 'n2', confidence: 0.95, source: 'data-flow' }]);
+    expect(dag.warnings).toContain('ignored that artist_id_by_name needs artist_overview: they feed each other');
+  });
+
   it("takes each clause's own tool when the whole request's ranking would leave it out", () => {
     const hotels: ToolInfo[] = [
       { name: 'search_hotels', description: 'Find hotels in a city', params: [param('city')] },
