@@ -35,3 +35,32 @@ export function feeds(producerOutputs: readonly string[], consumer: ToolInfo | u
   }
   return false;
 }
+
+/** Whether one normalised output feeds a parameter (its name, or a suffix of MIN_SUFFIX or more). */
+function outputFeeds(output: string, param: string): boolean {
+  return param === output || (output.length >= MIN_SUFFIX && param.endsWith(output));
+}
+
+/**
+ * Which earlier steps feed `consumer`: each of its parameters that some step's outputs name
+ * takes the earliest such step not already feeding another of its parameters (two airport
+ * lookups feed a flight search's origin and destination), else the earliest; a step that
+ * only offers what an earlier one already gave is not a producer. Indices into `outputs`.
+ */
+export function producers(outputs: readonly (readonly string[])[], consumer: ToolInfo | undefined): number[] {
+  if (consumer === undefined) return [];
+  const chosen: number[] = [];
+  for (const param of consumer.params) {
+    const p = key(param.name);
+    let first = -1;
+    let fresh = -1;
+    for (let i = 0; i < outputs.length && fresh < 0; i++) {
+      if (!outputs[i]!.some((o) => outputFeeds(o, p))) continue;
+      if (first < 0) first = i;
+      if (!chosen.includes(i)) fresh = i;
+    }
+    const pick = fresh >= 0 ? fresh : first;
+    if (pick >= 0 && !chosen.includes(pick)) chosen.push(pick);
+  }
+  return chosen.sort((a, b) => a - b);
+}

@@ -24,7 +24,8 @@
  *    0.242, against 0.311 and 0.220 for ordering by the next-tool ranker and 0.487 and 0.231
  *    for the two combined; the similar tasks' order first, 0.510 and 0.253.
  * 4. Dependencies: declared data flow from earlier steps (a field one tool returns names a
- *    parameter of another) with the confidence of a direct dependency; a step fed by no
+ *    parameter of another; each parameter from the earliest step that offers it and feeds no
+ *    other parameter yet, data-flow.ts) with the confidence of a direct dependency; a step fed by no
  *    earlier step depends on the step before it, with the hop-correct confidence of the
  *    shortest learned path between the two tools (path-confidence.ts), times the transition's
  *    reliability factor (the feedback loop's Beta posterior) when it was observed directly;
@@ -52,7 +53,7 @@ import { scoreAllTools } from '../score-all.js';
 import { createTopK, selectTopKDense } from '../top-k.js';
 import { breakCycles, layers, type WeightedEdge } from './acyclic.js';
 import { capabilityUnits, unitEdges } from './capability-nodes.js';
-import { feeds, outputKeys } from './data-flow.js';
+import { feeds, outputKeys, producers } from './data-flow.js';
 import { neighbourPrecedence, precedenceOf, probabilityBefore } from './precedence.js';
 import { similarPastTasks, similarTaskLength, weightedMedian, type PastTask } from './workflow-length.js';
 
@@ -140,14 +141,9 @@ export function suggestDag(model: RecommenderModel, request: DagRequest): DagSug
   const kept: (WeightedEdge & { source: DagEdge['source'] })[] = [];
   const hops = { dist: new Int32Array(graph.n).fill(-1), queue: new Int32Array(graph.n) };
   for (let j = 1; j < steps.length; j++) {
-    let fed = false;
-    for (let i = 0; i < j; i++) {
-      if (feeds(outputs[i]!, infos[j])) {
-        kept.push({ from: i, to: j, confidence: pathConfidence(1), source: 'data-flow' });
-        fed = true;
-      }
-    }
-    if (fed) continue;
+    const fedBy = producers(outputs.slice(0, j), infos[j]);
+    for (const i of fedBy) kept.push({ from: i, to: j, confidence: pathConfidence(1), source: 'data-flow' });
+    if (fedBy.length > 0) continue;
     const a = steps[j - 1]!.tool;
     const b = steps[j]!.tool;
     const h = hopDistance(graph.out, a, b, MAX_HOPS, hops);

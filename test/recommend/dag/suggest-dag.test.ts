@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolGraph } from '../../../src/graph/tool-graph.js';
-import { feeds, outputKeys } from '../../../src/recommend/dag/data-flow.js';
+import { feeds, outputKeys, producers } from '../../../src/recommend/dag/data-flow.js';
 import { buildPrecedence, GLOBAL_PRIOR_WEIGHT, probabilityBefore } from '../../../src/recommend/dag/precedence.js';
 import { suggestDag, type DagNode } from '../../../src/recommend/dag/suggest-dag.js';
 import { buildModel } from '../../../src/recommend/model.js';
@@ -42,6 +42,20 @@ describe('data flow and precedence', () => {
     expect(outputKeys(echo)).toEqual([]);
     const short: ToolInfo = { name: 's', description: '', params: [], outputs: ['id'] };
     expect(feeds(outputKeys(short), { name: 't', description: '', params: [param('geoId')] })).toBe(false);
+  });
+
+  it('feeds each parameter from the earliest step offering it that feeds no other parameter yet', () => {
+    const airport = outputKeys(catalog[0]); // skyId, entityId
+    // Two airport lookups: one feeds the origin, the other the destination.
+    expect(producers([airport, airport], catalog[1])).toEqual([0, 1]);
+    // A second step offering what the first already gave is not a producer of it.
+    const search: ToolInfo = { name: 'search', description: '', params: [param('q')], outputs: ['productId', 'title'] };
+    const details: ToolInfo = { name: 'details', description: '', params: [param('q')], outputs: ['productId', 'price'] };
+    const offers: ToolInfo = { name: 'offers', description: '', params: [param('productId')] };
+    expect(producers([outputKeys(search), outputKeys(details)], offers)).toEqual([0]);
+    expect(producers([outputKeys(details)], offers)).toEqual([0]);
+    expect(producers([outputKeys(catalog[3])], offers)).toEqual([]); // nothing it takes
+    expect(producers([airport], undefined)).toEqual([]);
   });
 
   it('learns which tool comes first with a Laplace prior', () => {
