@@ -2,7 +2,8 @@
  * DAG suggestion: a workflow of tools for an intent, with dependencies and confidences.
  *
  * 1. How many steps: the weighted median length of the most similar past tasks
- *    (workflow-length.ts), else one per clause of the request; at most maxNodes.
+ *    (workflow-length.ts), else one per clause of the request; more when more clauses each
+ *    pick a tool of their own (step 2); at most maxNodes.
  * 2. Which tools: first each clause's own best tool, where the search of the clause alone
  *    gives it a majority of the probability (among the intent's best 2 x length tools); then
  *    the hybrid search ranking of the intent (the fitted ranker of searchTools), best first,
@@ -130,7 +131,7 @@ export function suggestDag(model: RecommenderModel, request: DagRequest): DagSug
 
   // 2. Which tools.
   const scores = new Float64Array(graph.n);
-  const candidates = chooseTools(model, request.intent, typicalRepeats(model, neighbours), length, new Set(context), scores);
+  const candidates = chooseTools(model, request.intent, typicalRepeats(model, neighbours), length, maxNodes, new Set(context), scores);
 
   // 3. Order.
   const steps = orderSteps(model, candidates, neighbours, request.intent, warnings);
@@ -232,13 +233,17 @@ const MAX_CLAUSES = 32;
  * The workflow's tools (with repeats) and their membership confidence: first the tools that
  * clauses of the request pick out on their own (a request that names several steps names them
  * clause by clause, and the whole request's ranking can put two tools for one clause above the
- * only tool for another), in clause order; then the request's ranking, best first.
+ * only tool for another), in clause order; then the request's ranking, best first. When more
+ * clauses pick distinct tools than the similar past tasks' length, the request names more
+ * steps than they had, and each gets one (up to maxNodes; validation node-F1 NESTFUL 0.719 ->
+ * 0.731, Seal-Tools 0.727 -> 0.760, UltraTool 0.792 -> 0.796).
  */
 function chooseTools(
   model: RecommenderModel,
   intent: string,
   repeats: ReadonlyMap<number, number>,
-  length: number,
+  similarLength: number,
+  maxNodes: number,
   done: ReadonlySet<number>,
   scores: Float64Array,
 ): Step[] {
@@ -246,7 +251,7 @@ function chooseTools(
   scoreAllTools(model, [], intent, 'search', scores);
   const { max, sum } = softmaxScale(scores, n);
   // Only the best tools not already done are read: select them, do not sort all n.
-  const top = createTopK(Math.min(n, CLAUSE_REACH * length + done.size));
+  const top = createTopK(Math.min(n, CLAUSE_REACH * similarLength + done.size));
   selectTopKDense(scores, n, top);
   const ranked: number[] = [];
   const membership = new Map<number, number>();
@@ -254,8 +259,10 @@ function chooseTools(
     const c = top.tools[i]!;
     if (done.has(c)) continue;
     ranked.push(c);
-    membership.set(c, Math.min(1, (length * Math.exp(scores[c]! - max)) / sum));
+    membership.set(c, Math.min(1, (similarLength * Math.exp(scores[c]! - max)) / sum));
   }
+  const picks = clausePicks(model, intent, ranked, Math.min(maxNodes, ranked.length), scores);
+  const length = Math.min(maxNodes, Math.max(similarLength, picks.length));
   const chosen: Step[] = [];
   const taken = new Set<number>();
   const take = (c: number): void => {
@@ -263,7 +270,7 @@ function chooseTools(
     const times = Math.min(repeats.get(c) ?? 1, length - chosen.length);
     for (let k = 0; k < times; k++) chosen.push({ tool: c, confidence: membership.get(c)! });
   };
-  for (const c of clausePicks(model, intent, ranked, length, scores)) {
+  for (const c of picks) {
     if (chosen.length >= length) break;
     if (!taken.has(c)) take(c);
   }

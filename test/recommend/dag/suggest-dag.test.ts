@@ -184,6 +184,20 @@ describe('suggestDag', () => {
     expect(suggestDag(model, { intent: 'convert the price to euros', maxNodes: 2 }).nodes.map(label).sort()).toEqual(['book_hotel', 'convert_currency']);
   });
 
+  it("takes a step for each clause that picks a tool of its own, beyond the similar tasks' length", () => {
+    const g = new ToolGraph();
+    for (const t of catalog) g.addTool(t.name);
+    for (let i = 0; i < 8; i++) g.ingest(trace(['get_weather', 'send_email'], { id: `w${i}`, intent: `weather forecast report by email ${i}` }));
+    for (let i = 0; i < 2; i++) g.ingest(trace(['book_flight', 'get_weather'], { id: `b${i}`, intent: `book flight ${i}` }));
+    const model = buildModel(g, new Map(catalog.map((t) => [t.name, t])));
+    // Two clauses: the similar tasks' two steps.
+    expect(suggestDag(model, { intent: 'the weather forecast, and send it by email' }).nodes.map(label)).toEqual(['get_weather', 'send_email']);
+    // Three clauses, three tools of their own: three steps.
+    const three = 'the weather forecast, then send it by email, and book a flight';
+    expect(suggestDag(model, { intent: three }).nodes.map(label).sort()).toEqual(['book_flight', 'get_weather', 'send_email']);
+    expect(suggestDag(model, { intent: three, maxNodes: 2 }).nodes).toHaveLength(2);
+  });
+
   it('does not suggest what the context already did, and respects maxNodes', () => {
     const model = flightsModel();
     const rest = suggestDag(model, { intent: 'book a flight from city 9 to the coast', context: ['search_airport'] });
