@@ -285,7 +285,7 @@ function chooseTools(
  * For each clause of a request of two or more (the first MAX_CLAUSES), its best tool
  * among `candidates` when the search of the clause alone gives that tool at least
  * CLAUSE_MAJORITY of the probability over all tools; distinct, in clause order, and no more
- * than `limit` (the workflow cannot take more). Overwrites `scores`.
+ * than `limit` (the most the workflow can take). Overwrites `scores`.
  */
 function clausePicks(model: RecommenderModel, intent: string, candidates: readonly number[], limit: number, scores: Float64Array): number[] {
   const clauses = clauseTexts(intent);
