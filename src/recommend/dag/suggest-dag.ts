@@ -9,26 +9,27 @@
  *    the hybrid search ranking of the intent (the fitted ranker of searchTools), best first,
  *    until the length is reached; a tool repeats as often as it typically does in
  *    the similar past tasks that use it. A node's confidence is its estimated probability of
- *    belonging to the workflow, min(1, length x P_search(tool)): the search distribution
- *    spreads one unit of mass over a workflow's `length` tools. Tools already called (the
- *    context) are not suggested again, and count towards the length.
+ *    belonging to the workflow, min(1, L x P_search(tool)) with L the similar tasks'
+ *    length: the search distribution spreads one unit of mass over a workflow's tools.
+ *    Tools already called (the context) are not suggested again, and count towards the
+ *    length.
  * 3. In which order: step by step, the remaining tool most likely to precede all the others
  *    in the similar past tasks that hold both, else in all recorded workflows (precedence.ts);
  *    a tool whose declared inputs another chosen tool produces waits for it (data-flow.ts),
  *    unless that would deadlock, in which case the weakest precedence is dropped (acyclic.ts;
- *    weighed by the recorded order, so two tools that declare each other's inputs wait the way
- *    the data went before). Where the request names two of the tools in different clauses, that order adds its
- *    log-odds, learned from how often recorded requests named their tools in run order
- *    (clause-order.ts; validation edge-F1 UltraTool 0.490 -> 0.520, NESTFUL 0.385 -> 0.410,
- *    Seal-Tools 0.062 -> 0.071).
+ *    weighed by the recorded order, so two tools that declare each other's inputs wait the
+ *    way the data went before). Where the request names two of the tools in different
+ *    clauses, that order adds its log-odds, learned from how often recorded requests named
+ *    their tools in run order (clause-order.ts; validation edge-F1 UltraTool 0.490 -> 0.520,
+ *    NESTFUL 0.385 -> 0.410, Seal-Tools 0.062 -> 0.071).
  *    On UltraTool's and NESTFUL's test splits the global order alone gave edge-F1 0.486 and
  *    0.242, against 0.311 and 0.220 for ordering by the next-tool ranker and 0.487 and 0.231
  *    for the two combined; the similar tasks' order first, 0.510 and 0.253.
  * 4. Dependencies: declared data flow from earlier steps (a field one tool returns names a
  *    parameter of another; each parameter from the earliest step that offers it and feeds no
- *    other parameter yet, data-flow.ts) with the confidence of a direct dependency; a step fed by no
- *    earlier step depends on the step before it, with the hop-correct confidence of the
- *    shortest learned path between the two tools (path-confidence.ts), times the transition's
+ *    other parameter yet, data-flow.ts) with the confidence of a direct dependency; a step
+ *    fed by no earlier step depends on the step before it, with the hop-correct confidence of
+ *    the shortest learned path between the two tools (path-confidence.ts), times the transition's
  *    reliability factor (the feedback loop's Beta posterior) when it was observed directly;
  *    a transition credibly failing more than half the time is named in a warning; with no
  *    learned path within MAX_HOPS, no dependency (the step starts a branch). On the training
@@ -235,8 +236,8 @@ const MAX_CLAUSES = 32;
  * clause by clause, and the whole request's ranking can put two tools for one clause above the
  * only tool for another), in clause order; then the request's ranking, best first. When more
  * clauses pick distinct tools than the similar past tasks' length, the request names more
- * steps than they had, and each gets one (up to maxNodes; validation node-F1 NESTFUL 0.719 ->
- * 0.731, Seal-Tools 0.727 -> 0.760, UltraTool 0.792 -> 0.796).
+ * steps than they had, and each gets one (up to maxNodes; validation node-F1 metatool 0.598 ->
+ * 0.662, NESTFUL 0.719 -> 0.731, Seal-Tools 0.727 -> 0.760, UltraTool 0.792 -> 0.796).
  */
 function chooseTools(
   model: RecommenderModel,
