@@ -29,9 +29,7 @@ export function feeds(producerOutputs: readonly string[], consumer: ToolInfo | u
   if (consumer === undefined || producerOutputs.length === 0) return false;
   for (const param of consumer.params) {
     const p = key(param.name);
-    for (const o of producerOutputs) {
-      if (p === o || (o.length >= MIN_SUFFIX && p.endsWith(o))) return true;
-    }
+    for (const o of producerOutputs) if (outputFeeds(o, p)) return true;
   }
   return false;
 }
