@@ -11,17 +11,28 @@ import { tokenize } from './tokenize.js';
 
 const SEPARATOR = /[.;:!?,\u3002\uff0c\uff1b\n]+|\b(?:and|then|after|afterwards|also|next|finally|before|plus|followed)\b/giu;
 
-export function splitClauses(text: string): string[][] {
-  const clauses: string[][] = [];
+/** A clause: its text as written (for a search of the clause on its own) and its tokens. */
+export interface Clause {
+  readonly text: string;
+  readonly tokens: string[];
+}
+
+/** The clauses of a text in order, each tokenised once; parts without content words are dropped. */
+export function clauseParts(text: string): Clause[] {
+  const clauses: Clause[] = [];
   for (const part of text.split(SEPARATOR)) {
     if (part === undefined) continue;
     const tokens = tokenize(part);
-    if (tokens.length > 0) clauses.push(tokens);
+    if (tokens.length > 0) clauses.push({ text: part, tokens });
   }
   return clauses;
 }
 
+export function splitClauses(text: string): string[][] {
+  return clauseParts(text).map((clause) => clause.tokens);
+}
+
 /** The clauses of splitClauses as text, in order (for a search of each clause on its own). */
 export function clauseTexts(text: string): string[] {
-  return text.split(SEPARATOR).filter((part): part is string => part !== undefined && tokenize(part).length > 0);
+  return clauseParts(text).map((clause) => clause.text);
 }

@@ -48,7 +48,7 @@
 import { edgeIndex } from '../../graph/edge-reliability.js';
 import { hopDistance, pathConfidence } from '../../graph/path-confidence.js';
 import { clauseOrderEvidence, clauseOrderLogOdds, clausePositions } from '../../text/clause-order.js';
-import { clauseTexts, splitClauses } from '../../text/clauses.js';
+import { clauseParts, type Clause } from '../../text/clauses.js';
 import { tokenize } from '../../text/tokenize.js';
 import type { RecommenderModel } from '../model.js';
 import { scoreAllTools } from '../score-all.js';
@@ -127,15 +127,17 @@ export function suggestDag(model: RecommenderModel, request: DagRequest): DagSug
   const tokens = tokenize(request.intent);
   const neighbours = similarPastTasks(model.text, tokens, model.scratch.similar);
   const learned = similarTaskLength(model.text, neighbours);
+  // Split once: the length's fallback, each clause's own tool and the clause order read it.
+  const clauses = clauseParts(request.intent);
   // The workflow's length counts the steps already done (the context): only the rest is suggested.
-  const length = Math.min(maxNodes, Math.max(1, (learned ?? splitClauses(request.intent).length) - context.length));
+  const length = Math.min(maxNodes, Math.max(1, (learned ?? clauses.length) - context.length));
 
   // 2. Which tools.
   const scores = new Float64Array(graph.n);
-  const candidates = chooseTools(model, request.intent, typicalRepeats(model, neighbours), length, maxNodes, new Set(context), scores);
+  const candidates = chooseTools(model, request.intent, clauses, typicalRepeats(model, neighbours), length, maxNodes, new Set(context), scores);
 
   // 3. Order.
-  const steps = orderSteps(model, candidates, neighbours, request.intent, warnings);
+  const steps = orderSteps(model, candidates, neighbours, clauses, warnings);
 
   // 4. Dependencies: forward in that order, so acyclic by construction.
   const infos = steps.map((s) => catalog.get(graph.names[s.tool]!));
@@ -242,6 +244,7 @@ const MAX_CLAUSES = 32;
 function chooseTools(
   model: RecommenderModel,
   intent: string,
+  clauses: readonly Clause[],
   repeats: ReadonlyMap<number, number>,
   similarLength: number,
   maxNodes: number,
@@ -262,7 +265,7 @@ function chooseTools(
     ranked.push(c);
     membership.set(c, Math.min(1, (similarLength * Math.exp(scores[c]! - max)) / sum));
   }
-  const picks = clausePicks(model, intent, ranked, Math.min(maxNodes, ranked.length), scores);
+  const picks = clausePicks(model, clauses, ranked, Math.min(maxNodes, ranked.length), scores);
   const length = Math.min(maxNodes, Math.max(similarLength, picks.length));
   const chosen: Step[] = [];
   const taken = new Set<number>();
@@ -288,13 +291,12 @@ function chooseTools(
  * CLAUSE_MAJORITY of the probability over all tools; distinct, in clause order, and no more
  * than `limit` (the most the workflow can take). Overwrites `scores`.
  */
-function clausePicks(model: RecommenderModel, intent: string, candidates: readonly number[], limit: number, scores: Float64Array): number[] {
-  const clauses = clauseTexts(intent);
+function clausePicks(model: RecommenderModel, clauses: readonly Clause[], candidates: readonly number[], limit: number, scores: Float64Array): number[] {
   if (clauses.length < 2) return [];
   const n = model.graph.n;
   const picks: number[] = [];
   for (const clause of clauses.slice(0, MAX_CLAUSES)) {
-    scoreAllTools(model, [], clause, 'search', scores);
+    scoreAllTools(model, [], clause.text, 'search', scores);
     let best = -1;
     for (const c of candidates) if (best < 0 || scores[c]! > scores[best]!) best = c;
     if (best < 0) break;
@@ -341,12 +343,10 @@ function typicalRepeats(model: RecommenderModel, neighbours: readonly PastTask[]
  * The clause of the request that names each step (clause-order.ts), by step; null for a
  * request of one clause or one distinct tool, where it says nothing about their order.
  */
-function stepClauses(model: RecommenderModel, steps: readonly Step[], intent: string): Int32Array | null {
+function stepClauses(model: RecommenderModel, steps: readonly Step[], clauses: readonly Clause[]): Int32Array | null {
   const tools = [...new Set(steps.map((s) => s.tool))];
-  if (tools.length < 2) return null;
-  const clauses = splitClauses(intent);
-  if (clauses.length < 2) return null;
-  const positions = clausePositions(clauses, tools.map((t) => model.text.nameTokens[t]!));
+  if (tools.length < 2 || clauses.length < 2) return null;
+  const positions = clausePositions(clauses.map((c) => c.tokens), tools.map((t) => model.text.nameTokens[t]!));
   return Int32Array.from(steps, (s) => positions[tools.indexOf(s.tool)]!);
 }
 
@@ -358,7 +358,7 @@ function stepClauses(model: RecommenderModel, steps: readonly Step[], intent: st
  * cycle the weakest is dropped first: the least certain tools, and the direction the recorded
  * workflows least often took (a tie goes against the later-chosen producer).
  */
-function orderSteps(model: RecommenderModel, steps: readonly Step[], neighbours: readonly PastTask[], intent: string, warnings: string[]): Step[] {
+function orderSteps(model: RecommenderModel, steps: readonly Step[], neighbours: readonly PastTask[], clauses: readonly Clause[], warnings: string[]): Step[] {
   const m = steps.length;
   const infos = steps.map((s) => model.catalog.get(model.graph.names[s.tool]!));
   const outputs = infos.map(outputKeys);
@@ -384,7 +384,7 @@ function orderSteps(model: RecommenderModel, steps: readonly Step[], neighbours:
   const waiting = new Int32Array(m);
   for (const e of kept) waiting[e.to]!++;
   const placed = new Uint8Array(m);
-  const clause = stepClauses(model, steps, intent);
+  const clause = stepClauses(model, steps, clauses);
   const clauseOdds = clause === null ? 0 : clauseOrderLogOdds(clauseOrderEvidence(model.text.records, model.text.intents, model.text.nameTokens));
   const result: Step[] = [];
   while (result.length < m) {
