@@ -121,6 +121,8 @@ interface ModelPlan {
   readonly reuse: StoredSignals | null;
   readonly reuseClusters: boolean;
   readonly capabilityVersion: number;
+  /** Whether capability learning was complete (no backfill under way) when it was planned. */
+  readonly complete: boolean;
   readonly catalogVersion: number;
   /** The pattern registry's revision whose human scores the build uses. */
   readonly feedbackRevision: number;
@@ -228,6 +230,8 @@ export class Toolgraph {
   /** Bumped by setCapabilities: the model is stale when it was built for another version. */
   private capabilityVersion = 0;
   private builtCapabilityVersion = -1;
+  /** Whether the installed model was planned with capability learning complete (no backfill under way). */
+  private builtLearningComplete = true;
   /**
    * Catalogue updates, and the one the model was built with: a tool described anew changes no
    * graph version, but the model's text (BM25 index, tool vectors) and data flow must follow.
@@ -588,6 +592,7 @@ export class Toolgraph {
       this.model.graph.version !== this.graph.version ||
       this.model.weights !== this.weights ||
       this.builtCapabilityVersion !== this.capabilityVersion ||
+      this.builtLearningComplete === this.capabilityBackfill ||
       this.builtCatalogVersion !== this.catalogVersion ||
       this.toolVectorsStale
     );
@@ -623,7 +628,7 @@ export class Toolgraph {
       previousVectors,
       ...(reuse === null ? {} : { communities: { communities: reuse.communities, count: reuse.communityCount } }),
     };
-    return { options, reuse, reuseClusters, capabilityVersion: this.capabilityVersion, catalogVersion: this.catalogVersion, feedbackRevision: this.registry.revision, started, build: ++this.builds };
+    return { options, reuse, reuseClusters, capabilityVersion: this.capabilityVersion, complete, catalogVersion: this.catalogVersion, feedbackRevision: this.registry.revision, started, build: ++this.builds };
   }
 
   private installModel(model: RecommenderModel, plan: ModelPlan): void {
@@ -632,6 +637,7 @@ export class Toolgraph {
       this.clustered = { at: performance.now(), ids: model.capabilities?.indexById ?? new Map(), version: plan.capabilityVersion };
     }
     this.builtCapabilityVersion = plan.capabilityVersion;
+    this.builtLearningComplete = plan.complete;
     this.builtCatalogVersion = plan.catalogVersion;
     this.modelFeedback = plan.feedbackRevision;
     this.restoredSignals = plan.reuse !== null && plan.reuse.version !== model.graph.version;
@@ -773,8 +779,9 @@ export class Toolgraph {
   /** The backfill is over: the queued traces are learned and the model is rebuilt. */
   endCapabilityBackfill(): void {
     this.capabilityBackfill = false;
+    // Stale now by modelStale's learning test, not by a reset version: a build planned during the
+    // backfill and installed after this would have set the version back and kept its model.
     this.learnQueued();
-    this.builtCapabilityVersion = -1;
     this.invalidate();
   }
 
