@@ -11,7 +11,7 @@ const TRACES = [1, 2, 3].map((i) => ({ id: `t${i}`, intent: `book a trip ${i}`, 
 describe('capability backfill', () => {
   it('a model planned during the backfill and installed after it does not stand in for the learned capabilities', async () => {
     // The debounce is long so that only the calls below build models.
-    const tg = new Toolgraph({ learnCapabilities: true, rebuildDelayMs: 60_000 });
+    const tg = new Toolgraph({ rebuildDelayMs: 60_000 });
     try {
       tg.beginCapabilityBackfill();
       tg.ingest(TRACES);
