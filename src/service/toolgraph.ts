@@ -592,6 +592,7 @@ export class Toolgraph {
       this.model.graph.version !== this.graph.version ||
       this.model.weights !== this.weights ||
       this.builtCapabilityVersion !== this.capabilityVersion ||
+      // Planned with learning complete while a backfill runs, or without it once it is over.
       this.builtLearningComplete === this.capabilityBackfill ||
       this.builtCatalogVersion !== this.catalogVersion ||
       this.toolVectorsStale

@@ -28,11 +28,7 @@ export function clauseParts(text: string): Clause[] {
   return clauses;
 }
 
+/** The tokens of each clause of clauseParts, in order. */
 export function splitClauses(text: string): string[][] {
   return clauseParts(text).map((clause) => clause.tokens);
-}
-
-/** The clauses of splitClauses as text, in order (for a search of each clause on its own). */
-export function clauseTexts(text: string): string[] {
-  return clauseParts(text).map((clause) => clause.text);
 }
