@@ -27,7 +27,7 @@ import { runCapabilityEval } from './eval-capability.js';
 import { serveCommands } from './serve-commands.js';
 import { progressBar } from './progress.js';
 import { DATA_DIR_OPTION, ingestSources, STORE_COMMANDS, storeLabel, usesStore, withStore } from './store-commands.js';
-import { intOption, listOption } from './options.js';
+import { intOption, listOption, listOptionEither, textOrWords } from './options.js';
 import { formatTable } from './table.js';
 
 type Values = Record<string, string | boolean | undefined>;
@@ -45,6 +45,11 @@ export interface Command {
   readonly usage: string;
   readonly example: string;
   readonly options: Readonly<Record<string, OptionSpec>>;
+  /**
+   * The words the command takes after its name, as commander arguments (`'[task]'`,
+   * `'[query...]'`); without it the command takes none, and a stray word is a usage error.
+   */
+  readonly positionals?: string;
   run(values: Values, positionals: readonly string[]): Promise<void>;
 }
 
@@ -166,6 +171,7 @@ const evalCommand: Command = {
   summary: 'Evaluate next-tool prediction, tool search, no-match, DAG suggestion, feedback or capability ranking on public data, beside the baselines.',
   usage: 'eval <next|search|nomatch|dag|feedback|capability> --data DIR [--foreign DIR2] [--folds K] [--no-intent] [--validation] [--json]',
   example: 'toolgraph eval next --data ../shared/data/ultratool',
+  positionals: '[task]',
   options: {
     data: { type: 'string', help: 'a dataset folder, or a folder of dataset folders (all are run)' },
     folds: { type: 'string', help: 'K-fold by a stable hash of ids instead of the split field' },
@@ -289,18 +295,19 @@ const fitCommand: Command = {
 const predictCommand: Command = {
   name: 'predict',
   summary: 'Rank the next tool after the tools called so far (and the task intent).',
-  usage: 'predict [--data DIR | --traces FILE | --data-dir DIR] --context a,b [--intent TEXT] [--k N] [--profile default|seed] [--json]',
-  example: 'toolgraph predict --data samples/nestful --context TripadvisorSearchLocation --intent "hotels in Rome"',
+  usage: 'predict [--data DIR | --traces FILE | --data-dir DIR] --after a,b [--intent TEXT] [--k N] [--profile default|seed] [--json]',
+  example: 'toolgraph predict --data samples/nestful --after TripadvisorSearchLocation --intent "hotels in Rome"',
   options: {
     ...SOURCE_OPTIONS,
-    context: { type: 'string', help: 'comma-separated tools called so far, in order' },
+    after: { type: 'string', help: 'comma-separated tools called so far, in order' },
+    context: { type: 'string', help: 'the same as --after' },
     intent: { type: 'string', help: "the task's intent in words" },
     k: { type: 'string', help: 'number of results (default 5)' },
     profile: { type: 'string', help: "'default' (fitted) or 'seed' (spec 003 as written)" },
   },
   async run(values) {
     const request = {
-      context: listOption(values, 'context'),
+      context: listOptionEither(values, 'after', 'context', 'predict'),
       ...(typeof values['intent'] === 'string' ? { intent: values['intent'] } : {}),
       k: intOption(values, 'k', 5),
       ...(typeof values['profile'] === 'string' ? { profile: values['profile'] } : {}),
@@ -319,16 +326,17 @@ const predictCommand: Command = {
 const searchCommand: Command = {
   name: 'search',
   summary: 'Rank the tools that fit a request in words.',
-  usage: 'search [--data DIR | --traces FILE | --data-dir DIR] --query TEXT [--context a,b] [--k N] [--json]',
-  example: 'toolgraph search --data samples/nestful --query "find flights to Paris"',
+  usage: 'search QUERY [--data DIR | --traces FILE | --data-dir DIR] [--context a,b] [--k N] [--json]',
+  example: 'toolgraph search "find flights to Paris" --data samples/nestful',
+  positionals: '[query...]',
   options: {
     ...SOURCE_OPTIONS,
-    query: { type: 'string', help: 'the request in words' },
+    query: { type: 'string', help: 'the request in words, instead of QUERY' },
     context: { type: 'string', help: 'comma-separated tools called so far' },
     k: { type: 'string', help: 'number of results (default 5)' },
   },
-  async run(values) {
-    const request = { query: values['query'] ?? '', context: listOption(values, 'context'), k: intOption(values, 'k', 5) };
+  async run(values, positionals) {
+    const request = { query: textOrWords(values, 'query', positionals, 'search'), context: listOption(values, 'context'), k: intOption(values, 'k', 5) };
     const result = usesStore(values)
       ? await withStore(values, (tg) => tg.searchTools(request))
       : (await loadToolgraph(values)).searchTools(request);
@@ -359,18 +367,19 @@ function dagTable(dag: DagSuggestion): string {
 const dagCommand: Command = {
   name: 'dag',
   summary: 'Suggest a workflow (a DAG of tools with dependencies and confidences) for an intent.',
-  usage: 'dag (--data DIR | --traces FILE) --intent TEXT [--context a,b] [--max-nodes N] [--json]',
-  example: 'toolgraph dag --data samples/nestful --intent "find flights from New York to London and hotels in London"',
+  usage: 'dag INTENT [--data DIR | --traces FILE | --data-dir DIR] [--context a,b] [--max-nodes N] [--expand] [--json]',
+  example: 'toolgraph dag "find flights from New York to London and hotels in London" --data samples/nestful',
+  positionals: '[intent...]',
   options: {
     ...SOURCE_OPTIONS,
-    intent: { type: 'string', help: 'the task in words' },
+    intent: { type: 'string', help: 'the task in words, instead of INTENT' },
     context: { type: 'string', help: 'comma-separated tools already called (not suggested again)' },
     'max-nodes': { type: 'string', help: 'largest number of steps (default 10)' },
     expand: { type: 'boolean', help: 'list a capability\'s tools as separate nodes' },
   },
-  async run(values) {
+  async run(values, positionals) {
     const request = {
-      intent: values['intent'] ?? '',
+      intent: textOrWords(values, 'intent', positionals, 'dag'),
       context: listOption(values, 'context'),
       maxNodes: intOption(values, 'max-nodes', 10),
       expandCapabilities: values['expand'] === true,
@@ -435,6 +444,7 @@ const scoreCommand: Command = {
   summary: 'Score the value of ReasoningTraces (specs 000/001) with the breakdown of every dimension.',
   usage: 'score FILE [--threshold X] [--embedder SPEC | --no-embedder] [--json]',
   example: 'toolgraph score traces.jsonl --json',
+  positionals: '[file]',
   options: {
     threshold: { type: 'string', help: 'value at or above which a trace is contributed to the novelty memory (default 0.75)' },
     'no-embedder': { type: 'boolean', help: 'score without the built-in embedder (novelty 0.5)' },

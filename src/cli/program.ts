@@ -5,8 +5,9 @@
  * Each table entry becomes a subcommand with its options (`type: 'string'` takes a value,
  * `'boolean'` is a flag, a name starting with `no-` is a flag too), its usage line, its summary,
  * and its example at the end of its `--help`. Words after the command that are not options reach
- * `run` as positionals (`eval next`, `score FILE`), and `run` receives the same values object as
- * before: option name -> string | true | undefined, `--no-x` as `'no-x': true`.
+ * `run` as positionals (`eval next`, `score FILE`), as many as the command declares
+ * (`positionals`; none by default, and more is bad usage), and `run` receives the same values
+ * object as before: option name -> string | true | undefined, `--no-x` as `'no-x': true`.
  *
  * Exit codes: 0 success (and --help, --version); 2 bad usage (unknown command or option, missing
  * option value) or INVALID_INPUT and the other input codes; 3 NOT_FOUND; 1 INTERNAL, an
@@ -79,10 +80,12 @@ function subcommand(program: Program, command: Command, output: CliOutput, setCo
     .command(command.name)
     .description(command.summary)
     .usage(usage)
-    .allowExcessArguments(true)
+    .allowExcessArguments(false)
     .showHelpAfterError(`Run \`toolgraph ${command.name} --help\` for its options and an example.`)
     .addHelpText('after', `\nExample:\n  ${command.example}`);
   sub.configureOutput({ outputError: (text) => errorWriter(`toolgraph ${command.name}`, output)(text) });
+  // A command takes the words it declares; a stray one (`toolgraph stats extra`) is bad usage.
+  for (const argument of command.positionals?.split(' ') ?? []) sub.argument(argument);
   const bindings: OptionBinding[] = [];
   for (const [name, spec] of Object.entries(command.options)) {
     const negated = name.startsWith('no-');
@@ -91,7 +94,9 @@ function subcommand(program: Program, command: Command, output: CliOutput, setCo
     sub.addOption(option);
     bindings.push({ name, attribute: option.attributeName(), kind: negated ? 'negated' : spec.type === 'string' ? 'string' : 'flag' });
   }
-  sub.action(async (_opts: unknown, cmd: Program) => {
+  // commander passes the declared arguments first, then the options and the command itself.
+  sub.action(async (...args: unknown[]) => {
+    const cmd = args[args.length - 1] as Program;
     try {
       await command.run(valuesOf(cmd.opts(), bindings), cmd.args);
       setCode(EXIT.ok);

@@ -193,6 +193,8 @@ interface StoreCommand {
   readonly usage: string;
   readonly example: string;
   readonly options: Readonly<Record<string, OptionSpec>>;
+  /** The words after the command's name, as commander arguments (commands.ts, Command). */
+  readonly positionals?: string;
   run(values: Values, positionals: readonly string[]): Promise<void>;
 }
 
@@ -252,6 +254,7 @@ const ingestCommand: StoreCommand = {
   summary: 'Store traces (JSONL of any trace format, or dataset folders) durably and learn from them.',
   usage: 'ingest FILE... [--data-dir DIR] [--strict] [--json]',
   example: 'toolgraph ingest traces.jsonl ../shared/data/ultratool',
+  positionals: '[files...]',
   options: {
     ...DATA_DIR_OPTION,
     strict: { type: 'boolean', help: 'write nothing if any line is rejected (exit 2)' },
@@ -280,6 +283,7 @@ const toolsCommand: StoreCommand = {
   summary: 'Import a tool catalogue into the store, or list the stored one.',
   usage: 'tools import FILE | tools list [--data-dir DIR] [--json]',
   example: 'toolgraph tools import mcp-tools-list.json',
+  positionals: '[action] [file]',
   options: { ...DATA_DIR_OPTION, json: { type: 'boolean', help: 'print JSON' } },
   async run(values, positionals) {
     const [action, file] = positionals;
@@ -314,6 +318,7 @@ const capabilitiesCommand: StoreCommand = {
   summary: 'Register capabilities (named groups of tools) in the store, list them, rank them, or show one.',
   usage: 'capabilities import FILE | list | rank [--intent TEXT] [--context a,b] [--k N] | show ID [--data-dir DIR] [--json]',
   example: 'toolgraph capabilities import capabilities.json && toolgraph capabilities rank --intent "book a hotel"',
+  positionals: '[action] [arg]',
   options: {
     ...DATA_DIR_OPTION,
     intent: { type: 'string', help: "rank: the task's intent in words" },

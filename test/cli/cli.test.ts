@@ -69,6 +69,41 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
     rmSync(dataDir, { recursive: true, force: true });
   }, 300_000);
 
+  it('takes the forms of the command table: predict --after, search QUERY, dag INTENT; stray or doubled input is bad usage', () => {
+    const after = run(['predict', '--data', FIXTURE, '--after', 'search_airport', '--intent', 'book a flight to Rome', '--json']);
+    expect(after.status).toBe(0);
+    const context = run(['predict', '--data', FIXTURE, '--context', 'search_airport', '--intent', 'book a flight to Rome', '--json']);
+    expect(JSON.parse(after.stdout).items).toEqual(JSON.parse(context.stdout).items);
+    expect(JSON.parse(after.stdout).unknownContext).toEqual([]);
+    // The query as one argument, as several words, or as --query: the same answer.
+    const quoted = run(['search', 'book a flight to Rome', '--data', FIXTURE, '--json']);
+    expect(quoted.status).toBe(0);
+    const items = JSON.parse(quoted.stdout).items;
+    expect(items.length).toBeGreaterThan(0);
+    expect(JSON.parse(run(['search', 'book', 'a', 'flight', 'to', 'Rome', '--data', FIXTURE, '--json']).stdout).items).toEqual(items);
+    expect(JSON.parse(run(['search', '--query', 'book a flight to Rome', '--data', FIXTURE, '--json']).stdout).items).toEqual(items);
+    const dag = run(['dag', 'find an airport, then book a flight to Rome', '--data', FIXTURE, '--json']);
+    expect(dag.status).toBe(0);
+    const nodes = JSON.parse(dag.stdout).nodes;
+    expect(nodes.length).toBeGreaterThan(0);
+    expect(JSON.parse(run(['dag', '--intent', 'find an airport, then book a flight to Rome', '--data', FIXTURE, '--json']).stdout).nodes).toEqual(nodes);
+    const cases: [string[], string][] = [
+      [['predict', '--data', FIXTURE, '--after', 'a', '--context', 'b'], 'INVALID_INPUT: predict: --after and --context are the same list: give one'],
+      [['predict', '--data', FIXTURE, 'search_airport'], "too many arguments for 'predict'"],
+      [['stats', 'everything'], "too many arguments for 'stats'"],
+      [['search', 'flights', '--query', 'flights', '--data', FIXTURE], 'INVALID_INPUT: search: give the query as words or as --query, not both'],
+      [['search', '--data', FIXTURE], 'INVALID_INPUT: search: expected the query in words'],
+      [['dag', '--data', FIXTURE], 'INVALID_INPUT: dag: expected the intent in words'],
+      [['eval', 'next', 'search', '--data', FIXTURE], "too many arguments for 'eval'"],
+    ];
+    for (const [args, message] of cases) {
+      const result = run(args);
+      expect(result.status, args.join(' ')).toBe(2);
+      expect(result.stderr).toContain(message);
+      expect(result.stdout).toBe('');
+    }
+  });
+
   it('predicts from a dataset folder, as a table and as JSON', () => {
     const table = run(['predict', '--data', FIXTURE, '--context', 'search_airport', '--intent', 'book a flight to Rome']);
     expect(table.status).toBe(0);

@@ -30,6 +30,7 @@ function harness() {
       'no-colour': { type: 'boolean', help: 'plain text' },
       'dry-run': { type: 'boolean', help: 'say nothing' },
     },
+    positionals: '[words...]',
     async run(values, positionals) {
       calls.push({ values, positionals });
       const [first, second] = positionals;
@@ -40,9 +41,13 @@ function harness() {
   let out = '';
   let err = '';
   const output: CliOutput = { out: (t) => void (out += t), err: (t) => void (err += t) };
+  // Declares no words: a stray one is bad usage.
+  const quiet: Command = { name: 'quiet', summary: 'Say nothing.', usage: 'quiet', example: 'toolgraph quiet', options: {}, run: async (values, positionals) => void calls.push({ values, positionals }) };
+  // Two optional words at most.
+  const pair: Command = { name: 'pair', summary: 'Two words.', usage: 'pair [A] [B]', example: 'toolgraph pair a b', options: {}, positionals: '[a] [b]', run: async (values, positionals) => void calls.push({ values, positionals }) };
   return {
     calls,
-    run: (argv: string[]) => runCli(argv, [echo], { version: '1.2.3', output }),
+    run: (argv: string[]) => runCli(argv, [echo, quiet, pair], { version: '1.2.3', output }),
     out: () => out,
     err: () => err,
   };
@@ -93,7 +98,7 @@ describe('runCli with a command table', () => {
   it('prints the global help (also with no arguments) and the version', async () => {
     const h = harness();
     expect(await h.run([])).toBe(0);
-    expect(h.out()).toMatch(/Commands:\n {2}echo \[options\] +Print the words given\./);
+    expect(h.out()).toMatch(/Commands:\n {2}echo \[options\] \[words\.\.\.\] +Print the words given\./);
     expect(await h.run(['-h'])).toBe(0);
     expect(await h.run(['--version'])).toBe(0);
     expect(h.out().endsWith('1.2.3\n')).toBe(true);
@@ -111,6 +116,23 @@ describe('runCli with a command table', () => {
     expect(await h.run(['--loud', 'echo'])).toBe(2);
     expect(h.calls).toEqual([]);
     expect(h.out()).toBe('');
+  });
+
+  it('takes as many words as a command declares, and rejects more with exit 2, running nothing', async () => {
+    const h = harness();
+    expect(await h.run(['quiet'])).toBe(0);
+    expect(await h.run(['pair', 'a'])).toBe(0);
+    expect(await h.run(['pair', 'a', 'b'])).toBe(0);
+    expect(h.calls).toEqual([
+      { values: {}, positionals: [] },
+      { values: {}, positionals: ['a'] },
+      { values: {}, positionals: ['a', 'b'] },
+    ]);
+    expect(await h.run(['quiet', 'stray'])).toBe(2);
+    expect(h.err()).toContain("toolgraph quiet: too many arguments for 'quiet'. Expected 0 arguments but got 1.");
+    expect(await h.run(['pair', 'a', 'b', 'c'])).toBe(2);
+    expect(h.err()).toContain("toolgraph pair: too many arguments for 'pair'. Expected 2 arguments but got 3.");
+    expect(h.calls).toHaveLength(3);
   });
 });
 
