@@ -126,6 +126,8 @@ interface ModelPlan {
   readonly catalogVersion: number;
   /** The pattern registry's revision whose human scores the build uses. */
   readonly feedbackRevision: number;
+  /** The tool vectors' version (Toolgraph.toolVectorsVersion) when it was planned. */
+  readonly toolVectorsVersion: number;
   readonly started: number;
   /** The build's number (Toolgraph.builds). */
   readonly build: number;
@@ -253,8 +255,14 @@ export class Toolgraph {
   /** The last full co-clustering: when, of which capabilities, at which registration version. */
   private clustered: LastClustering | null = null;
 
-  /** Set when tool vectors arrived after the current model was built. */
-  private toolVectorsStale = false;
+  /**
+   * Counts the arrivals of tool vectors (prepareEmbeddings); the model is stale until one
+   * planned after the last arrival is installed. A flag cleared when a build was planned let a
+   * query that came while that build was in flight take the model before it, without the vectors
+   * it had waited for (a durable restart's concurrent first searches, under load).
+   */
+  private toolVectorsVersion = 0;
+  private builtToolVectorsVersion = 0;
   /** The embedding behind the search signal: the same embedder, behind synchronous access. */
   private readonly embedding: TextEmbedding | PrefetchingEmbedding | null;
 
@@ -387,7 +395,7 @@ export class Toolgraph {
         if (storedVectorsMatch(stored, embedding, ADOPTION_TOLERANCE)) {
           embedding.adoptTools(storedVectorsByText(stored));
           this.pendingVectors = asPreviousBuild(stored);
-          this.toolVectorsStale = true;
+          this.toolVectorsVersion++;
         }
       }
     }
@@ -395,7 +403,7 @@ export class Toolgraph {
     const missing = texts.filter((t) => embedding.tool(t) === null);
     if (missing.length > 0) {
       await embedding.prefetchTools(missing);
-      this.toolVectorsStale = true; // the tool vectors are part of the model: rebuild with them
+      this.toolVectorsVersion++; // the tool vectors are part of the model: rebuild with them
     }
     if (queries.length > 0) await embedding.prefetchQueries(queries);
   }
@@ -595,7 +603,7 @@ export class Toolgraph {
       // Planned with learning complete while a backfill runs, or without it once it is over.
       this.builtLearningComplete === this.capabilityBackfill ||
       this.builtCatalogVersion !== this.catalogVersion ||
-      this.toolVectorsStale
+      this.builtToolVectorsVersion !== this.toolVectorsVersion
     );
   }
 
@@ -604,7 +612,6 @@ export class Toolgraph {
    * one build, and the capability traces queued for learning.
    */
   private planModel(): ModelPlan {
-    this.toolVectorsStale = false;
     const started = performance.now();
     const reuse = this.pendingSignals;
     const previousVectors = this.pendingVectors;
@@ -629,7 +636,7 @@ export class Toolgraph {
       previousVectors,
       ...(reuse === null ? {} : { communities: { communities: reuse.communities, count: reuse.communityCount } }),
     };
-    return { options, reuse, reuseClusters, capabilityVersion: this.capabilityVersion, complete, catalogVersion: this.catalogVersion, feedbackRevision: this.registry.revision, started, build: ++this.builds };
+    return { options, reuse, reuseClusters, capabilityVersion: this.capabilityVersion, complete, catalogVersion: this.catalogVersion, feedbackRevision: this.registry.revision, toolVectorsVersion: this.toolVectorsVersion, started, build: ++this.builds };
   }
 
   private installModel(model: RecommenderModel, plan: ModelPlan): void {
@@ -640,6 +647,7 @@ export class Toolgraph {
     this.builtCapabilityVersion = plan.capabilityVersion;
     this.builtLearningComplete = plan.complete;
     this.builtCatalogVersion = plan.catalogVersion;
+    this.builtToolVectorsVersion = plan.toolVectorsVersion;
     this.modelFeedback = plan.feedbackRevision;
     this.restoredSignals = plan.reuse !== null && plan.reuse.version !== model.graph.version;
     this.lastRebuildMs = performance.now() - plan.started;
@@ -944,7 +952,7 @@ export class Toolgraph {
   private current(): RecommenderModel {
     // Tool vectors an asynchronous embedder just fetched (prepareEmbeddings) are for the request
     // that waited for them: without the rebuild it was answered by the model that lacked them.
-    return this.model !== null && !this.toolVectorsStale ? this.model : this.rebuild();
+    return this.model !== null && this.builtToolVectorsVersion === this.toolVectorsVersion ? this.model : this.rebuild();
   }
 
   private invalidate(): void {
