@@ -74,6 +74,7 @@ export { wilsonLowerBound } from './scoring/wilson.js';
 
 // The feedback loop: edge reliability and human feedback on patterns.
 export { edgeReliability, edgeIndex, reliabilityReport, type EdgeReliability, type EdgeReliabilityReport } from './graph/edge-reliability.js';
+export { toolReliability, type ToolReliability } from './graph/tool-reliability.js';
 export { betaCdf } from './scoring/beta-distribution.js';
 export { PatternRegistry, patternId, type PatternRegistryState, type PatternRecord, type PatternDecision } from './service/pattern-registry.js';
 export type { PatternView } from './service/pattern-view.js';

@@ -47,7 +47,12 @@ export interface LinearBackground {
   readonly expSum: number;
 }
 
-export function linearBackground(graph: GraphSnapshot, weights: readonly number[]): LinearBackground {
+/**
+ * `logFactor`: per tool, a log multiplier of its probability that holds whatever the query
+ * (search's tool reliability, tool-reliability.ts); -Infinity excludes the tool. Touched rows
+ * start from the background score, so it reaches them too.
+ */
+export function linearBackground(graph: GraphSnapshot, weights: readonly number[], logFactor?: Float64Array): LinearBackground {
   const n = graph.n;
   let constant = 0;
   for (let f = 0; f < F; f++) {
@@ -60,7 +65,8 @@ export function linearBackground(graph: GraphSnapshot, weights: readonly number[
     const s =
       constant +
       weights[S_PAGERANK]! * transform(S_PAGERANK, graph.pagerankPercentile[c]!) +
-      weights[S_POPULARITY]! * transform(S_POPULARITY, pop);
+      weights[S_POPULARITY]! * transform(S_POPULARITY, pop) +
+      (logFactor === undefined ? 0 : logFactor[c]!);
     score[c] = s;
     if (s > max) max = s;
   }

@@ -5,6 +5,7 @@
  */
 import { buildSnapshot, orderDetached, snapshotInput, snapshotStages, type GraphSnapshot, type SnapshotOptions } from '../graph/snapshot.js';
 import type { IntentRecord, ToolGraph } from '../graph/tool-graph.js';
+import { toolReliability, type ToolReliability } from '../graph/tool-reliability.js';
 import type { ToolInfo } from '../schema/types.js';
 import type { TextEmbedding } from '../text/text-embedding.js';
 import { buildTextModel, textModelStages, type TextModel } from '../text/text-model.js';
@@ -57,10 +58,14 @@ export interface RecommenderModel {
     readonly next: LinearBackground;
     readonly nextNoIntent: LinearBackground;
     readonly search: LinearBackground;
+    /** search's, with each tool's reliability factor (tool-reliability.ts): what searchTools ranks by without context. */
+    readonly searchReliable: LinearBackground;
     readonly seed: LinearBackground;
   };
   /** Human feedback on patterns, aligned with the snapshot (edge-adjustment.ts). */
   readonly feedback: EdgeFeedback;
+  /** Each tool's outcomes, applied where no context names an edge: search without context (tool-reliability.ts). */
+  readonly toolReliability: ToolReliability;
   readonly scratch: FeatureScratch;
   readonly rowScore: Float64Array;
   readonly top: { k: number; buffer: TopK };
@@ -110,6 +115,8 @@ export function buildModel(
   const snapshot = options.parts?.snapshot ?? buildSnapshot(graph, modelSnapshotOptions(options));
   const text = options.parts?.text ?? buildModelText(snapshot.names, catalog, graph.intents(), options);
   if (text.nameTokens.length !== snapshot.n) throw new RangeError(`buildModel: a text model of ${text.nameTokens.length} tools for a snapshot of ${snapshot.n}`);
+  const reliability = toolReliability(snapshot.out, snapshot.reliability);
+  const search = linearBackground(snapshot, weights.search);
   return {
     graph: snapshot,
     text,
@@ -118,10 +125,14 @@ export function buildModel(
     backgrounds: {
       next: linearBackground(snapshot, weights.next),
       nextNoIntent: linearBackground(snapshot, weights.nextNoIntent),
-      search: linearBackground(snapshot, weights.search),
+      search,
+      // Without context, search ranks by relevance x reliability: a tool whose calls keep failing
+      // drops, or is left out. Only searchTools reads it; with no tool penalised it is search's.
+      searchReliable: reliability.anyPenalty ? linearBackground(snapshot, weights.search, reliability.logFactor) : search,
       seed: seedBackground(snapshot),
     },
     feedback: buildEdgeFeedback(snapshot, options.feedback ?? []),
+    toolReliability: reliability,
     scratch: new FeatureScratch(snapshot.n, text.intent.examples.nDocs),
     rowScore: new Float64Array(snapshot.n),
     top: { k: 0, buffer: createTopK(0) },

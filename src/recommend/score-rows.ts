@@ -18,7 +18,8 @@ export function modeWeights(model: RecommenderModel, mode: ScoreMode, hasIntent:
   return hasIntent ? model.weights.next : model.weights.nextNoIntent;
 }
 
-export function scoreTouchedRows(model: RecommenderModel, mode: ScoreMode, hasIntent: boolean): LinearBackground {
+/** `reliable`: search with each tool's reliability factor (searchTools without context). */
+export function scoreTouchedRows(model: RecommenderModel, mode: ScoreMode, hasIntent: boolean, reliable = false): LinearBackground {
   const { scratch, rowScore } = model;
   if (mode === 'seed') {
     scoreSeedRows(model.graph, scratch, rowScore);
@@ -26,12 +27,13 @@ export function scoreTouchedRows(model: RecommenderModel, mode: ScoreMode, hasIn
     return model.backgrounds.seed;
   }
   if (mode === 'search') {
-    scoreLinearRows(scratch, model.weights.search, model.backgrounds.search, rowScore);
-    return model.backgrounds.search;
+    const bg = reliable ? model.backgrounds.searchReliable : model.backgrounds.search;
+    scoreLinearRows(scratch, model.weights.search, bg, rowScore);
+    return bg;
   }
   const bg = hasIntent ? model.backgrounds.next : model.backgrounds.nextNoIntent;
   scoreLinearRows(scratch, hasIntent ? model.weights.next : model.weights.nextNoIntent, bg, rowScore);
-  // Reliability and human feedback (edge-adjustment.ts): next tool only, search has no context.
+  // Reliability and human feedback (edge-adjustment.ts): the last context tool's edges.
   applyEdgeAdjustments(model.graph, model.feedback, 'next', scratch, rowScore);
   return bg;
 }

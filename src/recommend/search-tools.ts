@@ -9,6 +9,7 @@
  * are still listed, with the query words nothing explained, rather than five unrelated tools
  * presented as results.
  */
+import { edgeIndex } from '../graph/edge-reliability.js';
 import { tokenize } from '../text/tokenize.js';
 import { breakdown, collectFeatures, type SignalBreakdown } from './features.js';
 import { logNormaliser } from './linear-profile.js';
@@ -29,6 +30,12 @@ export interface SearchItem {
   readonly kind: 'tool';
   readonly score: number;
   readonly signals: SignalBreakdown;
+  /**
+   * The factor the tool's outcomes put on its probability, in (0, 1]: without context the tool's
+   * own (tool-reliability.ts), with context the transition's from the last context tool
+   * (edge-reliability.ts); 1 where successes hold their own or nothing is known.
+   */
+  readonly reliability: number;
 }
 
 export interface SearchResult {
@@ -56,19 +63,23 @@ export function searchTools(model: RecommenderModel, request: SearchRequest): Se
   const weights = modeWeights(model, mode, true)!;
   collectFeatures(graph, model.text, { context: withContext ? context : [], intent: tokens, intentText: request.query, weights }, scratch);
   try {
-    const bg = scoreTouchedRows(model, mode, true);
+    const bg = scoreTouchedRows(model, mode, true, true);
     const top = topBuffer(model, Math.min(request.k ?? DEFAULT_K, graph.n));
     selectTopK(scratch, rowScore, bg, top);
     const logZ = logNormaliser(scratch, rowScore, bg);
     const items: SearchItem[] = [];
+    const kept = new Int32Array(top.size);
     for (let i = 0; i < top.size; i++) {
       const c = top.tools[i]!;
-      items.push({ tool: graph.names[c]!, kind: 'tool', score: Math.exp(top.scores[i]! - logZ), signals: breakdown(graph, scratch, c) });
+      // A tool (or, with context, a transition) whose failure rate is credibly above 1/2 is left out.
+      if (top.scores[i] === -Infinity) continue;
+      kept[items.length] = c;
+      items.push({ tool: graph.names[c]!, kind: 'tool', score: Math.exp(top.scores[i]! - logZ), signals: breakdown(graph, scratch, c), reliability: reliabilityOf(model, withContext ? scratch.last : -1, c) });
     }
-    const fit = coverage(model.text, queryWords(model.text, tokens), top.tools, top.size);
+    const fit = coverage(model.text, queryWords(model.text, tokens), kept, items.length);
     // Below the fitted threshold nothing fits; with no fit yet, nothing fits when no word matched.
     const threshold = model.weights.noMatchCoverage ?? Number.MIN_VALUE;
-    if (fit.best >= threshold && top.size > 0) return { kind: 'results', version: graph.version, items, coverage: fit.best };
+    if (fit.best >= threshold && items.length > 0) return { kind: 'results', version: graph.version, items, coverage: fit.best };
     const unmatched = surfaceWords(request.query, fit.unmatched);
     const hint =
       tokens.length === 0
@@ -90,4 +101,11 @@ function surfaceWords(query: string, terms: readonly string[]): string[] {
     }
   }
   return [...words, ...wanted];
+}
+
+/** The reliability factor applied to tool c: the transition's from `last`, or the tool's own when last < 0. */
+function reliabilityOf(model: RecommenderModel, last: number, c: number): number {
+  if (last < 0) return Math.exp(model.toolReliability.logFactor[c]!);
+  const j = edgeIndex(model.graph.out, last, c);
+  return j < 0 ? 1 : Math.exp(model.graph.reliability.logFactor[j]!);
 }

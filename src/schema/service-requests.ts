@@ -83,10 +83,14 @@ export const predictionSchema = z.object({
   unknownContext: z.array(z.string()).describe('Context tools the graph has never seen, ignored'),
 });
 
+const searchItemSchema = rankedItemSchema.extend({
+  reliability: z.number().describe("The factor the tool's outcomes put on its probability, in (0, 1]; 1 where nothing says otherwise"),
+});
+
 export const searchResultSchema = z.object({
   kind: z.enum(['results', 'no-match']).describe("'no-match': nothing fits; items are only the nearest tools"),
   version: z.number(),
-  items: z.array(rankedItemSchema),
+  items: z.array(searchItemSchema),
   coverage: z.number().describe('Best share of the query a returned tool accounts for'),
   unmatched: z.array(z.string()).optional().describe('With no-match: the query words no returned tool explains'),
   hint: z.string().optional(),

@@ -51,6 +51,41 @@ describe('searchTools', () => {
     expect(result.hint).toContain('"knit"');
   });
 
+  it('multiplies relevance by reliability without context: a tool whose calls keep failing drops, then is left out', () => {
+    const hotels = new Map(
+      [tool('hotel_search', 'Search hotels in a city'), tool('hotel_book', 'Book a hotel room'), tool('hotel_reserve', 'Book a hotel room')].map((t) => [t.name, t]),
+    );
+    const withFailures = (failures: number) => {
+      const g = new ToolGraph();
+      for (const name of hotels.keys()) g.addTool(name);
+      for (let i = 0; i < 4; i++) g.ingest(trace(['hotel_search', 'hotel_book'], { intent: 'book a hotel room', timestamp: 1_000 + i }));
+      for (let i = 0; i < 4; i++) g.ingest(trace(['hotel_search', 'hotel_reserve'], { intent: 'book a hotel room', timestamp: 1_000 + i }));
+      for (let i = 0; i < failures; i++) g.ingest(trace(['hotel_search', { name: 'hotel_reserve', ok: false }], { intent: 'book a hotel room', success: false, timestamp: 2_000 + i }));
+      return buildModel(g, hotels, PRIOR_WEIGHTS, { embedding: hashedTextEmbedding() });
+    };
+    const query = { query: 'book a hotel room', context: [], k: 3 };
+    // Successes only: every tool at reliability 1, the two booking tools close.
+    const even = searchTools(withFailures(0), query);
+    const score = (result: typeof even, name: string) => result.items.find((i) => i.tool === name)!;
+    expect(even.items.every((i) => i.reliability === 1)).toBe(true);
+    // Four successes and six failures into hotel_reserve: Beta(5, 7), its probability multiplied
+    // by its mean / (1/2) against hotel_book's (failed traces add nothing to the other signals here).
+    const failing = searchTools(withFailures(6), query);
+    const reserve = score(failing, 'hotel_reserve');
+    expect(reserve.reliability).toBeCloseTo(5 / 12 / 0.5, 5); // the successes are a second older: decayed a hair
+    expect(score(failing, 'hotel_book').reliability).toBe(1);
+    const ratio = (result: typeof even) => score(result, 'hotel_reserve').score / score(result, 'hotel_book').score;
+    expect(ratio(failing)).toBeCloseTo(ratio(even) * reserve.reliability, 9);
+    expect(failing.items[0]!.tool).toBe('hotel_book');
+    // With context the transition's own reliability is reported: the same evidence here.
+    const after = searchTools(withFailures(6), { ...query, context: ['hotel_search'] });
+    expect(score(after, 'hotel_reserve').reliability).toBeCloseTo(5 / 12 / 0.5, 5);
+    // Twenty failures: credibly failing, so search leaves it out.
+    const excluded = searchTools(withFailures(20), query);
+    expect(excluded.items.map((i) => i.tool)).not.toContain('hotel_reserve');
+    expect(excluded.items.map((i) => i.tool)).toContain('hotel_book');
+  });
+
   it('applies a fitted coverage threshold', () => {
     const strict = model({ ...PRIOR_WEIGHTS, noMatchCoverage: 0.9 });
     // "weather" is explained, "Paris" and "tomorrow" are not: coverage is well under 0.9.
