@@ -91,8 +91,9 @@ export interface ToolgraphOptions {
    * Transitions from which the debounced rebuilds after ingestion finish their graph snapshot
    * on a worker thread of their own while this thread builds the text model
    * (rebuildInBackground; default Infinity: never). Off unless asked: on a 2-core machine
-   * shared with the load it made no measurable difference (README, Store); with cores to
-   * spare it takes the graph signals and Louvain off the service's thread.
+   * shared with the load it made no measurable difference (docs/store-performance.md, the
+   * eleventh change); with cores to spare it takes the graph signals and Louvain off the
+   * service's thread.
    */
   readonly offThreadFrom?: number;
   /** Told when something went wrong in the background (a rebuild's worker thread failed). */
