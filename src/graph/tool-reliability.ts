@@ -1,7 +1,7 @@
 /**
  * Per-tool reliability: how often calling a tool has worked, for ranking where no context tool
- * names an edge (tool search without context, and the workflow suggestion's candidates, which
- * it searches for). A tool's evidence is that of the transitions into it, summed:
+ * names an edge (tool search without context). A tool's evidence is that of the transitions into
+ * it, summed:
  *
  *   alpha_c = alpha0 + sum over edges j = (a -> c) of (alpha_j - alpha0)
  *   beta_c  = beta0  + sum over edges j = (a -> c) of (beta_j  - beta0)

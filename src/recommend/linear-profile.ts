@@ -71,7 +71,8 @@ export function linearBackground(graph: GraphSnapshot, weights: readonly number[
     if (s > max) max = s;
   }
   let expSum = 0;
-  for (let c = 0; c < n; c++) expSum += Math.exp(score[c]! - max);
+  // Every tool excluded (max -Infinity): nothing has any probability.
+  if (max > -Infinity) for (let c = 0; c < n; c++) expSum += Math.exp(score[c]! - max);
   const order = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => score[b]! - score[a]! || a - b);
   return { score, order, max, expSum };
 }

@@ -84,7 +84,9 @@ export function searchTools(model: RecommenderModel, request: SearchRequest): Se
     const hint =
       tokens.length === 0
         ? 'the query has no content words to match'
-        : `no tool fits: ${unmatched.length > 0 ? `${unmatched.map((w) => JSON.stringify(w)).join(', ')} matched nothing in the best tools` : 'the best tools match too little of the query'}`;
+        : items.length === 0 && top.size > 0
+          ? 'no tool fits: every candidate has been failing (failure rate credibly above 1/2)'
+          : `no tool fits: ${unmatched.length > 0 ? `${unmatched.map((w) => JSON.stringify(w)).join(', ')} matched nothing in the best tools` : 'the best tools match too little of the query'}`;
     return { kind: 'no-match', version: graph.version, items, coverage: fit.best, unmatched, hint };
   } finally {
     scratch.reset();

@@ -86,6 +86,13 @@ describe('searchTools', () => {
     expect(excluded.items.map((i) => i.tool)).toContain('hotel_book');
   });
 
+  it('says so when every tool that could answer has been failing', () => {
+    const g = new ToolGraph();
+    for (let i = 0; i < 20; i++) g.ingest(trace([{ name: 'hotel_book', ok: false }, { name: 'hotel_search', ok: false }, { name: 'hotel_book', ok: false }], { intent: 'book a hotel', success: false, timestamp: 1_000 + i }));
+    const result = searchTools(buildModel(g, new Map(), PRIOR_WEIGHTS), { query: 'book a hotel', k: 3 });
+    expect(result).toMatchObject({ kind: 'no-match', items: [], hint: 'no tool fits: every candidate has been failing (failure rate credibly above 1/2)' });
+  });
+
   it('applies a fitted coverage threshold', () => {
     const strict = model({ ...PRIOR_WEIGHTS, noMatchCoverage: 0.9 });
     // "weather" is explained, "Paris" and "tomorrow" are not: coverage is well under 0.9.
