@@ -326,7 +326,7 @@ const predictCommand: Command = {
 const searchCommand: Command = {
   name: 'search',
   summary: 'Rank the tools that fit a request in words.',
-  usage: 'search QUERY [--data DIR | --traces FILE | --data-dir DIR] [--context a,b] [--k N] [--json]',
+  usage: 'search QUERY [--data DIR | --traces FILE | --data-dir DIR] [--context a,b] [--k N] [--profile default|seed] [--json]',
   example: 'toolgraph search "find flights to Paris" --data samples/nestful',
   positionals: '[query...]',
   options: {
@@ -334,9 +334,15 @@ const searchCommand: Command = {
     query: { type: 'string', help: 'the request in words, instead of QUERY' },
     context: { type: 'string', help: 'comma-separated tools called so far' },
     k: { type: 'string', help: 'number of results (default 5)' },
+    profile: { type: 'string', help: "'default' (fitted) or 'seed' (spec 003 section 1 as written: adaptive alpha)" },
   },
   async run(values, positionals) {
-    const request = { query: textOrWords(values, 'query', positionals, 'search'), context: listOption(values, 'context'), k: intOption(values, 'k', 5) };
+    const request = {
+      query: textOrWords(values, 'query', positionals, 'search'),
+      context: listOption(values, 'context'),
+      k: intOption(values, 'k', 5),
+      ...(typeof values['profile'] === 'string' ? { profile: values['profile'] } : {}),
+    };
     const result = usesStore(values)
       ? await withStore(values, (tg) => tg.searchTools(request))
       : (await loadToolgraph(values)).searchTools(request);

@@ -2,7 +2,10 @@
  * Tool search: tools that fit a request in words, ranked by the fitted search weights over the
  * intent association and the lexical index (no context), with context tools adding the graph
  * signals through the next-tool weights. Every item carries its per-signal breakdown; `score`
- * is the ranker's probability over all tools.
+ * is the ranker's probability over all tools. Profiles, as for predictNext:
+ *  - `default`: the fitted rankers above;
+ *  - `seed`: spec 003 section 1 as written, the graph joining with adaptive alpha
+ *    (seed-search.ts); `score` is its raw score in [0, 1].
  *
  * When the best results account for too little of the query (query-coverage.ts, threshold
  * fitted on held-out in-domain intents), the answer is `kind: 'no-match'`: the nearest tools
@@ -14,15 +17,17 @@ import { tokenize } from '../text/tokenize.js';
 import { breakdown, collectFeatures, type SignalBreakdown } from './features.js';
 import { logNormaliser } from './linear-profile.js';
 import { topBuffer, type RecommenderModel } from './model.js';
-import { DEFAULT_K } from './predict-next.js';
+import { DEFAULT_K, type Profile } from './predict-next.js';
 import { coverage, queryWords } from './query-coverage.js';
 import { modeWeights, scoreTouchedRows } from './score-rows.js';
-import { selectTopK } from './top-k.js';
+import { seedSearchScores } from './seed-search.js';
+import { selectTopK, selectTopKDense, type TopK } from './top-k.js';
 
 export interface SearchRequest {
   readonly query: string;
   readonly context?: readonly string[];
   readonly k?: number;
+  readonly profile?: Profile;
 }
 
 export interface SearchItem {
@@ -41,6 +46,7 @@ export interface SearchItem {
 export interface SearchResult {
   /** `no-match`: nothing in the catalogue fits; `items` are then only the nearest tools. */
   readonly kind: 'results' | 'no-match';
+  readonly profile: Profile;
   readonly version: number;
   readonly items: readonly SearchItem[];
   /** Best share of the query's information a returned tool accounts for (query-coverage.ts). */
@@ -51,22 +57,23 @@ export interface SearchResult {
 }
 
 export function searchTools(model: RecommenderModel, request: SearchRequest): SearchResult {
-  const { graph, scratch, rowScore } = model;
+  const { graph, scratch } = model;
+  const profile = request.profile ?? 'default';
   const context: number[] = [];
   for (const name of request.context ?? []) {
     const index = graph.indexByName.get(name);
     if (index !== undefined) context.push(index);
   }
   const withContext = context.length > 0 && graph.traces > 0;
+  // The seed profile scores the context-free search and adds the graph itself (seed-search.ts).
+  const fitted = withContext && profile === 'default';
   const tokens = tokenize(request.query);
-  const mode = withContext ? 'next' : 'search';
+  const mode = fitted ? 'next' : 'search';
   const weights = modeWeights(model, mode, true)!;
-  collectFeatures(graph, model.text, { context: withContext ? context : [], intent: tokens, intentText: request.query, weights }, scratch);
+  collectFeatures(graph, model.text, { context: fitted ? context : [], intent: tokens, intentText: request.query, weights }, scratch);
   try {
-    const bg = scoreTouchedRows(model, mode, true, true);
     const top = topBuffer(model, Math.min(request.k ?? DEFAULT_K, graph.n));
-    selectTopK(scratch, rowScore, bg, top);
-    const logZ = logNormaliser(scratch, rowScore, bg);
+    const score = profile === 'seed' ? seedTop(model, withContext ? context : [], top) : fittedTop(model, mode, top);
     const items: SearchItem[] = [];
     const kept = new Int32Array(top.size);
     for (let i = 0; i < top.size; i++) {
@@ -74,12 +81,12 @@ export function searchTools(model: RecommenderModel, request: SearchRequest): Se
       // A tool (or, with context, a transition) whose failure rate is credibly above 1/2 is left out.
       if (top.scores[i] === -Infinity) continue;
       kept[items.length] = c;
-      items.push({ tool: graph.names[c]!, kind: 'tool', score: Math.exp(top.scores[i]! - logZ), signals: breakdown(graph, scratch, c), reliability: reliabilityOf(model, withContext ? scratch.last : -1, c) });
+      items.push({ tool: graph.names[c]!, kind: 'tool', score: score(top.scores[i]!), signals: breakdown(graph, scratch, c), reliability: reliabilityOf(model, fitted ? scratch.last : -1, c) });
     }
     const fit = coverage(model.text, queryWords(model.text, tokens), kept, items.length);
     // Below the fitted threshold nothing fits; with no fit yet, nothing fits when no word matched.
     const threshold = model.weights.noMatchCoverage ?? Number.MIN_VALUE;
-    if (fit.best >= threshold && items.length > 0) return { kind: 'results', version: graph.version, items, coverage: fit.best };
+    if (fit.best >= threshold && items.length > 0) return { kind: 'results', profile, version: graph.version, items, coverage: fit.best };
     const unmatched = surfaceWords(request.query, fit.unmatched);
     const hint =
       tokens.length === 0
@@ -87,10 +94,24 @@ export function searchTools(model: RecommenderModel, request: SearchRequest): Se
         : items.length === 0 && top.size > 0
           ? 'no tool fits: every candidate has been failing (failure rate credibly above 1/2)'
           : `no tool fits: ${unmatched.length > 0 ? `${unmatched.map((w) => JSON.stringify(w)).join(', ')} matched nothing in the best tools` : 'the best tools match too little of the query'}`;
-    return { kind: 'no-match', version: graph.version, items, coverage: fit.best, unmatched, hint };
+    return { kind: 'no-match', profile, version: graph.version, items, coverage: fit.best, unmatched, hint };
   } finally {
     scratch.reset();
   }
+}
+
+/** The fitted ranker's top k into `top`; returns the map from a top score to its probability. */
+function fittedTop(model: RecommenderModel, mode: 'next' | 'search', top: TopK): (s: number) => number {
+  const bg = scoreTouchedRows(model, mode, true, true);
+  selectTopK(model.scratch, model.rowScore, bg, top);
+  const logZ = logNormaliser(model.scratch, model.rowScore, bg);
+  return (s) => Math.exp(s - logZ);
+}
+
+/** The seed profile's top k into `top`; its scores are reported as they are. */
+function seedTop(model: RecommenderModel, context: readonly number[], top: TopK): (s: number) => number {
+  selectTopKDense(seedSearchScores(model, context), model.graph.n, top);
+  return (s) => s;
 }
 
 /** The query's own words for the given index terms (tokenize stems and lower-cases them). */

@@ -13,11 +13,14 @@ export const MAX_K = 1_000;
 const kSchema = z.int().min(1).max(MAX_K).default(5);
 const contextSchema = limitedArray(toolNameSchema, MAX_TRACE_STEPS).default([]);
 
+/** 'default': the fitted rankers; 'seed': spec 003 as written (section 3 for next tool, 1 for search). */
+const profileSchema = z.enum(['default', 'seed']).default('default');
+
 export const predictRequestSchema = z.strictObject({
   context: contextSchema,
   intent: intentSchema.optional(),
   k: kSchema,
-  profile: z.enum(['default', 'seed']).default('default'),
+  profile: profileSchema,
 });
 
 export type PredictRequestInput = z.input<typeof predictRequestSchema>;
@@ -26,6 +29,7 @@ export const searchRequestSchema = z.strictObject({
   query: limitedString(MAX_INTENT_LENGTH).min(1),
   context: contextSchema,
   k: kSchema,
+  profile: profileSchema,
 });
 
 export type SearchRequestInput = z.input<typeof searchRequestSchema>;

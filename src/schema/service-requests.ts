@@ -89,6 +89,7 @@ const searchItemSchema = rankedItemSchema.extend({
 
 export const searchResultSchema = z.object({
   kind: z.enum(['results', 'no-match']).describe("'no-match': nothing fits; items are only the nearest tools"),
+  profile: z.enum(['default', 'seed']).describe("'seed': spec 003 section 1 as written, score in [0, 1]; 'default': fitted, score a probability"),
   version: z.number(),
   items: z.array(searchItemSchema),
   coverage: z.number().describe('Best share of the query a returned tool accounts for'),

@@ -4,6 +4,7 @@ import { hasUnknownWord } from '../../src/recommend/features.js';
 import { buildModel, PRIOR_WEIGHTS } from '../../src/recommend/model.js';
 import { coverage, queryWords } from '../../src/recommend/query-coverage.js';
 import { searchTools } from '../../src/recommend/search-tools.js';
+import { parseSearchRequest } from '../../src/schema/requests.js';
 import type { ToolInfo } from '../../src/schema/types.js';
 import { hashedTextEmbedding } from '../../src/text/text-embedding.js';
 import { trace } from '../helpers/traces.js';
@@ -129,5 +130,59 @@ describe('searchTools', () => {
     expect(best).toBeCloseTo(w!.weight / (w!.weight + u!.weight));
     expect(u!.weight).toBeGreaterThanOrEqual(w!.weight);
     expect(unmatched).toEqual(['unknownword']);
+  });
+});
+
+describe('searchTools, seed profile (spec 003 section 1 as written)', () => {
+  const hotels = new Map(
+    [
+      tool('search_hotels', 'Search hotels in a city'),
+      tool('book_hotel', 'Book a hotel room'),
+      tool('hotel_reviews', 'Read the reviews of a hotel'),
+      tool('cancel_booking', 'Cancel a hotel booking'),
+    ].map((t) => [t.name, t]),
+  );
+  function hotelModel() {
+    const g = new ToolGraph();
+    for (const name of hotels.keys()) g.addTool(name);
+    g.ingest(trace(['search_hotels', 'book_hotel'], { intent: 'book a room' }));
+    g.ingest(trace(['search_hotels', 'book_hotel'], { intent: 'book a room in Rome' }));
+    g.ingest(trace(['hotel_reviews', 'book_hotel'], { intent: 'is it any good' }));
+    // A failed run adds failure evidence only: search_hotels -> cancel_booking is no learned edge.
+    g.ingest(trace(['search_hotels', 'cancel_booking'], { intent: 'cancel it', success: false }));
+    return buildModel(g, hotels, PRIOR_WEIGHTS, { embedding: hashedTextEmbedding() });
+  }
+  const scores = (items: readonly { tool: string; score: number }[]) => new Map(items.map((i) => [i.tool, i.score]));
+
+  it('without context ranks as the default does, each score relative to the best', () => {
+    const m = hotelModel();
+    const fitted = searchTools(m, { query: 'hotel', k: 4 });
+    const seed = searchTools(m, { query: 'hotel', k: 4, profile: 'seed' });
+    expect(seed.profile).toBe('seed');
+    expect(fitted.profile).toBe('default');
+    expect(seed.items.map((i) => i.tool)).toEqual(fitted.items.map((i) => i.tool));
+    expect(seed.items[0]!.score).toBe(1);
+    for (let i = 1; i < 4; i++) expect(seed.items[i]!.score).toBeCloseTo(fitted.items[i]!.score / fitted.items[0]!.score, 12);
+  });
+
+  it('with context mixes alpha * semantic + (1 - alpha) * graph: 1 after a learned edge, else Adamic-Adar / 2', () => {
+    const m = hotelModel();
+    // 2 learned edges among 4 tools: density 2 / 12, alpha = max(0.5, 1 - 2 * density) = 2 / 3.
+    expect(m.graph.alpha).toBeCloseTo(2 / 3, 12);
+    const semantic = scores(searchTools(m, { query: 'hotel', k: 4, profile: 'seed' }).items);
+    const seed = searchTools(m, { query: 'hotel', context: ['search_hotels'], k: 4, profile: 'seed' });
+    const got = scores(seed.items);
+    const a = 2 / 3;
+    // book_hotel: search_hotels -> book_hotel was learned. hotel_reviews shares book_hotel (degree
+    // 2) with search_hotels: AA = 1 / ln 2. cancel_booking: only a failure, no edge, no neighbour.
+    expect(got.get('book_hotel')).toBeCloseTo(a * semantic.get('book_hotel')! + (1 - a) * 1, 12);
+    expect(got.get('hotel_reviews')).toBeCloseTo(a * semantic.get('hotel_reviews')! + (1 - a) * (1 / Math.log(2) / 2), 12);
+    expect(got.get('cancel_booking')).toBeCloseTo(a * semantic.get('cancel_booking')!, 12);
+    expect(got.get('search_hotels')).toBeCloseTo(a * semantic.get('search_hotels')!, 12);
+    expect(seed.items.map((i) => i.score)).toEqual([...seed.items.map((i) => i.score)].sort((x, y) => y - x));
+  });
+
+  it('is refused for an unknown profile at the service boundary', () => {
+    expect(() => parseSearchRequest({ query: 'hotel', profile: 'spec' })).toThrow(/profile/);
   });
 });
