@@ -32,7 +32,7 @@ export interface SearchResult extends SearchMetrics {
 }
 
 /** Averages metrics over folds; `n` (query count) is summed. */
-function average<T extends object>(parts: readonly T[]): T {
+export function average<T extends object>(parts: readonly T[]): T {
   if (parts.length === 1) return parts[0]!;
   const out: Record<string, number> = {};
   for (const key of Object.keys(parts[0]!)) {

@@ -8,6 +8,7 @@ import { runBench, BENCH_CASES } from '../../bench/perf/run-bench.js';
 import { evaluateDag } from '../../bench/eval/dag-eval.js';
 import { evaluateNoMatch, type NoMatchResult } from '../../bench/eval/nomatch-eval.js';
 import { evaluateNext, evaluateSearch } from '../../bench/eval/run-eval.js';
+import { evaluateSearchContext } from '../../bench/eval/search-context.js';
 import { ALTERNATIVES, evaluateFeedback, type AlternativeRule } from '../../bench/eval/feedback-eval.js';
 import { loadDataset } from '../schema/dataset.js';
 import { ToolgraphError } from '../schema/errors.js';
@@ -169,13 +170,14 @@ async function runNoMatch(values: Values, data: string): Promise<void> {
 const evalCommand: Command = {
   name: 'eval',
   summary: 'Evaluate next-tool prediction, tool search, no-match, DAG suggestion, feedback or capability ranking on public data, beside the baselines.',
-  usage: 'eval <next|search|nomatch|dag|feedback|capability> --data DIR [--foreign DIR2] [--folds K] [--no-intent] [--validation] [--json]',
+  usage: 'eval <next|search|nomatch|dag|feedback|capability> --data DIR [--foreign DIR2] [--folds K] [--no-intent] [--context] [--validation] [--json]',
   example: 'toolgraph eval next --data ../shared/data/ultratool',
   positionals: '[task]',
   options: {
     data: { type: 'string', help: 'a dataset folder, or a folder of dataset folders (all are run)' },
     folds: { type: 'string', help: 'K-fold by a stable hash of ids instead of the split field' },
     'no-intent': { type: 'boolean', help: 'next, feedback: predict without the intent text' },
+    context: { type: 'boolean', help: 'search: with the tools called so far (the next-tool positions, the intent as the query)' },
     foreign: { type: 'string', help: 'nomatch: a dataset folder (or folder of them) whose intents must come back no-match' },
     validation: { type: 'boolean', help: 'hold out a quarter of train instead of reading test (for design choices)' },
     alternative: { type: 'string', help: "feedback: the drifted transitions' working alternative, runner-up (default) or random" },
@@ -194,6 +196,8 @@ const evalCommand: Command = {
     const folds = values['folds'] === undefined ? undefined : intOption(values, 'folds', 5, 2);
     const seed = intOption(values, 'seed', 42, 0);
     const validation = values['validation'] === true;
+    const withContext = values['context'] === true;
+    if (withContext && task !== 'search') throw new ToolgraphError('INVALID_INPUT', `eval: --context applies to 'search' only, not '${task}'`);
     if (task === 'capability') return runCapabilityEval(datasetDirs(values['data']), { folds, seed, validation, json: values['json'] === true });
     const rows: Record<string, string | number>[] = [];
     for (const dir of datasetDirs(values['data'])) {
@@ -201,10 +205,20 @@ const evalCommand: Command = {
       const bar = progressBar(`${task} ${dataset.name}`);
       const options = { folds, seed, validation, intent: values['no-intent'] !== true, onProgress: (d: number, t: number) => bar.update(d, t) };
       const results: readonly { n: number }[] =
-        task === 'next' ? evaluateNext(dataset, options) : task === 'search' ? evaluateSearch(dataset, options) : evaluateDag(dataset, options);
+        task === 'next'
+          ? evaluateNext(dataset, options)
+          : task === 'search'
+            ? withContext
+              ? evaluateSearchContext(dataset, options)
+              : evaluateSearch(dataset, options)
+            : evaluateDag(dataset, options);
       bar.stop();
       if (results.every((r) => r.n === 0)) {
-        const what = { next: 'ordered test workflow with two tools or more', search: 'test workflow with an intent', dag: 'test workflow with two tools or more' }[task];
+        const what = {
+          next: 'ordered test workflow with two tools or more',
+          search: withContext ? 'ordered test workflow with an intent and two tools or more' : 'test workflow with an intent',
+          dag: 'test workflow with two tools or more',
+        }[task];
         process.stderr.write(`${dataset.name}: no ${what}; skipped\n`);
         continue;
       }
@@ -217,7 +231,7 @@ const evalCommand: Command = {
     if (values['json'] !== true) {
       const metrics = {
         next: ['n', 'hit1', 'hit3', 'hit5', 'mrr'],
-        search: ['n', 'hit1', 'recall5', 'recall10', 'ndcg10', 'mrr'],
+        search: withContext ? ['n', 'hit1', 'hit3', 'hit5', 'mrr'] : ['n', 'hit1', 'recall5', 'recall10', 'ndcg10', 'mrr'],
         dag: ['n', 'nodeF1', 'edgeF1', 'nodePrecision', 'nodeRecall', 'edgePrecision', 'edgeRecall', 'meanNodes'],
       }[task];
       process.stdout.write(`${formatTable(['data', 'method', ...metrics], rows.map((r) => [r['data']!, r['method']!, ...metrics.map((m) => r[m]!)]))}\n`);
