@@ -95,6 +95,8 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
       [['search', '--data', FIXTURE], 'INVALID_INPUT: search: expected the query in words'],
       [['dag', '--data', FIXTURE], 'INVALID_INPUT: dag: expected the intent in words'],
       [['eval', 'next', 'search', '--data', FIXTURE], "too many arguments for 'eval'"],
+      [['eval', 'next', '--context', '--data', FIXTURE], "INVALID_INPUT: eval: --context applies to 'search' only, not 'next'"],
+      [['search', 'flights', '--profile', 'spec', '--data', FIXTURE], 'INVALID_INPUT'],
     ];
     for (const [args, message] of cases) {
       const result = run(args);
@@ -110,6 +112,21 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
     expect(table.stdout).toContain('search_flights');
     const json = run(['predict', '--data', FIXTURE, '--context', 'search_airport', '--json', '--profile', 'seed']);
     expect(JSON.parse(json.stdout).profile).toBe('seed');
+  });
+
+  it('searches with the seed profile (spec 003 section 1) when asked, and evaluates search with context', () => {
+    const seed = JSON.parse(run(['search', 'book a flight', '--data', FIXTURE, '--context', 'search_airport', '--profile', 'seed', '--json']).stdout);
+    expect(seed.profile).toBe('seed');
+    expect(seed.items[0].score).toBeLessThanOrEqual(1);
+    expect(JSON.parse(run(['search', 'book a flight', '--data', FIXTURE, '--json']).stdout).profile).toBe('default');
+    const { status, stdout } = run(['eval', 'search', '--context', '--data', FIXTURE, '--folds', '2', '--json']);
+    expect(status).toBe(0);
+    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { method: string; context: boolean; n: number; hit5: number });
+    expect(lines.map((l) => l.method)).toEqual(['bm25', 'search', 'seed', 'toolgraph']);
+    for (const l of lines) {
+      expect(l.context).toBe(true);
+      expect(l.n).toBeGreaterThan(0);
+    }
   });
 
   it('evaluates with one JSON line per method', () => {
