@@ -53,6 +53,9 @@ async function exercise(client: Client, data: { context: string; next: string; q
 
   const searched = await client.callTool({ name: 'search_tools', arguments: { query: data.query, k: 3 } });
   expect((searched.structuredContent as { items: { tool: string }[] }).items.map((i) => i.tool)).toContain(data.found);
+  const seed = await client.callTool({ name: 'search_tools', arguments: { query: data.query, k: 3, profile: 'seed' } });
+  expect(seed.isError).toBeFalsy();
+  expect((seed.structuredContent as { profile: string }).profile).toBe('seed');
 
   const dag = await client.callTool({ name: 'suggest_dag', arguments: { intent: data.query, maxNodes: 3, expandCapabilities: true } });
   expect(dag.isError).toBeFalsy();
@@ -94,6 +97,7 @@ async function exercise(client: Client, data: { context: string; next: string; q
   expect(errorOf(await client.callTool({ name: 'predict_next_tool', arguments: { context: [], unknown: 1 } })).message).toContain('unknown: unknown key');
   expect(errorOf(await client.callTool({ name: 'search_tools', arguments: {} })).message).toContain('query: missing');
   expect(errorOf(await client.callTool({ name: 'search_tools', arguments: { query: '' } })).code).toBe('INVALID_INPUT');
+  expect(errorOf(await client.callTool({ name: 'search_tools', arguments: { query: 'x', profile: 'spec' } })).code).toBe('INVALID_INPUT');
   expect(errorOf(await client.callTool({ name: 'record_trace', arguments: { trace: 'not an object' } })).code).toBe('INVALID_INPUT');
   expect(errorOf(await client.callTool({ name: 'record_trace', arguments: {} })).code).toBe('INVALID_INPUT');
   expect(errorOf(await client.callTool({ name: 'score_trace', arguments: { trace, threshold: 7 } })).code).toBe('INVALID_INPUT');
