@@ -94,4 +94,3 @@ export function evaluateSearchContext(dataset: Dataset, options: EvalOptions = {
     ...average(perMethod.get(method)!),
   }));
 }
-

@@ -36,8 +36,9 @@ export interface SearchItem {
   readonly score: number;
   readonly signals: SignalBreakdown;
   /**
-   * The factor the tool's outcomes put on its probability, in (0, 1]: without context the tool's
-   * own (tool-reliability.ts), with context the transition's from the last context tool
+   * The factor the tool's outcomes put on its probability, in (0, 1]: without context (and in the
+   * seed profile, whose semantic side is the context-free search) the tool's own
+   * (tool-reliability.ts), with context the transition's from the last context tool
    * (edge-reliability.ts); 1 where successes hold their own or nothing is known.
    */
   readonly reliability: number;
