@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createRng } from '../../src/graph/rng.js';
 import { ToolGraph } from '../../src/graph/tool-graph.js';
 import { hasUnknownWord } from '../../src/recommend/features.js';
 import { buildModel, PRIOR_WEIGHTS } from '../../src/recommend/model.js';
@@ -17,6 +18,8 @@ const catalog = new Map(
     tool('currency_convert', 'Convert an amount between currencies'),
   ].map((t) => [t.name, t]),
 );
+
+const scores = (items: readonly { tool: string; score: number }[]) => new Map(items.map((i) => [i.tool, i.score]));
 
 function model(weights = PRIOR_WEIGHTS) {
   const g = new ToolGraph();
@@ -152,7 +155,6 @@ describe('searchTools, seed profile (spec 003 section 1 as written)', () => {
     g.ingest(trace(['search_hotels', 'cancel_booking'], { intent: 'cancel it', success: false }));
     return buildModel(g, hotels, PRIOR_WEIGHTS, { embedding: hashedTextEmbedding() });
   }
-  const scores = (items: readonly { tool: string; score: number }[]) => new Map(items.map((i) => [i.tool, i.score]));
 
   it('without context ranks as the default does, each score relative to the best', () => {
     const m = hotelModel();
@@ -184,5 +186,45 @@ describe('searchTools, seed profile (spec 003 section 1 as written)', () => {
 
   it('is refused for an unknown profile at the service boundary', () => {
     expect(() => parseSearchRequest({ query: 'hotel', profile: 'spec' })).toThrow(/profile/);
+  });
+});
+
+describe('searchTools, seed profile on random graphs', () => {
+  it('scores in [0, 1], the best context-free tool 1, and equals the formula for every returned tool', () => {
+    const rng = createRng(7);
+    const words = ['hotel', 'flight', 'book', 'search', 'city', 'price', 'weather', 'cancel', 'review', 'map'];
+    const pick = () => words[Math.floor(rng() * words.length)]!;
+    let graphMoved = 0;
+    for (let round = 0; round < 20; round++) {
+      const n = 5 + Math.floor(rng() * 20);
+      const tools = new Map(Array.from({ length: n }, (_, i) => [`t${i}`, tool(`t${i}`, `${pick()} ${pick()} ${pick()}`)]));
+      const g = new ToolGraph();
+      for (const name of tools.keys()) g.addTool(name);
+      for (let t = 0; t < 3 * n; t++) {
+        const steps = Array.from({ length: 2 + Math.floor(rng() * 3) }, () => `t${Math.floor(rng() * n)}`);
+        g.ingest(trace(steps, { intent: `${pick()} ${pick()}`, success: rng() < 0.8 }));
+      }
+      const m = buildModel(g, tools, PRIOR_WEIGHTS, { embedding: hashedTextEmbedding() });
+      const query = `${pick()} ${pick()}`;
+      const context = [`t${Math.floor(rng() * n)}`];
+      const alone = searchTools(m, { query, k: n, profile: 'seed' });
+      expect(alone.items[0]!.score).toBe(1);
+      const semantic = scores(alone.items);
+      const mixed = searchTools(m, { query, context, k: n, profile: 'seed' });
+      const a = m.graph.alpha;
+      expect(a).toBeGreaterThanOrEqual(0.5);
+      expect(a).toBeLessThanOrEqual(1);
+      for (const item of mixed.items) {
+        expect(item.score).toBeGreaterThanOrEqual(0);
+        expect(item.score).toBeLessThanOrEqual(1 + 1e-12);
+        // What the graph added is (1 - alpha) times a graph score in [0, 1].
+        const graphPart = item.score - a * semantic.get(item.tool)!;
+        expect(graphPart).toBeGreaterThanOrEqual(-1e-12);
+        expect(graphPart).toBeLessThanOrEqual(1 - a + 1e-12);
+        if (graphPart > 1e-9) graphMoved++;
+      }
+    }
+    // The context did reach the scores: the check above is not vacuous.
+    expect(graphMoved).toBeGreaterThan(20);
   });
 });

@@ -33,7 +33,12 @@ describe('HTTP API', () => {
     const r = await call(server.url, '/v1/search', { body: { query: 'book a hotel room', k: 3 } });
     expect(r.status).toBe(200);
     expect(r.json.kind).toBe('results');
+    expect(r.json.profile).toBe('default');
     expect(r.json.items[0].tool).toBe('book_hotel');
+    const seed = await call(server.url, '/v1/search', { body: { query: 'book a hotel room', k: 3, profile: 'seed' } });
+    expect(seed.status).toBe(200);
+    expect(seed.json.profile).toBe('seed');
+    expect(seed.json.items[0]).toMatchObject({ tool: 'book_hotel', score: 1 });
   });
 
   it('answers no-match for a request nothing fits, with the words that matched nothing', async () => {

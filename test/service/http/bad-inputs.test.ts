@@ -53,6 +53,7 @@ const CORPUS: readonly BadInput[] = [
   { name: 'predict: body is null', path: P, body: 'null', ...INVALID },
   { name: 'predict: body is a number', path: P, body: '42', ...INVALID },
   { name: 'search: query is a number', path: S, body: { query: 7 }, ...INVALID },
+  { name: 'search: unknown profile', path: S, body: { query: 'hotel', profile: 'spec' }, ...INVALID },
   { name: 'traces: tools is a string', path: T, body: { tools: 'search_flights' }, ...INVALID },
   { name: 'traces: ok is a string', path: T, body: { tools: [{ name: 'a', ok: 'yes' }] }, ...INVALID },
   { name: 'traces: negative timestamp', path: T, body: { tools: ['a'], timestamp: -1 }, ...INVALID },
