@@ -14,7 +14,10 @@ const kSchema = z.int().min(1).max(MAX_K).default(5);
 const contextSchema = limitedArray(toolNameSchema, MAX_TRACE_STEPS).default([]);
 
 /** 'default': the fitted rankers; 'seed': spec 003 as written (section 3 for next tool, 1 for search). */
-const profileSchema = z.enum(['default', 'seed']).default('default');
+const profileSchema = z
+  .enum(['default', 'seed'])
+  .default('default')
+  .describe("'default': the fitted ranker; 'seed': spec 003 as written (next tool: section 3; search: section 1, adaptive alpha)");
 
 export const predictRequestSchema = z.strictObject({
   context: contextSchema,
