@@ -360,7 +360,10 @@ const searchCommand: Command = {
     const result = usesStore(values)
       ? await withStore(values, (tg) => tg.searchTools(request))
       : (await loadToolgraph(values)).searchTools(request);
-    print(values, result, () => (result.kind === 'no-match' ? `no match: ${result.hint}\nnearest tools:\n` : '') + itemsTable(result.items));
+    print(values, result, () => {
+      const head = `${result.kind} (profile ${result.profile}, graph version ${result.version}, coverage ${result.coverage.toFixed(2)})`;
+      return `${head}\n${result.kind === 'no-match' ? `no match: ${result.hint}\nnearest tools:\n` : ''}${itemsTable(result.items)}`;
+    });
   },
 };
 
