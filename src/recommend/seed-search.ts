@@ -14,8 +14,8 @@
  * alone: alpha never scales a context-free search down.
  *
  * On the public datasets the learned graphs are sparse (density 0.0002-0.014), so alpha is
- * 0.971-0.9997 and context barely moves the ranking; the fitted default weighs the graph by what
- * held-out traces say instead (README, Search with context).
+ * 0.971-0.9997 and the graph term is too small to bring the next step forward; the fitted
+ * default weighs the graph by what held-out traces say instead (README, Search with context).
  */
 import { adamicAdarFrom } from '../graph/adamic-adar.js';
 import type { RecommenderModel } from './model.js';
