@@ -415,9 +415,12 @@ export class SqlStore implements Store {
         return appended(stored, duplicates + skipped, seqOf(last!));
       }
       return this.driver.transaction(async (tx) => {
-        // The statements go out together and the connection runs them in order (a failure
-        // aborts the rest and rejects first).
-        const [, last, ...inserted] = await Promise.all(statements.map((st) => tx.query(st.sql, st.params ?? [])));
+        // One after the other: a pg client handed a query while another runs queues it, but pg
+        // deprecates that (a warning now, an error from pg 9); the extra round trips are a few per
+        // group commit. A failure throws before the statements after it are sent.
+        const results: Row[][] = [];
+        for (const st of statements) results.push(await tx.query(st.sql, st.params ?? []));
+        const [, last, ...inserted] = results;
         const { stored, skipped } = storedRows(batches, inserted, repeats);
         // A content-hash id seen before is a second identical run: keep it under `id#n`.
         for (const trace of repeats) {

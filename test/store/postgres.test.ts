@@ -40,7 +40,18 @@ if (!URL_ENV) {
 }
 
 describe.runIf(URL_ENV)('PostgreSQL store', () => {
+  // pg warns once per process when a client is handed a query while another runs (an error
+  // from pg 9); every query of a transaction must wait for the one before.
+  const pgWarnings: string[] = [];
+  const onWarning = (warning: Error): void => {
+    if (warning.message.includes('already executing a query')) pgWarnings.push(warning.message);
+  };
+  process.on('warning', onWarning);
+
   afterAll(async () => {
+    process.off('warning', onWarning);
+    // Also after the tests below this check's own.
+    expect(pgWarnings).toEqual([]);
     const client = new pg.Client({ connectionString: URL_ENV });
     await client.connect();
     try {
@@ -56,6 +67,20 @@ describe.runIf(URL_ENV)('PostgreSQL store', () => {
       await store.close();
       return openIn(schemaOf.get(store)!);
     },
+  });
+
+  it("never hands pg a query while another runs: appends of caller and content ids, then everything above", async () => {
+    const store = await openIn(newSchema());
+    try {
+      const content = trace('c1', ['x', 'y'], { idSource: 'content' });
+      await store.appendTraces([trace('p1', ['x', 'y']), content]);
+      await store.appendTraces([content]);
+      // process 'warning' events are emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(pgWarnings).toEqual([]);
+    } finally {
+      await store.close();
+    }
   });
 
   describe('two gateway instances on one database', () => {
