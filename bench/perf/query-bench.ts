@@ -7,11 +7,13 @@
  * its own; workflows are walks on the planted graph, and their intents name the tools' own
  * words with topic words mixed in. Queries are the intents of held-out walks. Hit@1 and the
  * DAG's node-F1 are reported beside the latency so that speed is never bought with quality.
+ * Search is also timed after each walk's first tool, with the default and the seed profile.
  */
 import { createRng } from '../../src/graph/rng.js';
 import { ToolGraph } from '../../src/graph/tool-graph.js';
 import { suggestDag } from '../../src/recommend/dag/suggest-dag.js';
 import { buildModel, type RecommenderModel } from '../../src/recommend/model.js';
+import type { Profile } from '../../src/recommend/predict-next.js';
 import { searchTools } from '../../src/recommend/search-tools.js';
 import type { ToolInfo, Trace } from '../../src/schema/types.js';
 import { hashedTextEmbedding } from '../../src/text/text-embedding.js';
@@ -96,6 +98,14 @@ export function queryBench(which: 'search' | 'dag', options: QueryBenchOptions):
   // DAG only: the same requests with each step's two words as a clause of its own ("please a b,
   // then c d, then e f now"), so suggestDag searches every clause too (suggest-dag.ts, clausePicks).
   const clauses = which === 'dag' ? { clauses: measure(which, model, queries.map((q) => ({ ...q, intent: clauseForm(q.intent) }))) } : {};
+  // Search only: the same requests after the walk's first tool, target the steps after it, with
+  // the fitted default and with the seed profile (spec 003 section 1, adaptive alpha), which
+  // scores every tool.
+  const afterFirst = queries.filter((q) => q.tools.length > 1).map((q) => ({ intent: q.intent, tools: q.tools.slice(1), context: q.tools.slice(0, 1) }));
+  const context =
+    which === 'search'
+      ? { withContext: measure(which, model, afterFirst), seedWithContext: measure(which, model, afterFirst, 'seed') }
+      : {};
   return {
     case: which,
     tools: model.graph.n,
@@ -106,6 +116,7 @@ export function queryBench(which: 'search' | 'dag', options: QueryBenchOptions):
     ...known,
     misspelt,
     ...clauses,
+    ...context,
   };
 }
 
@@ -121,10 +132,12 @@ function clauseForm(intent: string): string {
 interface Query {
   readonly intent: string;
   readonly tools: readonly string[];
+  /** Tools called before the request (search only). */
+  readonly context?: readonly string[];
 }
 
 /** Latency percentiles and quality (search Hit@1, DAG node-F1) over the queries, in order. */
-function measure(which: 'search' | 'dag', model: RecommenderModel, queries: readonly Query[]): Record<string, number> {
+function measure(which: 'search' | 'dag', model: RecommenderModel, queries: readonly Query[], profile: Profile = 'default'): Record<string, number> {
   const latency = new Float64Array(queries.length);
   let hits = 0;
   let tp = 0;
@@ -134,7 +147,7 @@ function measure(which: 'search' | 'dag', model: RecommenderModel, queries: read
     const q = queries[i]!;
     const t0 = performance.now();
     if (which === 'search') {
-      const result = searchTools(model, { query: q.intent, context: [], k: 5 });
+      const result = searchTools(model, { query: q.intent, context: q.context ?? [], k: 5, profile });
       latency[i] = performance.now() - t0;
       if (result.items[0] !== undefined && q.tools.includes(result.items[0].tool)) hits++;
     } else {
