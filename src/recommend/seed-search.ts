@@ -42,8 +42,9 @@ export function seedSearchScores(model: RecommenderModel, context: readonly numb
   if (context.length === 0) return out;
 
   const graphScore = new Float64Array(n);
-  const aa = new Float64Array(n);
-  const touched = new Int32Array(n);
+  // The scratch's Adamic-Adar buffers, all zero with no context collected; zeroed again after use.
+  const aa = scratch.aaRaw;
+  const touched = scratch.aaTouched;
   const { offsets, targets, weights } = graph.out;
   for (const u of context) {
     const count = adamicAdarFrom(graph.undirected, u, aa, touched);
