@@ -160,6 +160,7 @@ export const toolInfoSchema = z.object({
   name: z.string(),
   description: z.string(),
   params: z.array(z.object({ name: z.string(), type: z.string(), description: z.string(), required: z.boolean() })),
+  outputs: z.array(z.string()).optional().describe('Fields the tool returns, as its catalogue declared them: the data flow DAG suggestion reads'),
 });
 
 export const toolsResponseSchema = z.object({ tools: z.array(toolInfoSchema) });

@@ -1,6 +1,7 @@
 /**
  * Tool catalogues at the boundary: dataset tools.jsonl lines and MCP `tools/list` entries, both
- * normalised into `ToolInfo {name, description, params}`.
+ * normalised into `ToolInfo {name, description, params, outputs?}`, which reads back as a
+ * dataset line.
  *
  * Both formats are loose (unknown keys allowed): they are written by third parties and grow over
  * time (MCP added `title`, `outputSchema`, `icons` and `_meta` across revisions; datasets carry
@@ -42,6 +43,9 @@ export const catalogToolSchema = z.looseObject({
   server: labelSchema.optional(),
   category: labelSchema.optional(),
   output_parameters: limitedArray(paramNameSchema, MAX_TOOL_PARAMS).nullable().optional(),
+  // ToolInfo's own name for them: a catalogue read back (GET /v1/tools, the store, a dataset
+  // already loaded) must keep its data flow, which DAG suggestion reads.
+  outputs: limitedArray(paramNameSchema, MAX_TOOL_PARAMS).optional(),
 });
 
 export type CatalogTool = z.output<typeof catalogToolSchema>;
@@ -105,7 +109,7 @@ function fromCatalog(tool: CatalogTool): ToolInfo {
     description: p.description ?? '',
     required: p.required ?? false,
   }));
-  const outputs = tool.output_parameters ?? [];
+  const outputs = [...new Set([...(tool.output_parameters ?? []), ...(tool.outputs ?? [])])];
   return { name: tool.name, description: tool.description ?? '', params, ...(outputs.length > 0 ? { outputs } : {}) };
 }
 

@@ -60,6 +60,12 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
     expect(lines[1]!['prediction'].items[0].tool).toBe('TripadvisorSearchHotels');
     expect(lines[2]!['search'].items.map((i: { tool: string }) => i.tool)).toContain('SkyScrapperFlightSearch');
     expect(lines[0]!['store']).toMatchObject({ stored: 300, alreadyStored: 0, fitted: true });
+    // The sample catalogue's declared outputs reach the stored engine: the flight search takes
+    // its airports' ids as data, not as a guess from the order.
+    const dag = lines[3]!['dag'] as { nodes: { id: string; tool?: string }[]; edges: { from: string; to: string; source: string }[] };
+    const toolOf = new Map(dag.nodes.map((n) => [n.id, n.tool]));
+    const fed = dag.edges.filter((e) => e.source === 'data-flow').map((e) => `${toolOf.get(e.from)} -> ${toolOf.get(e.to)}`);
+    expect(fed).toContain('SkyScrapperSearchAirport -> SkyScrapperFlightSearch');
     // The second run finds everything stored and fitted, and answers the same from the store.
     const again = await runAsync(['demo', '--json', '--data-dir', dataDir]);
     expect(again.status).toBe(0);

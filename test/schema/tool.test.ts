@@ -103,6 +103,20 @@ describe('parseTool: MCP tools/list entries', () => {
     expectError(() => parseTool({ name: 'a', output_parameters: [3] }), 'INVALID_INPUT', 'parseTool: output_parameters[0]: expected string, received number');
   });
 
+  it('reads a ToolInfo back as itself, outputs included (a catalogue read from the service or the store)', () => {
+    const mcp = JSON.parse(
+      '{"name":"t","inputSchema":{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]},"outputSchema":{"type":"object","properties":{"__proto__":{"type":"string"},"geoId":{"type":"string"}}}}',
+    );
+    for (const input of [mcp, { name: 'a', description: 'd', params: [{ name: 'q', type: 'string', description: '', required: true }], output_parameters: ['skyId'] }]) {
+      const once = parseTool(input);
+      expect(once.outputs?.length).toBeGreaterThan(0);
+      expect(parseTool(JSON.parse(JSON.stringify(once)))).toEqual(once);
+    }
+    // Both names at once (a line written by hand): every field once, in order.
+    expect(parseTool({ name: 'a', output_parameters: ['x', 'y'], outputs: ['y', 'z'] }).outputs).toEqual(['x', 'y', 'z']);
+    expectError(() => parseTool({ name: 'a', outputs: 'x' }), 'INVALID_INPUT', 'parseTool: outputs: expected array, received string');
+  });
+
   it('falls back to the title when there is no description, and accepts no properties', () => {
     const tool = parseTool({ name: 't', title: 'Title', inputSchema: { type: 'object' } });
     expect(tool).toEqual({ name: 't', description: 'Title', params: [] });

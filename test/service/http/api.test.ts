@@ -91,6 +91,19 @@ describe('HTTP API', () => {
     expect(weather).toEqual({ name: 'get_weather', description: 'Weather forecast', params: [{ name: 'city', type: 'string', description: '', required: true }] });
   });
 
+  it('keeps declared outputs when a listed catalogue is put back as it is', async () => {
+    const put = await call(server.url, '/v1/tools', {
+      method: 'PUT',
+      body: [{ name: 'find_airport', description: 'Airport by city', params: [{ name: 'city', type: 'string' }], output_parameters: ['skyId'] }],
+    });
+    expect(put.status).toBe(200);
+    const listed = (await call(server.url, '/v1/tools')).json.tools;
+    expect(listed.find((t: { name: string }) => t.name === 'find_airport').outputs).toEqual(['skyId']);
+    expect((await call(server.url, '/v1/tools', { method: 'PUT', body: listed })).status).toBe(200);
+    const again = (await call(server.url, '/v1/tools')).json.tools;
+    expect(again).toEqual(listed);
+  });
+
   it('registers, lists, ranks and expands capabilities; bad ones are refused and register nothing', async () => {
     const capabilities = [
       { id: 'book-trip', description: 'book a flight and a hotel for a trip', tools: ['search_flights', 'book_flight', 'book_hotel'] },
