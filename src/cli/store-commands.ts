@@ -306,7 +306,9 @@ const toolsCommand: StoreCommand = {
         for (const t of tools) process.stdout.write(`${JSON.stringify(t)}\n`);
         return;
       }
-      process.stdout.write(`${formatTable(['tool', 'params', 'description'], tools.map((t) => [t.name, t.params.length, t.description.slice(0, 80)]))}\n`);
+      // Outputs are the data flow DAG suggestion follows: listed, so a catalogue without them shows.
+      const rows = tools.map((t) => [t.name, t.params.length, (t.outputs ?? []).join(', ').slice(0, 40) || '-', t.description.slice(0, 80)]);
+      process.stdout.write(`${formatTable(['tool', 'params', 'outputs', 'description'], rows)}\n`);
       return;
     }
     throw new ToolgraphError('INVALID_INPUT', `tools: expected 'import FILE' or 'list', got '${action ?? ''}'`);

@@ -261,6 +261,17 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
       const imported = await runAsync(['tools', 'import', `${FIXTURE}/tools.jsonl`, '--data-dir', dataDir, '--json']);
       expect(imported.status, imported.stderr).toBe(0);
       expect(JSON.parse(imported.stdout).imported).toBeGreaterThan(0);
+      // Declared outputs are listed, and a listing imported again keeps them.
+      const withOutputs = join(dir, 'outputs.jsonl');
+      writeFileSync(withOutputs, `${JSON.stringify({ name: 'search_airport', description: 'Find an airport by city', params: [{ name: 'city', type: 'string' }], output_parameters: ['skyId'] })}\n`);
+      expect((await runAsync(['tools', 'import', withOutputs, '--data-dir', dataDir])).status).toBe(0);
+      const toolsListed = await runAsync(['tools', 'list', '--data-dir', dataDir, '--json']);
+      const lines = toolsListed.stdout.trim().split('\n');
+      expect(lines.map((l) => JSON.parse(l) as { name: string; outputs?: string[] }).find((t) => t.name === 'search_airport')!.outputs).toEqual(['skyId']);
+      writeFileSync(withOutputs, `${lines.join('\n')}\n`);
+      expect((await runAsync(['tools', 'import', withOutputs, '--data-dir', dataDir])).status).toBe(0);
+      expect((await runAsync(['tools', 'list', '--data-dir', dataDir, '--json'])).stdout).toBe(toolsListed.stdout);
+      expect((await runAsync(['tools', 'list', '--data-dir', dataDir])).stdout).toMatch(/search_airport\s+1\s+skyId\s+Find an airport by city/);
 
       // Capabilities: imported into the store, then listed, ranked and shown by later processes.
       const capabilities = join(dir, 'capabilities.json');
