@@ -348,11 +348,7 @@ export class Toolgraph {
 
   /** Refits the default profile's weights on every recorded trace, then rebuilds. */
   fit(options: FitOptions = {}): FitReport {
-    const report = fitWeights(this.traces, this.catalog, { seed: this.seed, embedding: this.embedding, ...options });
-    this.weights = report.weights;
-    this.fitReport = report;
-    this.rebuild();
-    return report;
+    return this.fitOn(this.traces, options);
   }
 
   /** The report of the latest fit, or null before any. */
@@ -807,9 +803,13 @@ export class Toolgraph {
     this.capabilityQueue = [];
   }
 
-  /** fit() on the given traces instead of those ingested into this object (a durable store's). */
+  /**
+   * fit() on the given traces instead of those ingested into this object (a durable store's).
+   * One path for both: the fold models must score with the embedding queries will use, or its
+   * weight is fitted on zeros (durable services once were, while the evaluation was not).
+   */
   fitOn(traces: readonly Trace[], options: FitOptions = {}): FitReport {
-    const report = fitWeights(traces, this.catalog, { seed: this.seed, ...options });
+    const report = fitWeights(traces, this.catalog, { seed: this.seed, embedding: this.embedding, ...options });
     this.weights = report.weights;
     this.fitReport = report;
     this.rebuild();

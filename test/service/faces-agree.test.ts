@@ -1,71 +1,102 @@
 /**
  * The service answers as the evaluation measures: a Toolgraph given the catalogue with
- * setTools, the traces with ingest and then fit() (what the CLI, HTTP and MCP faces do) gives
- * the same predictions, searches and DAGs as the model the evaluation builds straight from the
- * dataset (bench/eval, trainToolgraph). A field lost on the way in (catalogue outputs once were)
- * shows here as a difference.
+ * setTools, the traces with ingest and then fit() (what the CLI, HTTP and MCP faces do), in
+ * memory or durable over PGlite and reopened, gives the same predictions, searches and DAGs as
+ * the model the evaluation builds straight from the dataset (bench/eval, trainToolgraph). A field
+ * lost on the way in (catalogue outputs once were) or a fit that differs (the durable fit once
+ * left out the embedding) shows here as a difference.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trainToolgraph } from '../../bench/eval/next-methods.js';
 import { buildUniverse } from '../../bench/eval/universe.js';
+import type { DagSuggestion } from '../../src/recommend/dag/suggest-dag.js';
 import { suggestDag } from '../../src/recommend/dag/suggest-dag.js';
-import { predictNext } from '../../src/recommend/predict-next.js';
 import type { RecommenderModel } from '../../src/recommend/model.js';
-import { searchTools } from '../../src/recommend/search-tools.js';
+import { predictNext, type Prediction } from '../../src/recommend/predict-next.js';
+import { searchTools, type SearchResult } from '../../src/recommend/search-tools.js';
 import { loadDataset, type Dataset } from '../../src/schema/dataset.js';
 import { workflowToTrace } from '../../src/schema/trace.js';
+import { openToolgraph } from '../../src/service/durable-toolgraph.js';
 import { Toolgraph } from '../../src/service/toolgraph.js';
 
 const SAMPLE = join(import.meta.dirname, '..', '..', 'samples', 'nestful');
 
+/** What the comparison asks of a face; the in-memory one answers synchronously. */
+interface Face {
+  suggestDag(request: unknown): DagSuggestion | Promise<DagSuggestion>;
+  searchTools(request: unknown): SearchResult | Promise<SearchResult>;
+  predictNext(request: unknown): Prediction | Promise<Prediction>;
+}
+
 let dataset: Dataset;
 let model: RecommenderModel;
-let tg: Toolgraph;
+let compact: unknown[];
+const root = mkdtempSync(join(tmpdir(), 'toolgraph-faces-'));
 
 beforeAll(async () => {
   dataset = await loadDataset(SAMPLE);
   const train = dataset.workflows.slice(0, 250);
   ({ model } = trainToolgraph(buildUniverse(dataset.tools, train), train));
-  tg = new Toolgraph();
-  tg.setTools(dataset.tools);
   // As a caller sends them: compact traces.
-  tg.ingest(
-    train.map(workflowToTrace).map((t) => ({
-      id: t.id,
-      intent: t.intent,
-      domain: t.domain,
-      tools: t.steps.map((s) => ({ name: s.tool, ok: s.ok })),
-      success: t.success,
-      timestamp: t.timestamp,
-    })),
-  );
-  tg.fit();
+  compact = train.map(workflowToTrace).map((t) => ({
+    id: t.id,
+    intent: t.intent,
+    domain: t.domain,
+    tools: t.steps.map((s) => ({ name: s.tool, ok: s.ok })),
+    success: t.success,
+    timestamp: t.timestamp,
+  }));
 }, 120_000);
 
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** Every held-out intent: the same DAG, search and prediction from `face` as from the evaluated model. */
+async function expectSameAnswers(face: Face): Promise<void> {
+  const held = dataset.workflows.slice(250).filter((w) => w.intent !== '');
+  expect(held.length).toBeGreaterThan(40);
+  let dataFlow = 0;
+  for (const w of held) {
+    const served = await face.suggestDag({ intent: w.intent, expandCapabilities: true });
+    const evaluated = suggestDag(model, { intent: w.intent, expandCapabilities: true });
+    expect({ nodes: served.nodes, edges: served.edges }).toEqual({ nodes: evaluated.nodes, edges: evaluated.edges });
+    dataFlow += served.edges.filter((e) => e.source === 'data-flow').length;
+    expect((await face.searchTools({ query: w.intent, k: 5 })).items).toEqual(searchTools(model, { query: w.intent, context: [], k: 5 }).items);
+    const context = w.tools.slice(0, 1);
+    expect((await face.predictNext({ context, intent: w.intent, k: 5 })).items).toEqual(predictNext(model, { context, intent: w.intent, k: 5 }).items);
+  }
+  // The comparison covers declared data flow, not only learned order.
+  expect(dataFlow).toBeGreaterThan(5);
+}
+
 describe('the service and the evaluated model', () => {
-  it('suggest the same workflows, data flow included', () => {
-    const held = dataset.workflows.slice(250).filter((w) => w.intent !== '');
-    expect(held.length).toBeGreaterThan(40);
-    let dataFlow = 0;
-    for (const w of held) {
-      const served = tg.suggestDag({ intent: w.intent, expandCapabilities: true });
-      const evaluated = suggestDag(model, { intent: w.intent, expandCapabilities: true });
-      expect({ nodes: served.nodes, edges: served.edges }).toEqual({ nodes: evaluated.nodes, edges: evaluated.edges });
-      dataFlow += served.edges.filter((e) => e.source === 'data-flow').length;
-    }
-    // The comparison covers declared data flow, not only learned order.
-    expect(dataFlow).toBeGreaterThan(5);
+  it('answer the same in memory', async () => {
+    const tg = new Toolgraph();
+    tg.setTools(dataset.tools);
+    tg.ingest(compact);
+    tg.fit();
+    await expectSameAnswers(tg);
   });
 
-  it('search and predict the same', () => {
-    for (const w of dataset.workflows.slice(250, 290)) {
-      if (w.intent === '') continue;
-      const served = tg.searchTools({ query: w.intent, k: 5 });
-      const evaluated = searchTools(model, { query: w.intent, context: [], k: 5 });
-      expect(served.items).toEqual(evaluated.items);
-      const context = w.tools.slice(0, 1);
-      expect(tg.predictNext({ context, intent: w.intent, k: 5 }).items).toEqual(predictNext(model, { context, intent: w.intent, k: 5 }).items);
+  it('answer the same from the PGlite store, and after a restart', async () => {
+    const dataDir = join(root, 'data');
+    const tg = await openToolgraph({ dataDir, rebuildDelayMs: 60_000 });
+    try {
+      await tg.setTools(dataset.tools);
+      await tg.ingest(compact);
+      // The fit rebuilds the model at once: no debounce to wait for.
+      await tg.fit();
+      await expectSameAnswers(tg);
+    } finally {
+      await tg.close();
     }
-  });
+    const reopened = await openToolgraph({ dataDir, rebuildDelayMs: 60_000 });
+    try {
+      await expectSameAnswers(reopened);
+    } finally {
+      await reopened.close();
+    }
+  }, 120_000);
 });
