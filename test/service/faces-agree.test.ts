@@ -1,7 +1,7 @@
 /**
  * The service answers as the evaluation measures: a Toolgraph given the catalogue with
  * setTools, the traces with ingest and then fit() (what the CLI, HTTP and MCP faces do), in
- * memory or durable over PGlite and reopened, gives the same predictions, searches and DAGs as
+ * memory or durable over PGlite and reopened, and asked over HTTP or MCP, gives the same predictions, searches and DAGs as
  * the model the evaluation builds straight from the dataset (bench/eval, trainToolgraph). A field
  * lost on the way in (catalogue outputs once were) or a fit that differs (the durable fit once
  * left out the embedding) shows here as a difference.
@@ -9,6 +9,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trainToolgraph } from '../../bench/eval/next-methods.js';
 import { buildUniverse } from '../../bench/eval/universe.js';
@@ -20,7 +22,9 @@ import { searchTools, type SearchResult } from '../../src/recommend/search-tools
 import { loadDataset, type Dataset } from '../../src/schema/dataset.js';
 import { workflowToTrace } from '../../src/schema/trace.js';
 import { openToolgraph } from '../../src/service/durable-toolgraph.js';
+import { startHttpServer } from '../../src/service/http/server.js';
 import { Toolgraph } from '../../src/service/toolgraph.js';
+import { call } from './http/_server.js';
 
 const SAMPLE = join(import.meta.dirname, '..', '..', 'samples', 'nestful');
 
@@ -79,6 +83,30 @@ async function expectSameAnswers(face: Face): Promise<void> {
   expect(dataFlow).toBeGreaterThan(5);
 }
 
+/** The HTTP API's query routes as a face: the JSON each one answers. */
+function httpFace(base: string): Face {
+  const post = async (path: string, body: unknown) => {
+    const reply = await call(base, path, { body });
+    expect(reply.status, reply.text).toBe(200);
+    return reply.json;
+  };
+  return { suggestDag: (r) => post('/v1/dag', r), searchTools: (r) => post('/v1/search', r), predictNext: (r) => post('/v1/predict', r) };
+}
+
+/** The MCP tools as a face: each call's structured content, through the SDK's client. */
+function mcpFace(client: Client): Face {
+  const tool = async <T>(name: string, args: unknown): Promise<T> => {
+    const result = await client.callTool({ name, arguments: args as Record<string, unknown> });
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    return result.structuredContent as T;
+  };
+  return {
+    suggestDag: (r) => tool<DagSuggestion>('suggest_dag', r),
+    searchTools: (r) => tool<SearchResult>('search_tools', r),
+    predictNext: (r) => tool<Prediction>('predict_next_tool', r),
+  };
+}
+
 describe('the service and the evaluated model', () => {
   it('answer the same in memory', async () => {
     const tg = new Toolgraph();
@@ -105,6 +133,24 @@ describe('the service and the evaluated model', () => {
       await expectSameAnswers(reopened);
     } finally {
       await reopened.close();
+    }
+  }, 120_000);
+
+  it('answer the same over HTTP and over MCP (the SDK client), from a store', async () => {
+    const tg = await openToolgraph({ dataDir: join(root, 'served'), rebuildDelayMs: 60_000 });
+    await tg.setTools(dataset.tools);
+    await tg.ingest(compact);
+    await tg.fit();
+    // Closing the server closes the service.
+    const server = await startHttpServer(tg, { port: 0, host: '127.0.0.1' });
+    const client = new Client({ name: 'toolgraph-faces', version: '0.0.0' });
+    try {
+      await expectSameAnswers(httpFace(server.url));
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+      await expectSameAnswers(mcpFace(client));
+    } finally {
+      await client.close();
+      await server.close();
     }
   }, 120_000);
 });
