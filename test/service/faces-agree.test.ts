@@ -1,10 +1,10 @@
 /**
  * The service answers as the evaluation measures: a Toolgraph given the catalogue with
  * setTools, the traces with ingest and then fit() (what the CLI, HTTP and MCP faces do), in
- * memory or durable over PGlite and reopened, and asked over HTTP or MCP, gives the same predictions, searches and DAGs as
- * the model the evaluation builds straight from the dataset (bench/eval, trainToolgraph). A field
- * lost on the way in (catalogue outputs once were) or a fit that differs (the durable fit once
- * left out the embedding) shows here as a difference.
+ * memory or durable over PGlite and reopened, and asked over HTTP or MCP, gives the same
+ * predictions, searches and DAGs as the model the evaluation builds straight from the dataset
+ * (bench/eval, trainToolgraph). A field lost on the way in (catalogue outputs once were) or a
+ * fit that differs (the durable fit once left out the embedding) shows here as a difference.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
