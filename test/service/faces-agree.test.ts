@@ -1,11 +1,12 @@
 /**
  * The service answers as the evaluation measures: a Toolgraph given the catalogue with
  * setTools, the traces with ingest and then fit() (what the CLI, HTTP and MCP faces do), in
- * memory or durable over PGlite and reopened, and asked over HTTP or MCP, gives the same
- * predictions, searches and DAGs as the model the evaluation builds straight from the dataset
- * (bench/eval, trainToolgraph). A field lost on the way in (catalogue outputs once were) or a
+ * memory or durable (PGlite; PostgreSQL when TOOLGRAPH_TEST_DATABASE_URL names a server) and
+ * reopened, and asked over HTTP or MCP, gives the same predictions, searches and DAGs as the
+ * model the evaluation builds straight from the dataset (bench/eval, trainToolgraph). A field lost on the way in (catalogue outputs once were) or a
  * fit that differs (the durable fit once left out the embedding) shows here as a difference.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,12 +22,13 @@ import { predictNext, type Prediction } from '../../src/recommend/predict-next.j
 import { searchTools, type SearchResult } from '../../src/recommend/search-tools.js';
 import { loadDataset, type Dataset } from '../../src/schema/dataset.js';
 import { workflowToTrace } from '../../src/schema/trace.js';
-import { openToolgraph } from '../../src/service/durable-toolgraph.js';
+import { openToolgraph, type DurableToolgraph } from '../../src/service/durable-toolgraph.js';
 import { startHttpServer } from '../../src/service/http/server.js';
 import { Toolgraph } from '../../src/service/toolgraph.js';
 import { call } from './http/_server.js';
 
 const SAMPLE = join(import.meta.dirname, '..', '..', 'samples', 'nestful');
+const PG_URL = process.env['TOOLGRAPH_TEST_DATABASE_URL'];
 
 /** What the comparison asks of a face; the in-memory one answers synchronously. */
 interface Face {
@@ -107,6 +109,26 @@ function mcpFace(client: Client): Face {
   };
 }
 
+/** A durable service given the sample as a caller would, then the same service reopened. */
+async function expectSameDurable(open: () => Promise<DurableToolgraph>): Promise<void> {
+  const tg = await open();
+  try {
+    await tg.setTools(dataset.tools);
+    await tg.ingest(compact);
+    // The fit rebuilds the model at once: no debounce to wait for.
+    await tg.fit();
+    await expectSameAnswers(tg);
+  } finally {
+    await tg.close();
+  }
+  const reopened = await open();
+  try {
+    await expectSameAnswers(reopened);
+  } finally {
+    await reopened.close();
+  }
+}
+
 describe('the service and the evaluated model', () => {
   it('answer the same in memory', async () => {
     const tg = new Toolgraph();
@@ -118,22 +140,13 @@ describe('the service and the evaluated model', () => {
 
   it('answer the same from the PGlite store, and after a restart', async () => {
     const dataDir = join(root, 'data');
-    const tg = await openToolgraph({ dataDir, rebuildDelayMs: 60_000 });
-    try {
-      await tg.setTools(dataset.tools);
-      await tg.ingest(compact);
-      // The fit rebuilds the model at once: no debounce to wait for.
-      await tg.fit();
-      await expectSameAnswers(tg);
-    } finally {
-      await tg.close();
-    }
-    const reopened = await openToolgraph({ dataDir, rebuildDelayMs: 60_000 });
-    try {
-      await expectSameAnswers(reopened);
-    } finally {
-      await reopened.close();
-    }
+    await expectSameDurable(() => openToolgraph({ dataDir, rebuildDelayMs: 60_000 }));
+  }, 120_000);
+
+  // Skipped without a server, as the PostgreSQL suites say (test/store/postgres.test.ts).
+  it.runIf(PG_URL)('answer the same from PostgreSQL, and after a restart', async () => {
+    const schema = `tg_faces_${randomBytes(4).toString('hex')}`;
+    await expectSameDurable(() => openToolgraph({ databaseUrl: PG_URL!, schema, rebuildDelayMs: 60_000 }));
   }, 120_000);
 
   it('answer the same over HTTP and over MCP (the SDK client), from a store', async () => {
