@@ -553,11 +553,13 @@ describe.runIf(URL_ENV)('durable toolgraph on PostgreSQL: two instances', () => 
       // The poll runs every 5 s: each change below reaches B within a second only by its NOTIFY.
       const catalogue = [
         { name: 'search', description: 'find flights and hotels', params: [{ name: 'city', type: 'string', description: 'where to', required: true }] },
-        { name: 'refund', description: 'return the money of a cancelled booking', params: [] },
+        { name: 'refund', description: 'return the money of a cancelled booking', params: [], output_parameters: ['refundId'] },
       ];
       await a.setTools(catalogue);
       expect(await within(1_000, async () => JSON.stringify(await b.tools()) === JSON.stringify(await a.tools()))).toBe(true);
       expect((await b.tools()).find((t) => t.name === 'refund')?.description).toBe('return the money of a cancelled booking');
+      // Declared outputs too (the data flow of B's DAGs), which once did not survive the taking.
+      expect((await b.tools()).find((t) => t.name === 'refund')?.outputs).toEqual(['refundId']);
 
       await a.setCapabilities([{ id: 'cap:trip', description: 'book and pay a trip', tools: ['search', 'book', 'pay'], ordered: true }]);
       expect(await within(1_000, async () => (await b.capabilities()).some((c) => c.id === 'cap:trip'))).toBe(true);
