@@ -4,6 +4,7 @@
  *
  *   pathConfidence(h) = 0.95 (h = 1), 0.80 (h = 2), 0.65 (h = 3), 0.50 (h >= 4)
  *   hopDistance(from, to) = length of a shortest directed path, by breadth-first search
+ *   cycleHops(node)       = length of a shortest directed cycle through node (1: a self-transition)
  *
  * pathConfidence is O(1). hopDistance is O(V' + E') where V', E' are the nodes and edges
  * within maxHops - 1 hops of `from`; it stops at the first level that reaches `to`. Every
@@ -45,6 +46,22 @@ function invalid(message: string): ToolgraphError {
  * scratch buffers shorter than n, or a scratch.dist that is not -1 at `from` or `to`.
  */
 export function hopDistance(csr: Csr, from: number, to: number, maxHops: number, scratch?: HopScratch): number {
+  const { dist, queue } = buffers(csr, from, to, maxHops, scratch);
+  return from === to ? 0 : search(csr, from, to, maxHops, dist, queue);
+}
+
+/**
+ * Hops on a shortest directed cycle through `node` (a self-transition is 1), or -1 when none
+ * is within maxHops: how far a tool called again depends on its earlier call, where
+ * hopDistance(node, node) is the empty path. Same arguments and errors as hopDistance.
+ */
+export function cycleHops(csr: Csr, node: number, maxHops: number, scratch?: HopScratch): number {
+  const { dist, queue } = buffers(csr, node, node, maxHops, scratch);
+  return search(csr, node, node, maxHops, dist, queue);
+}
+
+/** Checks a search's arguments (INVALID_INPUT naming hopDistance) and returns its buffers. */
+function buffers(csr: Csr, from: number, to: number, maxHops: number, scratch: HopScratch | undefined): HopScratch {
   const n = csr.n;
   for (const [name, value] of [['from', from], ['to', to]] as const) {
     if (!Number.isInteger(value) || value < 0 || value >= n) {
@@ -54,22 +71,22 @@ export function hopDistance(csr: Csr, from: number, to: number, maxHops: number,
   if (!(maxHops === Number.POSITIVE_INFINITY || (Number.isInteger(maxHops) && maxHops >= 0))) {
     throw invalid(`expected maxHops to be a non-negative integer or Infinity, got ${String(maxHops)}`);
   }
-  let dist: Int32Array;
-  let queue: Int32Array;
-  if (scratch === undefined) {
-    dist = new Int32Array(n).fill(-1);
-    queue = new Int32Array(n);
-  } else {
-    dist = scratch.dist;
-    queue = scratch.queue;
-    if (dist.length < n || queue.length < n) {
-      throw invalid(`expected scratch.dist and scratch.queue of length >= ${n}, got ${dist.length} and ${queue.length}`);
-    }
-    // A cheap partial check of the contract; a zero-filled dist would otherwise read as "visited".
-    if (dist[from] !== -1 || dist[to] !== -1) throw invalid('expected scratch.dist to be -1 everywhere on entry');
+  if (scratch === undefined) return { dist: new Int32Array(n).fill(-1), queue: new Int32Array(n) };
+  const { dist, queue } = scratch;
+  if (dist.length < n || queue.length < n) {
+    throw invalid(`expected scratch.dist and scratch.queue of length >= ${n}, got ${dist.length} and ${queue.length}`);
   }
-  if (from === to) return 0;
+  // A cheap partial check of the contract; a zero-filled dist would otherwise read as "visited".
+  if (dist[from] !== -1 || dist[to] !== -1) throw invalid('expected scratch.dist to be -1 everywhere on entry');
+  return scratch;
+}
 
+/**
+ * Breadth-first from `from` until an edge reaches `to`; arguments already checked. The target
+ * is tested before the visited mark, so `to === from` finds the shortest cycle. Resets the
+ * entries of `dist` it set.
+ */
+function search(csr: Csr, from: number, to: number, maxHops: number, dist: Int32Array, queue: Int32Array): number {
   const { offsets, targets } = csr;
   dist[from] = 0;
   queue[0] = from;
@@ -84,11 +101,11 @@ export function hopDistance(csr: Csr, from: number, to: number, maxHops: number,
     const end = offsets[u + 1]!;
     for (let p = offsets[u]!; p < end; p++) {
       const v = targets[p]!;
-      if (dist[v] !== -1) continue;
       if (v === to) {
         result = d + 1;
         break search;
       }
+      if (dist[v] !== -1) continue;
       dist[v] = d + 1;
       queue[tail++] = v;
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { csrFromEdges, type Csr } from '../../src/graph/csr.js';
-import { hopDistance, pathConfidence } from '../../src/graph/path-confidence.js';
+import { cycleHops, hopDistance, pathConfidence } from '../../src/graph/path-confidence.js';
 import { expectInvalidInput, randomEdges, randomPermutation } from './_helpers.js';
 
 /** Reference: Floyd-Warshall on unit lengths, O(n^3). */
@@ -102,5 +102,44 @@ describe('hopDistance', () => {
     expectInvalidInput(() => hopDistance(chain, 0, 1, 3, { dist: new Int32Array(6).fill(-1), queue: new Int32Array(5) }), 'hopDistance');
     // A zero-filled dist breaks the contract; caught at `from`/`to`.
     expectInvalidInput(() => hopDistance(chain, 0, 1, 3, { dist: new Int32Array(6), queue: new Int32Array(6) }), 'hopDistance');
+  });
+});
+
+describe('cycleHops', () => {
+  // 0 -> 1 -> 2 -> 3 -> 4, shortcut 0 -> 2, back edge 4 -> 0, self-transition 3 -> 3, node 5 isolated.
+  const graph = csrFromEdges(6, [0, 1, 2, 3, 0, 4, 3], [1, 2, 3, 4, 2, 0, 3]);
+
+  it('is the shortest directed cycle through the node (hand-computed)', () => {
+    expect(cycleHops(graph, 0, 10)).toBe(4); // 0 -> 2 -> 3 -> 4 -> 0
+    expect(cycleHops(graph, 1, 10)).toBe(5); // 1 -> 2 -> 3 -> 4 -> 0 -> 1
+    expect(cycleHops(graph, 3, 10)).toBe(1); // the self-transition
+    expect(cycleHops(graph, 0, 3)).toBe(-1);
+    expect(cycleHops(graph, 5, Number.POSITIVE_INFINITY)).toBe(-1);
+  });
+
+  it('agrees with the all-pairs reference on seeded random graphs with self-transitions, reusing one scratch', () => {
+    for (let seed = 1; seed <= 4; seed++) {
+      const { n, sources, targets } = randomEdges(seed, 30, 50, { activeNodes: 26 });
+      // A few self-transitions, which the reference's distances leave out.
+      const loops = [seed, seed + 7, seed + 13];
+      const csr = csrFromEdges(n, [...sources, ...loops], [...targets, ...loops]);
+      const reference = allPairsHops(csr);
+      const scratch = scratchFor(n);
+      for (let u = 0; u < n; u++) {
+        let expected = Infinity;
+        for (let p = csr.offsets[u]!; p < csr.offsets[u + 1]!; p++) {
+          const v = csr.targets[p]!;
+          expected = Math.min(expected, v === u ? 1 : 1 + reference[v]![u]!);
+        }
+        expect(cycleHops(csr, u, Number.POSITIVE_INFINITY, scratch)).toBe(Number.isFinite(expected) ? expected : -1);
+        for (const maxHops of [0, 1, 2, 3]) expect(cycleHops(csr, u, maxHops, scratch)).toBe(expected <= maxHops ? expected : -1);
+      }
+      expect(scratch.dist.every((x) => x === -1)).toBe(true);
+    }
+  });
+
+  it('throws INVALID_INPUT as hopDistance does', () => {
+    for (const bad of [-1, 6, 0.5]) expectInvalidInput(() => cycleHops(graph, bad, 3), 'hopDistance');
+    expectInvalidInput(() => cycleHops(graph, 0, -1), 'hopDistance');
   });
 });

@@ -46,7 +46,7 @@
  * UltraTool, because membership confidence is spread across a workflow's tools.
  */
 import { edgeIndex } from '../../graph/edge-reliability.js';
-import { hopDistance, pathConfidence } from '../../graph/path-confidence.js';
+import { cycleHops, hopDistance, pathConfidence } from '../../graph/path-confidence.js';
 import { clauseOrderEvidence, clauseOrderLogOdds, clausePositions } from '../../text/clause-order.js';
 import { clauseParts, type Clause } from '../../text/clauses.js';
 import { tokenize } from '../../text/tokenize.js';
@@ -150,7 +150,9 @@ export function suggestDag(model: RecommenderModel, request: DagRequest): DagSug
     if (fedBy.length > 0) continue;
     const a = steps[j - 1]!.tool;
     const b = steps[j]!.tool;
-    const h = hopDistance(graph.out, a, b, MAX_HOPS, hops);
+    // A tool called again depends on its earlier call through a learned path back to itself
+    // (a self-transition, or a cycle), not through the empty path.
+    const h = a === b ? cycleHops(graph.out, a, MAX_HOPS, hops) : hopDistance(graph.out, a, b, MAX_HOPS, hops);
     // No learned path within MAX_HOPS: nothing says b waits for a, so b starts a branch of its
     // own (validation edge-F1: NESTFUL 0.333 -> 0.385, Seal-Tools 0.025 -> 0.062, UltraTool
     // 0.484 -> 0.490, against a dependency of confidence 0.50 for every such pair before).
@@ -163,7 +165,7 @@ export function suggestDag(model: RecommenderModel, request: DagRequest): DagSug
     if (e >= 0 && graph.reliability.excluded[e] === 1) {
       warnings.push(`${graph.names[a]} -> ${graph.names[b]} has been failing (failure rate credibly above 1/2)`);
     }
-    kept.push({ from: j - 1, to: j, confidence: pathConfidence(h > 0 ? h : MAX_HOPS) * factor, source: 'sequence' });
+    kept.push({ from: j - 1, to: j, confidence: pathConfidence(h) * factor, source: 'sequence' });
   }
 
   // 5. Capabilities (unless expanded), topological order and layers.

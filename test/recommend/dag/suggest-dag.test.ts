@@ -228,6 +228,34 @@ describe('suggestDag', () => {
   });
 });
 
+describe('suggestDag: a tool called again', () => {
+  const p = (name: string) => param(name);
+  const tools: ToolInfo[] = [
+    { name: 'find_airport', description: 'Find an airport by city name', params: [p('city')] },
+    { name: 'search_flights', description: 'Search flights between two airports', params: [p('origin'), p('destination')] },
+  ];
+  const dagAfter = (order: string[]) => {
+    const g = new ToolGraph();
+    for (const t of tools) g.addTool(t.name);
+    for (let i = 0; i < 6; i++) g.ingest(trace(order, { id: `t${i}`, intent: `find the airports of city ${i} and city ${i + 1} and search flights between them` }));
+    const dag = suggestDag(buildModel(g, new Map(tools.map((t) => [t.name, t]))), { intent: 'find the airports of city 8 and city 9 and search flights between them', expandCapabilities: true });
+    return { tools: dag.nodes.map(label), edges: dag.edges.map((e) => [e.from, e.to, e.confidence]) };
+  };
+
+  it('depends on its earlier call by the learned path back to itself, hop-correct', () => {
+    // A self-transition is one hop: 0.95 (it was 0.50 for any repeat, the empty path's stand-in).
+    expect(dagAfter(['find_airport', 'find_airport', 'search_flights'])).toEqual({
+      tools: ['find_airport', 'find_airport', 'search_flights'],
+      edges: [['n1', 'n2', 0.95], ['n2', 'n3', 0.95]],
+    });
+    // Back through search_flights: a cycle of two hops, 0.80.
+    expect(dagAfter(['find_airport', 'search_flights', 'find_airport'])).toEqual({
+      tools: ['find_airport', 'find_airport', 'search_flights'],
+      edges: [['n1', 'n2', 0.8], ['n2', 'n3', 0.95]],
+    });
+  });
+});
+
 describe('suggestDag and the feedback loop', () => {
   it('lowers a failing dependency by its reliability factor and warns when it is credibly failing', () => {
     const tg = new Toolgraph();
