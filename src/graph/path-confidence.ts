@@ -34,8 +34,8 @@ export function pathConfidence(hops: number): number {
   return 0.5;
 }
 
-function invalid(message: string): ToolgraphError {
-  return new ToolgraphError('INVALID_INPUT', `hopDistance: ${message}`);
+function invalid(caller: string, message: string): ToolgraphError {
+  return new ToolgraphError('INVALID_INPUT', `${caller}: ${message}`);
 }
 
 /**
@@ -46,38 +46,38 @@ function invalid(message: string): ToolgraphError {
  * scratch buffers shorter than n, or a scratch.dist that is not -1 at `from` or `to`.
  */
 export function hopDistance(csr: Csr, from: number, to: number, maxHops: number, scratch?: HopScratch): number {
-  const { dist, queue } = buffers(csr, from, to, maxHops, scratch);
+  const { dist, queue } = buffers('hopDistance', csr, from, to, maxHops, scratch);
   return from === to ? 0 : search(csr, from, to, maxHops, dist, queue);
 }
 
 /**
  * Hops on a shortest directed cycle through `node` (a self-transition is 1), or -1 when none
  * is within maxHops: how far a tool called again depends on its earlier call, where
- * hopDistance(node, node) is the empty path. Same arguments and errors as hopDistance.
+ * hopDistance(node, node) is the empty path. Same arguments and checks as hopDistance.
  */
 export function cycleHops(csr: Csr, node: number, maxHops: number, scratch?: HopScratch): number {
-  const { dist, queue } = buffers(csr, node, node, maxHops, scratch);
+  const { dist, queue } = buffers('cycleHops', csr, node, node, maxHops, scratch);
   return search(csr, node, node, maxHops, dist, queue);
 }
 
-/** Checks a search's arguments (INVALID_INPUT naming hopDistance) and returns its buffers. */
-function buffers(csr: Csr, from: number, to: number, maxHops: number, scratch: HopScratch | undefined): HopScratch {
+/** Checks a search's arguments (INVALID_INPUT naming `caller`) and returns its buffers. */
+function buffers(caller: string, csr: Csr, from: number, to: number, maxHops: number, scratch: HopScratch | undefined): HopScratch {
   const n = csr.n;
   for (const [name, value] of [['from', from], ['to', to]] as const) {
     if (!Number.isInteger(value) || value < 0 || value >= n) {
-      throw invalid(`expected ${name} to be an integer node index in [0, ${n}), got ${String(value)}`);
+      throw invalid(caller, `expected ${name} to be an integer node index in [0, ${n}), got ${String(value)}`);
     }
   }
   if (!(maxHops === Number.POSITIVE_INFINITY || (Number.isInteger(maxHops) && maxHops >= 0))) {
-    throw invalid(`expected maxHops to be a non-negative integer or Infinity, got ${String(maxHops)}`);
+    throw invalid(caller, `expected maxHops to be a non-negative integer or Infinity, got ${String(maxHops)}`);
   }
   if (scratch === undefined) return { dist: new Int32Array(n).fill(-1), queue: new Int32Array(n) };
   const { dist, queue } = scratch;
   if (dist.length < n || queue.length < n) {
-    throw invalid(`expected scratch.dist and scratch.queue of length >= ${n}, got ${dist.length} and ${queue.length}`);
+    throw invalid(caller, `expected scratch.dist and scratch.queue of length >= ${n}, got ${dist.length} and ${queue.length}`);
   }
   // A cheap partial check of the contract; a zero-filled dist would otherwise read as "visited".
-  if (dist[from] !== -1 || dist[to] !== -1) throw invalid('expected scratch.dist to be -1 everywhere on entry');
+  if (dist[from] !== -1 || dist[to] !== -1) throw invalid(caller, 'expected scratch.dist to be -1 everywhere on entry');
   return scratch;
 }
 

@@ -138,8 +138,8 @@ describe('cycleHops', () => {
     }
   });
 
-  it('throws INVALID_INPUT as hopDistance does', () => {
-    for (const bad of [-1, 6, 0.5]) expectInvalidInput(() => cycleHops(graph, bad, 3), 'hopDistance');
-    expectInvalidInput(() => cycleHops(graph, 0, -1), 'hopDistance');
+  it('throws INVALID_INPUT naming itself, for the arguments hopDistance refuses', () => {
+    for (const bad of [-1, 6, 0.5]) expectInvalidInput(() => cycleHops(graph, bad, 3), 'cycleHops');
+    expectInvalidInput(() => cycleHops(graph, 0, -1), 'cycleHops');
   });
 });
