@@ -29,7 +29,7 @@ import { serveCommands } from './serve-commands.js';
 import { progressBar } from './progress.js';
 import { DATA_DIR_OPTION, ingestSources, STORE_COMMANDS, storeLabel, usesStore, withStore } from './store-commands.js';
 import { intOption, listOption, listOptionEither, textOrWords } from './options.js';
-import { formatTable } from './table.js';
+import { formatNumber, formatTable } from './table.js';
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -370,7 +370,7 @@ const searchCommand: Command = {
 /** A suggested DAG as a table: node, tool, confidence, what it depends on; then the warnings. */
 function dagTable(dag: DagSuggestion): string {
   const needs = new Map<string, string[]>();
-  for (const e of dag.edges) needs.set(e.to, [...(needs.get(e.to) ?? []), `${e.from} (${e.source}, ${e.confidence})`]);
+  for (const e of dag.edges) needs.set(e.to, [...(needs.get(e.to) ?? []), `${e.from} (${e.source}, ${formatNumber(e.confidence)})`]);
   const layerOf = new Map<string, number>();
   dag.layers.forEach((layer, l) => layer.forEach((id) => layerOf.set(id, l)));
   const table = formatTable(

@@ -8,7 +8,8 @@ export function formatTable(headers: readonly string[], rows: readonly (readonly
   return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
 }
 
-function formatNumber(v: number): string {
+/** A number as the tables show it: integers whole, others to three decimals (one from 100 up). */
+export function formatNumber(v: number): string {
   if (Number.isInteger(v)) return String(v);
   return Math.abs(v) >= 100 ? v.toFixed(1) : v.toFixed(3);
 }

@@ -120,6 +120,22 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
     expect(JSON.parse(json.stdout).profile).toBe('seed');
   });
 
+  it('prints a DAG as a table whose dependencies carry their source and confidence as the JSON has them, to three decimals', () => {
+    const intent = 'find an airport, then book a flight to Rome';
+    const table = run(['dag', intent, '--data', FIXTURE]);
+    expect(table.status).toBe(0);
+    const dag = JSON.parse(run(['dag', intent, '--data', FIXTURE, '--json']).stdout) as { edges: { from: string; to: string; source: string; confidence: number }[] };
+    expect(dag.edges.length).toBeGreaterThan(0);
+    for (const e of dag.edges) {
+      const shown = Number.isInteger(e.confidence) ? String(e.confidence) : e.confidence.toFixed(3);
+      expect(table.stdout).toContain(`${e.from} (${e.source}, ${shown})`);
+    }
+    // Every dependency's number as the other numeric columns show theirs: whole, or three decimals.
+    const shownConfidences = [...table.stdout.matchAll(/\((?:sequence|data-flow), ([0-9.]+)\)/g)].map((m) => m[1]!);
+    expect(shownConfidences.length).toBe(dag.edges.length);
+    for (const c of shownConfidences) expect(c).toMatch(/^\d+(\.\d{3})?$/);
+  });
+
   it('searches with the seed profile (spec 003 section 1) when asked, and evaluates search with context', () => {
     const seed = JSON.parse(run(['search', 'book a flight', '--data', FIXTURE, '--context', 'search_airport', '--profile', 'seed', '--json']).stdout);
     expect(seed.profile).toBe('seed');
