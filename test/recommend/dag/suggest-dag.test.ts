@@ -198,6 +198,21 @@ describe('suggestDag', () => {
     expect(suggestDag(model, { intent: three, maxNodes: 2 }).nodes).toHaveLength(2);
   });
 
+  it("takes only the clauses' own tools when every clause picks one, whatever the similar tasks' length", () => {
+    const g = new ToolGraph();
+    for (const t of catalog) g.addTool(t.name);
+    for (let i = 0; i < 6; i++) {
+      g.ingest(trace(['search_airport', 'search_flights', 'book_flight'], { id: `f${i}`, intent: `find the airport of city ${i}, then book a flight` }));
+    }
+    const model = buildModel(g, new Map(catalog.map((t) => [t.name, t])));
+    // The similar past tasks took three steps; the request names two, one per clause.
+    const named = suggestDag(model, { intent: 'find the airport of Rome by city name, then book a flight' });
+    expect(named.nodes.map(label)).toEqual(['search_airport', 'book_flight']);
+    // A clause that picks no tool of its own leaves the similar tasks' length in charge.
+    const vague = suggestDag(model, { intent: 'find the airport of Rome by city name, then the rest as usual' });
+    expect(vague.nodes).toHaveLength(3);
+  });
+
   it('does not suggest what the context already did, and respects maxNodes', () => {
     const model = flightsModel();
     const rest = suggestDag(model, { intent: 'book a flight from city 9 to the coast', context: ['search_airport'] });
