@@ -395,11 +395,15 @@ const statsCommand: StoreCommand = {
       const g = model.graph;
       const order = Array.from({ length: g.n }, (_, i) => i).sort((a, b) => g.pagerank[b]! - g.pagerank[a]! || a - b);
       const store = await tg.storeStats();
+      const learned = await tg.stats();
       return {
         store: { kind: store.kind, where: storeLabel(values), traces: store.traces, lastSeq: store.lastSeq, snapshotSeq: store.snapshotSeq, schemaVersion: store.schemaVersion },
         tools: g.n,
         catalogued: (await tg.tools()).filter((t) => t.description !== '' || t.params.length > 0).length,
-        transitions: g.edgeCount,
+        // Every observed transition, as export writes them; those of successful steps are the
+        // graph that PageRank and Louvain read.
+        transitions: learned.transitions,
+        successfulTransitions: g.edgeCount,
         communities: g.communityCount,
         traces: g.traces,
         weights: model.weights.source,
@@ -409,8 +413,8 @@ const statsCommand: StoreCommand = {
     print(values, out, () =>
       [
         formatTable(
-          ['store', 'traces', 'tools', 'transitions', 'communities', 'weights', 'snapshot at'],
-          [[`${out.store.kind} ${out.store.where}`, out.traces, out.tools, out.transitions, out.communities, out.weights, out.store.snapshotSeq ?? '-']],
+          ['store', 'traces', 'tools', 'transitions', 'successful', 'communities', 'weights', 'snapshot at'],
+          [[`${out.store.kind} ${out.store.where}`, out.traces, out.tools, out.transitions, out.successfulTransitions, out.communities, out.weights, out.store.snapshotSeq ?? '-']],
         ),
         '',
         formatTable(['#', 'tool', 'pagerank', 'calls', 'community'], out.topTools.map((t, i) => [i + 1, t.tool, t.pagerank, t.calls, t.community])),

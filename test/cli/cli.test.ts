@@ -241,6 +241,35 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
     expect(badK.status).toBe(2);
   });
 
+  it('counts in stats every transition export writes, and apart those of successful steps', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolgraph-cli-stats-'));
+    try {
+      const file = join(dir, 'traces.jsonl');
+      writeFileSync(
+        file,
+        [
+          { id: 'ok', intent: 'look up then book', tools: ['lookup', 'book', 'notify'], success: true },
+          // A failed trace: its transitions are observed, with no success to weigh them.
+          { id: 'failed', intent: 'cancel then refund', tools: ['cancel', 'refund', 'lookup'], success: false },
+        ]
+          .map((t) => JSON.stringify(t))
+          .join('\n'),
+      );
+      const dataDir = join(dir, 'store');
+      expect((await runAsync(['ingest', file, '--data-dir', dataDir])).status).toBe(0);
+      const stats = await runAsync(['stats', '--data-dir', dataDir, '--json']);
+      expect(stats.status, stats.stderr).toBe(0);
+      const s = JSON.parse(stats.stdout) as { transitions: number; successfulTransitions: number };
+      const exported = JSON.parse((await runAsync(['export', '--data-dir', dataDir])).stdout) as { transitions: unknown[] };
+      expect(exported.transitions).toHaveLength(4);
+      expect(s).toMatchObject({ transitions: 4, successfulTransitions: 2 });
+      const table = await runAsync(['stats', '--data-dir', dataDir]);
+      expect(table.stdout.split('\n')[0]).toMatch(/transitions\s+successful/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('ingests trace files durably, reporting every rejected line, and answers from the store', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'toolgraph-cli-store-'));
     const dataDir = join(dir, 'store');
