@@ -275,8 +275,11 @@ function chooseTools(
   // 0.741 / 0.462, UltraTool 0.796 / 0.521 -> 0.797 / 0.522, Seal-Tools node-F1 0.7597 ->
   // 0.7605, metatool unchanged; five folds of train, NESTFUL 0.728 / 0.391 -> 0.732 / 0.394,
   // UltraTool 0.805 / 0.516 either way).
+  // Each named step with its typical repeats, so that a repeated tool takes no other's place.
   const named = clauses.length >= 2 && clauses.length <= MAX_CLAUSES && picks.length === clauses.length;
-  const length = Math.min(maxNodes, named ? picks.length : Math.max(similarLength, picks.length));
+  let namedSteps = 0;
+  for (const c of picks) namedSteps += repeats.get(c) ?? 1;
+  const length = Math.min(maxNodes, named ? namedSteps : Math.max(similarLength, picks.length));
   const chosen: Step[] = [];
   const taken = new Set<number>();
   const take = (c: number): void => {

@@ -213,6 +213,18 @@ describe('suggestDag', () => {
     expect(vague.nodes).toHaveLength(3);
   });
 
+  it('keeps every named step when a named tool typically repeats', () => {
+    const g = new ToolGraph();
+    for (const t of catalog) g.addTool(t.name);
+    for (let i = 0; i < 6; i++) {
+      // Both airports are looked up: the airport search runs twice in every similar task.
+      g.ingest(trace(['search_airport', 'search_airport', 'search_flights', 'book_flight'], { id: `f${i}`, intent: `find the airport of city ${i}, then book a flight` }));
+    }
+    const model = buildModel(g, new Map(catalog.map((t) => [t.name, t])));
+    const dag = suggestDag(model, { intent: 'find the airport of Rome by city name, then book a flight', expandCapabilities: true });
+    expect(dag.nodes.map(label).sort()).toEqual(['book_flight', 'search_airport', 'search_airport']);
+  });
+
   it('does not suggest what the context already did, and respects maxNodes', () => {
     const model = flightsModel();
     const rest = suggestDag(model, { intent: 'book a flight from city 9 to the coast', context: ['search_airport'] });
