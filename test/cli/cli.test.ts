@@ -224,6 +224,11 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
     expect(line['case']).toBe('score');
     expect(line['cacheVectors']).toBe(1000);
     for (const key of ['noEmbedderP99Ms', 'embedderP99Ms', 'referenceP99Ms']) expect(line[key]).toBeTypeOf('number');
+    // The line says which V8 flags it ran with: none here, the server's when given.
+    expect(line['nodeFlags']).toEqual([]);
+    const flagged = spawnSync(process.execPath, ['--max-semi-space-size=64', BIN, 'bench', '--case', 'score', '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+    expect(flagged.status, flagged.stderr).toBe(0);
+    expect((JSON.parse(flagged.stdout.trim()) as Record<string, unknown>)['nodeFlags']).toEqual(['--max-semi-space-size=64']);
   });
 
   it('exits 2 on bad usage and 3 when data is missing, with the error code on stderr', () => {
