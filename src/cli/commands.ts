@@ -30,29 +30,8 @@ import { progressBar } from './progress.js';
 import { DATA_DIR_OPTION, ingestSources, STORE_COMMANDS, storeLabel, usesStore, withStore } from './store-commands.js';
 import { intOption, listOption, listOptionEither, textOrWords } from './options.js';
 import { formatNumber, formatTable } from './table.js';
+import { print, type Command, type OptionSpec, type Values } from './command.js';
 
-type Values = Record<string, string | boolean | undefined>;
-
-export interface OptionSpec {
-  readonly type: 'string' | 'boolean';
-  readonly help: string;
-  /** Name of the value in help (`--data <DIR>`); default `value`. Only for `type: 'string'`. */
-  readonly value?: string;
-}
-
-export interface Command {
-  readonly name: string;
-  readonly summary: string;
-  readonly usage: string;
-  readonly example: string;
-  readonly options: Readonly<Record<string, OptionSpec>>;
-  /**
-   * The words the command takes after its name, as commander arguments (`'[task]'`,
-   * `'[query...]'`); without it the command takes none, and a stray word is a usage error.
-   */
-  readonly positionals?: string;
-  run(values: Values, positionals: readonly string[]): Promise<void>;
-}
 
 const SOURCE_OPTIONS: Record<string, OptionSpec> = {
   data: { type: 'string', help: 'a dataset folder (workflows.jsonl, tools.jsonl) to learn from' },
@@ -72,10 +51,6 @@ export function sampleDir(): string {
     if (existsSync(candidate)) return candidate;
   }
   throw new ToolgraphError('NOT_FOUND', 'toolgraph: bundled samples/nestful not found next to the package');
-}
-
-function print(values: Values, json: unknown, table: () => string): void {
-  process.stdout.write(values['json'] === true ? `${JSON.stringify(json)}\n` : `${table()}\n`);
 }
 
 /** Builds an in-memory Toolgraph from --data / --traces / --tools, fitted on what it learned. */

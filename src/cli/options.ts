@@ -1,7 +1,7 @@
 /** Parsing of the CLI's option values shared by several commands. */
 import { ToolgraphError } from '../schema/errors.js';
 
-type Values = Record<string, string | boolean | undefined>;
+import type { Values } from './command.js';
 
 /** An integer option (at least `min`), or `fallback` when absent; INVALID_INPUT otherwise. */
 export function intOption(values: Values, name: string, fallback: number, min = 1): number {

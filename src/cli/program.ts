@@ -15,7 +15,7 @@
  */
 import { Command as Program, CommanderError, Option } from 'commander';
 import { ToolgraphError, type ErrorCode } from '../schema/errors.js';
-import type { Command } from './commands.js';
+import type { Command, Values } from './command.js';
 
 export const EXIT = { ok: 0, internal: 1, usage: 2, notFound: 3 } as const;
 
@@ -28,8 +28,6 @@ export const PROCESS_OUTPUT: CliOutput = {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
 };
-
-type Values = Record<string, string | boolean | undefined>;
 
 /** How to read one table option back from commander's parsed options. */
 interface OptionBinding {

@@ -8,10 +8,8 @@
  */
 import { ToolgraphError } from '../schema/errors.js';
 import type { ToolgraphService } from '../service/service.js';
-import type { Command, OptionSpec } from './commands.js';
+import type { Command, OptionSpec, Values } from './command.js';
 import { parseOriginList } from '../service/http/origin.js';
-
-type Values = Record<string, string | boolean | undefined>;
 
 export type ServiceLoader = (values: Values) => Promise<ToolgraphService>;
 

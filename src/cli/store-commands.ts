@@ -17,13 +17,8 @@ import { DATABASE_URL_ENV, DEFAULT_DATA_DIR, storeOptionsFromEnv } from '../stor
 import { intOption, listOption } from './options.js';
 import { progressBar } from './progress.js';
 import { formatTable } from './table.js';
+import { print, type Command, type OptionSpec, type Values } from './command.js';
 
-type Values = Record<string, string | boolean | undefined>;
-
-interface OptionSpec {
-  readonly type: 'string' | 'boolean';
-  readonly help: string;
-}
 
 export const DATA_DIR_OPTION: Record<string, OptionSpec> = {
   'data-dir': {
@@ -180,23 +175,8 @@ function writeWhole(path: string, text: string): void {
   }
 }
 
-function print(values: Values, json: unknown, table: () => string): void {
-  process.stdout.write(values['json'] === true ? `${JSON.stringify(json)}\n` : `${table()}\n`);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Commands
-
-interface StoreCommand {
-  readonly name: string;
-  readonly summary: string;
-  readonly usage: string;
-  readonly example: string;
-  readonly options: Readonly<Record<string, OptionSpec>>;
-  /** The words after the command's name, as commander arguments (commands.ts, Command). */
-  readonly positionals?: string;
-  run(values: Values, positionals: readonly string[]): Promise<void>;
-}
 
 export interface IngestSummary {
   readonly files: number;
@@ -249,7 +229,7 @@ export async function ingestSources(values: Values, paths: readonly string[], tg
   };
 }
 
-const ingestCommand: StoreCommand = {
+const ingestCommand: Command = {
   name: 'ingest',
   summary: 'Store traces (JSONL of any trace format, or dataset folders) durably and learn from them.',
   usage: 'ingest FILE... [--data-dir DIR] [--strict] [--json]',
@@ -278,7 +258,7 @@ const ingestCommand: StoreCommand = {
   },
 };
 
-const toolsCommand: StoreCommand = {
+const toolsCommand: Command = {
   name: 'tools',
   summary: 'Import a tool catalogue into the store, or list the stored one.',
   usage: 'tools import FILE | tools list [--data-dir DIR] [--json]',
@@ -315,7 +295,7 @@ const toolsCommand: StoreCommand = {
   },
 };
 
-const capabilitiesCommand: StoreCommand = {
+const capabilitiesCommand: Command = {
   name: 'capabilities',
   summary: 'Register capabilities (named groups of tools) in the store, list them, rank them, or show one.',
   usage: 'capabilities import FILE | list | rank [--intent TEXT] [--context a,b] [--k N] | show ID [--data-dir DIR] [--json]',
@@ -376,7 +356,7 @@ const capabilitiesCommand: StoreCommand = {
   },
 };
 
-const statsCommand: StoreCommand = {
+const statsCommand: Command = {
   name: 'stats',
   summary: 'What the store has learned: tools, transitions, communities, top tools by PageRank.',
   usage: 'stats [--data-dir DIR] [--top N] [--json]',
@@ -423,7 +403,7 @@ const statsCommand: StoreCommand = {
   },
 };
 
-const exportCommand: StoreCommand = {
+const exportCommand: Command = {
   name: 'export',
   summary: 'Export the learned graph as JSON or GraphML.',
   usage: 'export [--format json|graphml] [--out FILE] [--data-dir DIR]',
@@ -447,7 +427,7 @@ const exportCommand: StoreCommand = {
   },
 };
 
-export const STORE_COMMANDS: readonly StoreCommand[] = [ingestCommand, toolsCommand, capabilitiesCommand, statsCommand, exportCommand];
+export const STORE_COMMANDS: readonly Command[] = [ingestCommand, toolsCommand, capabilitiesCommand, statsCommand, exportCommand];
 
 /** True when a command should answer from the store: no --data / --traces source given. */
 export function usesStore(values: Values): boolean {
