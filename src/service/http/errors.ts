@@ -91,3 +91,20 @@ export function renderError(error: unknown): RenderedError {
   }
   return { status: 500, body: { error: { code: 'INTERNAL', message: 'internal error' } }, internal: true };
 }
+
+/**
+ * The raw response to a request Node's HTTP parser refused before Fastify saw it (its
+ * `clientError`): headers past Node's limit, a request not received in time, malformed HTTP.
+ * In the API's error shape, so a client matches on the same codes; the connection is closed.
+ */
+export function clientErrorResponse(nodeCode: string | undefined): string {
+  const [status, code, message] =
+    nodeCode === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'PAYLOAD_TOO_LARGE', 'the request line and headers are larger than the server accepts (16 KiB)']
+      : nodeCode === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'INVALID_INPUT', 'the request was not received in time']
+        : [400, 'INVALID_INPUT', 'malformed HTTP request'];
+  const body = JSON.stringify({ error: { code, message } });
+  const reason = status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request';
+  return `HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`;
+}

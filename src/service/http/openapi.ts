@@ -56,7 +56,7 @@ export function openApiDocument(routes: readonly Route[], version: string): Reco
       ...(route.body !== undefined
         ? {
             requestBody: {
-              required: true,
+              required: route.body.optional !== true,
               content: {
                 [JSON_TYPE]: { schema: jsonSchema(route.body.schema, 'input') },
                 ...(route.body.ndjson === true ? Object.fromEntries(NDJSON_TYPES.map((t) => [t, { schema: { description: 'One JSON value per line' } }])) : {}),

@@ -54,8 +54,11 @@ export interface Route {
   readonly summary: string;
   /** Changes state: needs the bearer token when one is configured. */
   readonly write: boolean;
-  /** The request body: its schema for the OpenAPI document, whether NDJSON is accepted, its size limit. */
-  readonly body?: { readonly schema: z.ZodType; readonly ndjson?: boolean; readonly limit: number };
+  /**
+   * The request body: its schema for the OpenAPI document, whether NDJSON is accepted, its size
+   * limit, and whether it may be left out (every field optional: a bodiless request is `{}`).
+   */
+  readonly body?: { readonly schema: z.ZodType; readonly ndjson?: boolean; readonly limit: number; readonly optional?: boolean };
   readonly response: z.ZodType;
   handle(context: RouteContext, input: RouteInput): Promise<unknown>;
 }
@@ -106,7 +109,7 @@ export const ROUTES: readonly Route[] = [
     url: '/v1/patterns',
     summary: 'Reviewed patterns and the most observed transitions ({from?, limit?}), with evidence, reliability and confidence (spec 004).',
     write: false,
-    body: { schema: patternsRequestSchema, limit: QUERY_BODY_LIMIT },
+    body: { schema: patternsRequestSchema, limit: QUERY_BODY_LIMIT, optional: true },
     response: patternsResponseSchema,
     handle: async ({ service }, { body }) => ({ patterns: await service.patterns(body ?? {}) }),
   },
@@ -175,7 +178,7 @@ export const ROUTES: readonly Route[] = [
     url: '/v1/capabilities/rank',
     summary: 'Rank capabilities for an intent and/or the tools called so far ({intent?, context?, k?, boost?}).',
     write: false,
-    body: { schema: capabilityRequestSchema, limit: QUERY_BODY_LIMIT },
+    body: { schema: capabilityRequestSchema, limit: QUERY_BODY_LIMIT, optional: true },
     response: capabilityRankingSchema,
     handle: ({ service }, { body }) => service.rankCapabilities(body ?? {}),
   },

@@ -12,18 +12,21 @@
  * on kept-alive sockets with 503, in-flight requests run to completion, then the service is
  * closed, which commits whatever it still holds.
  */
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { mountMcpHttp } from '../mcp/http.js';
 import type { ToolgraphService } from '../service.js';
 import { bearerAuthorizer } from './auth.js';
 import { JSON_TYPE, NDJSON_TYPES, parseJsonBody, parseNdjsonBody } from './body.js';
-import { HttpError, renderError } from './errors.js';
+import { clientErrorResponse, HttpError, renderError } from './errors.js';
 import { HttpMetrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
 import { originChecker } from './origin.js';
 import { ROUTES, WRITE_BODY_LIMIT, type RouteContext } from './routes.js';
 
 export const API_VERSION = '0.1.0';
+
+/** Longest path parameter, percent-encoded, the router takes (buildHttpApp, maxParamLength). */
+const MAX_PATH_PARAMETER = 16 * 1024;
 
 export interface HttpServerOptions {
   /** Bearer token required for writes (TOOLGRAPH_TOKEN); none: writes are open. */
@@ -42,6 +45,13 @@ interface RouteConfig {
   readonly write?: boolean;
   /** Media types the body may have; undefined: the route takes no body. */
   readonly accepts?: readonly string[];
+  /** The body may be left out (no Content-Type then): the handler sees `{}`. */
+  readonly optionalBody?: boolean;
+}
+
+/** The request announces a body: a length above zero, or a chunked one. */
+function hasBody(headers: { readonly 'content-length'?: string; readonly 'transfer-encoding'?: string }): boolean {
+  return headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0');
 }
 
 function mediaType(header: string | undefined): string | undefined {
@@ -54,6 +64,7 @@ function shortUrl(url: string): string {
 }
 
 export function buildHttpApp(service: ToolgraphService, options: HttpServerOptions = {}): FastifyInstance {
+  const metrics = new HttpMetrics();
   const app = Fastify({
     logger: options.logger ?? false,
     // Fastify's own two lines per request are replaced by one of ours (onResponse, below).
@@ -61,8 +72,27 @@ export function buildHttpApp(service: ToolgraphService, options: HttpServerOptio
     bodyLimit: WRITE_BODY_LIMIT,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // Path parameters are ids and pattern ids of up to MAX_ID_LENGTH characters each, sent
+    // percent-encoded: Fastify's default of 100 turned away valid ones with its own 414. Node's
+    // header size limit (16 KiB with the request line) bounds them before this does.
+    routerOptions: { maxParamLength: MAX_PATH_PARAMETER },
+    // Errors the router raises before any route or hook (a path that is not valid
+    // percent-encoding, a parameter past maxParamLength): in the API's shape, counted, logged.
+    frameworkErrors: (error, request, reply) => {
+      const message = error.code === 'FST_ERR_BAD_URL' ? 'the URL path is not valid percent-encoded UTF-8' : `a URL path parameter is longer than ${MAX_PATH_PARAMETER} characters`;
+      const status = error.code === 'FST_ERR_BAD_URL' ? 400 : 414;
+      metrics.observe(request.method, 'unmatched', status, 0);
+      request.log.info({ method: request.method, url: shortUrl(request.url), route: 'unmatched', status }, 'request');
+      // The handler's generics leave reply's status and payload types open: answered as any reply.
+      void (reply as unknown as FastifyReply).code(status).type(JSON_TYPE).send({ error: { code: 'INVALID_INPUT', message } });
+    },
+    clientErrorHandler: (error, socket) => {
+      // A reset connection has no one left to answer.
+      if ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || socket.destroyed) return;
+      if (socket.writable) socket.write(clientErrorResponse((error as NodeJS.ErrnoException).code));
+      socket.destroy(error);
+    },
   });
-  const metrics = new HttpMetrics();
   const authorized = bearerAuthorizer(options.token);
   const originAllowed = originChecker(options.allowedOrigins);
   const context: RouteContext = { service, metrics };
@@ -108,7 +138,7 @@ export function buildHttpApp(service: ToolgraphService, options: HttpServerOptio
       done(new HttpError(401, 'UNAUTHORIZED', `${request.method} ${request.routeOptions.url ?? ''} writes: send 'Authorization: Bearer <token>'`));
       return;
     }
-    if (config.accepts !== undefined) {
+    if (config.accepts !== undefined && (config.optionalBody !== true || hasBody(request.headers))) {
       const type = mediaType(request.headers['content-type']);
       if (type === undefined || !config.accepts.includes(type)) {
         done(new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', `expected Content-Type ${config.accepts.join(' or ')}, got ${type === undefined ? 'none' : JSON.stringify(type.slice(0, 100))}`));
@@ -139,7 +169,7 @@ export function buildHttpApp(service: ToolgraphService, options: HttpServerOptio
 
   for (const route of ROUTES) {
     const accepts = route.body === undefined ? undefined : route.body.ndjson === true ? [JSON_TYPE, ...NDJSON_TYPES] : [JSON_TYPE];
-    const config: RouteConfig = { write: route.write, ...(accepts !== undefined ? { accepts } : {}) };
+    const config: RouteConfig = { write: route.write, ...(accepts !== undefined ? { accepts } : {}), ...(route.body?.optional === true ? { optionalBody: true } : {}) };
     app.route({
       method: route.method,
       url: route.url,

@@ -139,6 +139,45 @@ describe('HTTP API', () => {
     expect((await call(server.url, '/v1/capabilities/rank', { body: { k: 0 } })).status).toBe(400);
   });
 
+  it('serves ids as long as the schemas allow in the path; router errors come in the API shape and are counted', async () => {
+    // MAX_ID_LENGTH characters, some outside ASCII: percent-encoded, the path parameter is longer
+    // than Fastify's default limit of 100 many times over (it answered its own 414 before).
+    const id = `cap-${'é'.repeat(100)}${'c'.repeat(1_024 - 104)}`;
+    expect((await call(server.url, '/v1/capabilities', { method: 'PUT', body: [{ id, tools: ['send_email'] }] })).status).toBe(200);
+    const shown = await call(server.url, `/v1/capabilities/${encodeURIComponent(id)}`);
+    expect(shown.status).toBe(200);
+    expect(shown.json.id).toBe(id);
+    const before = (await call(server.url, '/metrics')).text.match(/^toolgraph_http_requests_total\{method="GET",route="unmatched",status="400"\} (\d+)$/m);
+    const bad = await call(server.url, '/v1/capabilities/%ZZ');
+    expect(bad.status).toBe(400);
+    expect(bad.json).toEqual({ error: { code: 'INVALID_INPUT', message: 'the URL path is not valid percent-encoded UTF-8' } });
+    const after = (await call(server.url, '/metrics')).text.match(/^toolgraph_http_requests_total\{method="GET",route="unmatched",status="400"\} (\d+)$/m);
+    expect(Number(after?.[1])).toBe(Number(before?.[1] ?? 0) + 1);
+    // Past Node's own limit on the request line and headers: refused by its parser, in the same shape.
+    const huge = await call(server.url, `/v1/capabilities/${'d'.repeat(17_000)}`);
+    expect(huge.status).toBe(431);
+    expect(huge.json.error.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('takes a bodiless POST where every field of the body is optional, and only there', async () => {
+    // Answered as the empty body `{}` is.
+    const patterns = await call(server.url, '/v1/patterns', { method: 'POST' });
+    expect(patterns.status).toBe(200);
+    expect(patterns.json.patterns.length).toBeGreaterThan(0);
+    expect(patterns.json).toEqual((await call(server.url, '/v1/patterns', { body: {} })).json);
+    const ranked = await call(server.url, '/v1/capabilities/rank', { method: 'POST' });
+    expect(ranked.status).toBe(200);
+    expect(ranked.json).toEqual((await call(server.url, '/v1/capabilities/rank', { body: {} })).json);
+    // A body still needs its type; a route whose body has required fields still needs one.
+    expect((await call(server.url, '/v1/patterns', { body: '{}', type: 'text/plain' })).status).toBe(415);
+    const predict = await call(server.url, '/v1/predict', { method: 'POST' });
+    expect(predict.status).toBe(415);
+    expect(predict.json.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    const doc = (await call(server.url, '/v1/openapi.json')).json;
+    expect(doc.paths['/v1/patterns'].post.requestBody.required).toBe(false);
+    expect(doc.paths['/v1/predict'].post.requestBody.required).toBe(true);
+  });
+
   it('records one trace (JSON) and a batch (NDJSON), and a retry with the same id is skipped', async () => {
     const before = (await call(server.url, '/v1/stats')).json.traces as number;
     const one = await call(server.url, '/v1/traces', { body: { id: 'api-1', intent: 'weather', tools: ['get_weather', 'send_email'] } });
