@@ -3,8 +3,9 @@
  * in a trace, a catalogue and a workflow file.
  */
 import { z } from 'zod';
+import { ToolgraphError } from './errors.js';
 import { limitedString } from './issues.js';
-import { MAX_ID_LENGTH, MAX_INTENT_LENGTH, MAX_TEXT_LENGTH, MAX_TOOL_NAME_LENGTH } from './limits.js';
+import { MAX_FUTURE_MS, MAX_ID_LENGTH, MAX_INTENT_LENGTH, MAX_TEXT_LENGTH, MAX_TOOL_NAME_LENGTH } from './limits.js';
 
 // C0 controls and DEL break logs, tables and line-based files; an unpaired surrogate cannot be
 // encoded as UTF-8 and would come back from the store as U+FFFD, a different name. In `u` mode
@@ -55,6 +56,23 @@ const MAX_EPOCH_MS = 8.64e15;
 export const timestampSchema = z.union([isoDatetimeSchema, z.number().min(0).max(MAX_EPOCH_MS)], {
   error: 'expected an ISO 8601 datetime string or epoch milliseconds',
 });
+
+/** INVALID_INPUT naming `where` when `ms` is more than MAX_FUTURE_MS after `now` (epoch ms). */
+export function assertNotFuture(ms: number, now: number, where: string): void {
+  if (ms > now + MAX_FUTURE_MS) {
+    throw new ToolgraphError('INVALID_INPUT', `${where}: expected a time at most a day after this machine's clock (${new Date(now).toISOString()})`);
+  }
+}
+
+/**
+ * A recorded time in epoch ms (a verdict's `at`): not before 1970, and not more than a day after
+ * this machine's clock (assertNotFuture, read when the value is parsed).
+ */
+export const recordedTimeSchema = z
+  .number()
+  .min(0)
+  .max(MAX_EPOCH_MS)
+  .refine((ms) => ms <= Date.now() + MAX_FUTURE_MS, { error: "expected a time at most a day after this machine's clock" });
 
 /** Milliseconds since the epoch for a value `timestampSchema` accepted. */
 export function toEpochMs(value: string | number): number {

@@ -43,5 +43,13 @@ export const MAX_WORKFLOW_EDGES = 100_000;
  */
 export const MAX_JSON_DEPTH = 64;
 
+/**
+ * How far after this machine's clock a recorded time (a trace's, a verdict's) may be, in ms.
+ * Time decay measures every age from the newest time the graph has seen, so one trace dated
+ * years ahead made every other observation look ancient and deprecated every pattern, for good
+ * once stored. A day covers any clock skew between the hosts that record traces.
+ */
+export const MAX_FUTURE_MS = 86_400_000;
+
 /** One line of a JSONL file, in characters. */
 export const MAX_JSONL_LINE_LENGTH = 8 * 1_024 * 1_024;

@@ -4,7 +4,7 @@
  * [a, b, c]}` for a second-order pattern) or by the id the facade reported.
  */
 import { z } from 'zod';
-import { idSchema, toolNameSchema } from './fields.js';
+import { idSchema, recordedTimeSchema, toolNameSchema } from './fields.js';
 import { parseWith } from './issues.js';
 
 export const patternTargetSchema = z.union([
@@ -19,13 +19,13 @@ export const patternFeedbackSchema = z.strictObject({
   pattern: patternTargetSchema,
   decision: z.enum(['approve', 'reject']),
   /** When the decision was made (epoch ms); default now. */
-  at: z.number().min(0).max(8.64e15).optional(),
+  at: recordedTimeSchema.optional(),
 });
 
 /** The body of `POST /v1/patterns/:id/feedback`: the pattern is the path's id. */
 export const patternDecisionSchema = z.strictObject({
   decision: z.enum(['approve', 'reject']),
-  at: z.number().min(0).max(8.64e15).optional(),
+  at: recordedTimeSchema.optional(),
 });
 
 export const patternsRequestSchema = z.strictObject({

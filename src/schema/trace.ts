@@ -18,6 +18,7 @@ import {
   isoDatetimeSchema,
   labelSchema,
   textSchema,
+  assertNotFuture,
   timestampSchema,
   toEpochMs,
   toolNameSchema,
@@ -273,14 +274,17 @@ function fromCompact(trace: CompactTrace, options: ParseTraceOptions): Trace {
 
 /**
  * Detects the format (see isReasoningTraceShape), validates and normalises one trace.
- * Throws ToolgraphError: INVALID_INPUT naming the field path, PAYLOAD_TOO_LARGE past a limit.
+ * Throws ToolgraphError: INVALID_INPUT naming the field path (a time more than a day after this
+ * machine's clock among them: assertNotFuture), PAYLOAD_TOO_LARGE past a limit.
  */
 export function parseTrace(input: unknown, options: ParseTraceOptions = {}): Trace {
   assertJsonDepth(input, 'parseTrace');
-  if (isReasoningTraceShape(input)) {
-    return fromReasoningTrace(parseWith(reasoningTraceSchema, input, 'parseTrace'), options);
-  }
-  return fromCompact(parseWith(compactTraceSchema, input, 'parseTrace'), options);
+  const reasoning = isReasoningTraceShape(input);
+  const trace = reasoning
+    ? fromReasoningTrace(parseWith(reasoningTraceSchema, input, 'parseTrace'), options)
+    : fromCompact(parseWith(compactTraceSchema, input, 'parseTrace'), options);
+  assertNotFuture(trace.timestamp, (options.now ?? Date.now)(), reasoning ? 'parseTrace: metadata.created_at' : 'parseTrace: timestamp');
+  return trace;
 }
 
 /**

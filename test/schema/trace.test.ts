@@ -316,6 +316,26 @@ describe('parseTrace: compact', () => {
   }
 });
 
+describe('recorded times', () => {
+  const now = Date.UTC(2026, 0, 1);
+  const clock = { now: () => now };
+  const HOUR = 3_600_000;
+
+  it('takes a time up to a day after the clock (skew between hosts), and no later', () => {
+    expect(parseTrace({ tools: ['a'], timestamp: now + 23 * HOUR }, clock).timestamp).toBe(now + 23 * HOUR);
+    expect(parseTrace({ tools: ['a'], timestamp: now + 24 * HOUR }, clock).timestamp).toBe(now + 24 * HOUR);
+    expectError(() => parseTrace({ tools: ['a'], timestamp: now + 24 * HOUR + 1 }, clock), 'INVALID_INPUT', "parseTrace: timestamp: expected a time at most a day after this machine's clock (2026-01-01T00:00:00.000Z)");
+    expectError(() => parseTrace({ tools: ['a'], timestamp: '2999-01-01T00:00:00Z' }, clock), 'INVALID_INPUT', 'parseTrace: timestamp: expected a time at most a day');
+  });
+
+  it('checks a ReasoningTrace by its creation time', () => {
+    const trace = specExampleTrace();
+    expect(parseTrace(trace, clock).timestamp).toBe(Date.parse(trace.metadata.created_at));
+    const ahead = { ...trace, metadata: { ...trace.metadata, created_at: '2999-01-01T00:00:00Z' } };
+    expectError(() => parseTrace(ahead, clock), 'INVALID_INPUT', 'parseTrace: metadata.created_at: expected a time at most a day');
+  });
+});
+
 describe('generated ids', () => {
   it('are a prefixed content hash, stable across re-ingestion and key order', () => {
     const a = parseTrace({ intent: 'x', tools: ['a', 'b'], success: true });

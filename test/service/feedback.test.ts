@@ -159,6 +159,28 @@ describe('the feedback loop through the facade', () => {
     expectCode(() => tg.patterns({ from: 'nope' }), 'UNKNOWN_TOOL', 'patterns');
   });
 
+  it('refuses times more than a day ahead of the clock, which would age every other observation', () => {
+    const tg = new Toolgraph();
+    const now = Date.now();
+    for (let i = 0; i < 3; i++) tg.ingest(compact(['a', 'b'], now - DAY));
+    const before = tg.pattern({ from: 'a', to: 'b' });
+    expect(before.confidence.status).toBe('active');
+    expect(before.confidence.composite).toBeGreaterThan(0);
+    // Accepted, a trace dated in 2999 made `now` for decay the year 2999: every pattern decayed
+    // to composite 0 and was deprecated (and, stored, stayed so after a restart).
+    expectCode(() => tg.ingest(compact(['a', 'c'], Date.UTC(2999, 0, 1))), 'INVALID_INPUT', 'timestamp');
+    expectCode(() => tg.ingest({ tools: ['a', 'c'], timestamp: '2999-01-01T00:00:00Z' }), 'INVALID_INPUT', "a day after this machine's clock");
+    expectCode(() => tg.patternFeedback({ from: 'a', to: 'b' }, 'approve', { at: 8.64e15 }), 'INVALID_INPUT', 'at');
+    expect(tg.stats().traces).toBe(3);
+    expect(tg.pattern({ from: 'a', to: 'b' })).toEqual(before);
+    // Clock skew between hosts is not bad input.
+    tg.ingest(compact(['a', 'b'], now + DAY / 2));
+    tg.patternFeedback({ from: 'a', to: 'b' }, 'approve', { at: now + DAY / 2 });
+    const after = tg.pattern({ from: 'a', to: 'b' });
+    expect(after.confidence.status).toBe('active');
+    expect(after.confidence.composite).toBeGreaterThan(0);
+  });
+
   it('weights success evidence by the value of a scored ReasoningTrace', async () => {
     const tg = new Toolgraph({ embedder: null });
     const result = await tg.ingestScored([

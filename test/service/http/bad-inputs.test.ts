@@ -57,6 +57,8 @@ const CORPUS: readonly BadInput[] = [
   { name: 'traces: tools is a string', path: T, body: { tools: 'search_flights' }, ...INVALID },
   { name: 'traces: ok is a string', path: T, body: { tools: [{ name: 'a', ok: 'yes' }] }, ...INVALID },
   { name: 'traces: negative timestamp', path: T, body: { tools: ['a'], timestamp: -1 }, ...INVALID },
+  { name: 'traces: a timestamp in the year 2999', path: T, body: { tools: ['a', 'b'], timestamp: '2999-01-01T00:00:00Z' }, ...INVALID },
+  { name: 'traces: a ReasoningTrace created in 2999', path: T, body: { ...goodReasoning, id: 'ahead', metadata: { ...(goodReasoning.metadata as Record<string, unknown>), created_at: '2999-01-01T00:00:00Z' } }, ...INVALID },
   { name: 'traces: wrong @type', path: T, body: { ...goodReasoning, '@type': 'Trace' }, ...INVALID },
   { name: 'tools: name is a number', path: TOOLS, method: 'PUT', body: [{ name: 5 }], ...INVALID },
   { name: 'tools: body is a string', path: TOOLS, method: 'PUT', body: '"tools"', ...INVALID },
