@@ -12,6 +12,7 @@
  * on kept-alive sockets with 503, in-flight requests run to completion, then the service is
  * closed, which commits whatever it still holds.
  */
+import fastifyCors from '@fastify/cors';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { mountMcpHttp } from '../mcp/http.js';
 import type { ToolgraphService } from '../service.js';
@@ -126,7 +127,20 @@ export function buildHttpApp(service: ToolgraphService, options: HttpServerOptio
     }
   });
 
-  app.addHook('onRequest', (request, reply, done) => {
+  // Pages at the origins the check below lets in may call the API from a browser: answers carry
+  // CORS headers for them and preflights are answered (@fastify/cors). Its hook runs before
+  // ours (hence `after`), so a 401 or 415 reaches such a page readable too; any other origin gets
+  // no CORS headers and our 403.
+  void app.register(fastifyCors, {
+    origin: (origin, callback) => callback(null, originAllowed(origin)),
+    methods: ['GET', 'POST', 'PUT', 'DELETE'],
+    allowedHeaders: ['content-type', 'authorization', 'accept', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'],
+    exposedHeaders: ['mcp-session-id', 'www-authenticate'],
+    maxAge: 600,
+    // An OPTIONS request that is not a full preflight gets the same empty 204, not a text/plain 400 outside the API's error shape.
+    strictPreflight: false,
+  });
+  app.after(() => app.addHook('onRequest', (request, reply, done) => {
     const origin = request.headers.origin;
     if (!originAllowed(origin)) {
       done(new HttpError(403, 'FORBIDDEN_ORIGIN', `requests from pages at ${JSON.stringify(origin!.slice(0, 200))} are refused: allow the origin with --allow-origin or TOOLGRAPH_ALLOWED_ORIGINS`));
@@ -146,7 +160,7 @@ export function buildHttpApp(service: ToolgraphService, options: HttpServerOptio
       }
     }
     done();
-  });
+  }));
 
   // One log line and one observation per request, hijacked ones (/mcp) included.
   app.addHook('onResponse', (request, reply, done) => {

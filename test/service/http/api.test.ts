@@ -334,4 +334,48 @@ describe('HTTP origin check (DNS rebinding)', () => {
     }
     expect((await call(server.url, '/v1/predict', { body: { context: ['search_flights'] } })).status).toBe(200);
   });
+
+  it('lets the pages it serves call it from a browser: preflights answered, answers readable (CORS)', async () => {
+    const page = 'https://console.example.com';
+    // A JSON POST from another origin is preflighted: without an answer the browser never sends it.
+    const preflight = await call(server.url, '/v1/predict', {
+      method: 'OPTIONS',
+      headers: { origin: page, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, authorization' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(page);
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('authorization');
+    const answer = await call(server.url, '/v1/predict', { body: { context: ['search_flights'] }, headers: { origin: page } });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('access-control-allow-origin')).toBe(page);
+    expect(answer.headers.get('vary')).toContain('Origin');
+    // An error is readable by the page too.
+    const bad = await call(server.url, '/v1/predict', { body: { k: 0 }, headers: { origin: 'http://localhost:3000' } });
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
+    // Other origins get neither: their preflight is refused, and so is the request.
+    const evil = await call(server.url, '/v1/predict', { method: 'OPTIONS', headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST' } });
+    expect(evil.status).toBe(403);
+    expect(evil.headers.get('access-control-allow-origin')).toBeNull();
+    // Clients that send no Origin are not browsers: no CORS headers.
+    expect((await call(server.url, '/v1/predict', { body: { context: ['search_flights'] } })).headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('HTTP CORS with a token', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>;
+  beforeAll(async () => {
+    server = await startTestServer({ token: 's3cret' });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('answers a loopback page a readable 401 on a write without the token', async () => {
+    const r = await call(server.url, '/v1/traces', { body: { tools: ['a', 'b'] }, headers: { origin: 'http://localhost:3000' } });
+    expect(r.status).toBe(401);
+    expect(r.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
+    expect(r.headers.get('access-control-expose-headers')).toContain('www-authenticate');
+  });
 });
