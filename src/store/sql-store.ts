@@ -340,7 +340,7 @@ export class SqlStore implements Store {
 
   listTools(): Promise<ToolInfo[]> {
     return this.run('listTools', async () => {
-      const rows = await this.driver.query('SELECT body::text AS body FROM tools ORDER BY name COLLATE "C"');
+      const rows = await this.driver.query('SELECT body::text AS body FROM tools ORDER BY position');
       return rows.map((row) => JSON.parse(str(row['body'])) as ToolInfo);
     });
   }

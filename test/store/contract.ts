@@ -207,8 +207,7 @@ export function storeContract(name: string, harness: StoreHarness): void {
         ...(i % 2 === 0 ? { outputs: ['__proto__', `out ${i}`] } : {}),
       }));
       await store.putTools(tools);
-      const sorted = [...tools].sort((p, q) => Buffer.compare(Buffer.from(p.name), Buffer.from(q.name)));
-      expect(await store.listTools()).toEqual(sorted);
+      expect(await store.listTools()).toEqual(tools);
 
       const odd = [
         trace('id \u0000 nul', HOSTILE_NAMES, { intent: 'intent \u0000 \udc00 🛠️', domain: 'dom\u0000ain' }),
@@ -229,10 +228,13 @@ export function storeContract(name: string, harness: StoreHarness): void {
     it('replaces tools and capabilities by key', async () => {
       const store = await fresh();
       await store.putTools([{ name: 'b', description: 'old', params: [] }, { name: 'a', description: 'A', params: [] }]);
-      await store.putTools([{ name: 'b', description: 'new', params: [] }, { name: 'b', description: 'newest', params: [] }]);
+      await store.putTools([{ name: 'b', description: 'new', params: [] }, { name: 'b', description: 'newest', params: [] }, { name: 'c', description: 'C', params: [] }]);
+      // In the order each name was first stored (a replaced one keeps its place): the order
+      // tools get their graph indices in, as in memory.
       expect(await store.listTools()).toEqual([
-        { name: 'a', description: 'A', params: [] },
         { name: 'b', description: 'newest', params: [] },
+        { name: 'a', description: 'A', params: [] },
+        { name: 'c', description: 'C', params: [] },
       ]);
       const cap = (id: string, description: string, tools: string[], extra: object = {}) => ({ id, description, tools, ordered: true, successes: 0, failures: 0, ...extra });
       await store.putCapabilities([cap('cap:search', 'find things', ['a', 'b', 'a']), cap('__proto__', '', [], { ordered: false, code: 'f()\u0000', failures: 3 })]);
@@ -243,7 +245,7 @@ export function storeContract(name: string, harness: StoreHarness): void {
         cap('__proto__', '', [], { ordered: false, code: 'f()\u0000', failures: 3 }),
         cap('a-new', 'new', ['a']),
       ]);
-      expect(await store.stats()).toMatchObject({ tools: 2, capabilities: 3 });
+      expect(await store.stats()).toMatchObject({ tools: 3, capabilities: 3 });
     });
 
     it('stores weights; the latest wins', async () => {

@@ -231,6 +231,8 @@ describe.runIf(URL_ENV)('PostgreSQL store', () => {
       await store.appendTraces([trace('old1', ['a', 'b']), trace('old2', ['a', 'b', 'c'])]);
       const capability = { id: 'ab', description: '', tools: ['a', 'b'], ordered: true, successes: 0, failures: 0 };
       await store.putCapabilities([capability]);
+      const tools = [{ name: 'b', description: 'B', params: [] }, { name: 'a', description: 'A', params: [] }];
+      await store.putTools(tools);
       await store.close();
       // Back to version 3 as it was: no step arrays, transitions written by the appends, no mark.
       const client = new pg.Client({ connectionString: URL_ENV });
@@ -241,6 +243,7 @@ describe.runIf(URL_ENV)('PostgreSQL store', () => {
         await client.query(`CREATE INDEX traces_base_id ON ${schema}.traces (base_id)`);
         await client.query(`DROP TABLE ${schema}.revisions`);
         await client.query(`ALTER TABLE ${schema}.capabilities DROP COLUMN position`);
+        await client.query(`ALTER TABLE ${schema}.tools DROP COLUMN position`);
         await client.query(`DROP TABLE ${schema}.transitions_folded`);
         await client.query(`ALTER TABLE ${schema}.traces DROP COLUMN tools, DROP COLUMN oks`);
         await client.query(
@@ -254,6 +257,8 @@ describe.runIf(URL_ENV)('PostgreSQL store', () => {
         expect((await upgraded.stats()).schemaVersion).toBe(LATEST_SCHEMA_VERSION);
         // Capabilities stored before their registration order was kept are still there.
         expect(await upgraded.listCapabilities()).toEqual([capability]);
+        // So are tools stored before theirs was (migration 8), in the table's order.
+        expect(await upgraded.listTools()).toEqual(tools);
         expect(await upgraded.revisions()).toEqual({ tools: 0, capabilities: 0, weights: 0, feedback: 0 });
         // Migration 7: base ids indexed for content-hash ids only.
         const indexes = new pg.Client({ connectionString: URL_ENV });
