@@ -149,8 +149,12 @@ export async function runCli(
     program.outputHelp();
     return EXIT.ok;
   }
+  // commander answers `help nope` with the general help and never names `nope`; parsed as the
+  // command it asks about, an unknown one is named as `toolgraph nope` names it.
+  const [first, asked] = argv;
+  const unknownHelp = first === 'help' && asked !== undefined && !asked.startsWith('-') && !commands.some((c) => c.name === asked);
   try {
-    await program.parseAsync([...argv], { from: 'user' });
+    await program.parseAsync(unknownHelp ? [asked] : [...argv], { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) return USAGE_ERRORS.has(error.code) ? EXIT.usage : error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     throw error;

@@ -112,6 +112,9 @@ describe('runCli with a command table', () => {
     expect(await h.run(['ecko'])).toBe(2);
     expect(h.err()).toContain("toolgraph: unknown command 'ecko'");
     expect(h.err()).toContain('(Did you mean echo?)');
+    // `help ecko` too, which once printed the general help without naming it.
+    expect(await h.run(['help', 'ekko'])).toBe(2);
+    expect(h.err()).toContain("toolgraph: unknown command 'ekko'");
     expect(await h.run(['echo', '--name'])).toBe(2);
     expect(h.err()).toContain("toolgraph echo: option '--name <N>' argument missing");
     expect(await h.run(['--loud', 'echo'])).toBe(2);
