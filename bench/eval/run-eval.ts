@@ -31,12 +31,18 @@ export interface SearchResult extends SearchMetrics {
   readonly method: SearchMethod;
 }
 
-/** Averages metrics over folds; `n` (query count) is summed. */
-export function average<T extends object>(parts: readonly T[]): T {
-  if (parts.length === 1) return parts[0]!;
+/**
+ * Averages metrics over the folds that evaluated a query; `n` (query count) is summed. A fold
+ * with none reports zeros for want of data, not because its model missed: counted, it would pull
+ * the mean toward 0 (with many small folds, by half or more). With no such fold at all the
+ * result is the first fold's zeros, n = 0.
+ */
+export function average<T extends { readonly n: number }>(parts: readonly T[]): T {
+  const scored = parts.filter((p) => p.n > 0);
+  if (scored.length <= 1) return scored[0] ?? parts[0]!;
   const out: Record<string, number> = {};
-  for (const key of Object.keys(parts[0]!)) {
-    const values = parts.map((p) => (p as Record<string, number>)[key]!);
+  for (const key of Object.keys(scored[0]!)) {
+    const values = scored.map((p) => (p as unknown as Record<string, number>)[key]!);
     const sum = values.reduce((a, b) => a + b, 0);
     out[key] = key === 'n' ? sum : sum / values.length;
   }

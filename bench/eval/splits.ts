@@ -5,9 +5,15 @@
  * With `validation`, the test split is never read: a stable quarter of train is held out instead
  * (with K folds, the folds are drawn from train alone). Design choices are made on these figures,
  * and the test split only reports the choice.
+ *
+ * K runs from 2 to the number of workflows in the pool. Every fold trains a model, and above
+ * that bound at least K - pool folds test nothing: `--folds 1000000` trained a million models
+ * for no figure. Below it the hash may still leave a fold empty; the averages skip such folds
+ * (run-eval.ts).
  */
 import type { WorkflowRecord } from '../../src/schema/trace.js';
 import { foldOf } from '../../src/recommend/folds.js';
+import { ToolgraphError } from '../../src/schema/errors.js';
 
 export interface Split {
   readonly train: readonly WorkflowRecord[];
@@ -25,7 +31,12 @@ const VALIDATION_FOLDS = 4;
 export function splitsOf(workflows: readonly WorkflowRecord[], options: SplitOptions = {}): Split[] {
   const { folds, validation = false } = options;
   const pool = validation ? workflows.filter((w) => w.split === 'train') : workflows;
-  if (folds === undefined || folds <= 1) {
+  if (folds !== undefined && !(Number.isSafeInteger(folds) && folds >= 2 && folds <= pool.length)) {
+    const what = validation ? 'train workflows' : 'workflows';
+    const expected = pool.length >= 2 ? `an integer from 2 to ${pool.length} (the ${what} to split)` : `2 ${what} or more to split, there are ${pool.length}`;
+    throw new ToolgraphError('INVALID_INPUT', `--folds: expected ${expected}, got ${String(folds)}`);
+  }
+  if (folds === undefined) {
     if (validation) {
       return [
         { train: pool.filter((w) => foldOf(w.id, VALIDATION_FOLDS) !== 0), test: pool.filter((w) => foldOf(w.id, VALIDATION_FOLDS) === 0) },
