@@ -18,7 +18,7 @@ import { collectFeatures, F, S_PAGERANK, S_POPULARITY, SIGNALS, type QueryInput 
 import { foldOf } from './folds.js';
 import { transform } from './linear-profile.js';
 import type { TextEmbedding } from '../text/text-embedding.js';
-import { buildModel, PRIOR_WEIGHTS, type FittedWeights, type RecommenderModel } from './model.js';
+import { buildModel, EXPERT_WEIGHTS, type FittedWeights, type RecommenderModel } from './model.js';
 import { DEFAULT_K } from './predict-next.js';
 import { searchTools } from './search-tools.js';
 import { fitSoftmax, topHits, type FitGroup, type FitQuery } from './softmax-fit.js';
@@ -109,7 +109,7 @@ export function fitWeights(
       else graph.ingest(t);
     }
     if (heldOut.length === 0 || graph.traces === 0) continue;
-    const model = buildModel(graph, catalog, PRIOR_WEIGHTS, { seed: options.seed, embedding: options.embedding ?? null });
+    const model = buildModel(graph, catalog, EXPERT_WEIGHTS, { seed: options.seed, embedding: options.embedding ?? null });
     const group = collected.groups.length;
     collected.groups.push(backgroundGroup(model));
     for (const t of heldOut) {
@@ -129,7 +129,7 @@ export function fitWeights(
         // results (search-tools.ts), not among the gold tools. Search picks the tools that match
         // the most words, so gold-tool coverage ran lower and its 2% quantile turned away only
         // 0.1-0.4% of in-domain requests (README, "No match"). The fold models rank with the
-        // prior search weights: the fitted ones do not exist yet.
+        // product of experts (EXPERT_WEIGHTS, model.ts): the fitted weights do not exist yet.
         if (gold.length > 0) coverages.push(searchTools(model, { query: t.intent, context: [], k: DEFAULT_K }).coverage);
         if (gold.length > 0) collected.search.push(...queries(model, group, { context: [], intent: tokens, intentText: t.intent, extra: gold }, gold));
       }
@@ -162,9 +162,9 @@ export function fitWeights(
       report: { queries: qs.length, initialLoss: result.initialLoss, loss: result.loss, hit1Fitted, hit1Backoff, selected },
     };
   };
-  const next = fit(collected.next, PRIOR_WEIGHTS.next, BACKOFF_WEIGHTS);
-  const nextNoIntent = fit(collected.nextNoIntent, PRIOR_WEIGHTS.nextNoIntent, BACKOFF_WEIGHTS);
-  const search = fit(collected.search, PRIOR_WEIGHTS.search, LEXICAL_WEIGHTS);
+  const next = fit(collected.next, EXPERT_WEIGHTS.next, BACKOFF_WEIGHTS);
+  const nextNoIntent = fit(collected.nextNoIntent, EXPERT_WEIGHTS.nextNoIntent, BACKOFF_WEIGHTS);
+  const search = fit(collected.search, EXPERT_WEIGHTS.search, LEXICAL_WEIGHTS);
   const noMatchCoverage = lowQuantile(coverages, NO_MATCH_QUANTILE);
   return {
     weights: {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRng } from '../../src/graph/rng.js';
 import { ToolGraph } from '../../src/graph/tool-graph.js';
 import { hasUnknownWord } from '../../src/recommend/features.js';
-import { buildModel, PRIOR_WEIGHTS } from '../../src/recommend/model.js';
+import { buildModel, EXPERT_WEIGHTS, PRIOR_WEIGHTS } from '../../src/recommend/model.js';
 import { coverage, queryWords } from '../../src/recommend/query-coverage.js';
 import { searchTools } from '../../src/recommend/search-tools.js';
 import { parseSearchRequest } from '../../src/schema/requests.js';
@@ -122,6 +122,27 @@ describe('searchTools', () => {
     expect(found.signals.embedding).toBeGreaterThan(0.2);
     expect(found.signals.lexical).toBe(0);
     expect(found.signals.intent).toBe(0);
+  });
+
+  it('finds, before any fit, a tool no trace has called by its description', () => {
+    // A catalogue entry no trace has used yet, beside two tools traces called for an unrelated
+    // intent. With the plain product of experts its intent factor, floored at 1e-8, kept it last
+    // whatever its description said (score 3e-8 behind the two traced tools).
+    const g = new ToolGraph();
+    const fresh = new Map([...catalog, ['kangaroo_tracker', tool('kangaroo_tracker', 'Track kangaroo and platypus sightings')]]);
+    for (const name of fresh.keys()) g.addTool(name);
+    g.ingest(trace(['weather_forecast', 'flight_search'], { intent: 'hello' }));
+    const unfitted = buildModel(g, fresh, PRIOR_WEIGHTS, { embedding: hashedTextEmbedding() });
+    const found = searchTools(unfitted, { query: 'kangaroo platypus', context: [], k: 3 });
+    expect(found.kind).toBe('results');
+    expect(found.items[0]!.tool).toBe('kangaroo_tracker');
+    expect(found.items[0]!.score).toBeGreaterThan(0.5);
+    expect(found.items[0]!.signals.lexicalUnseen).toBe(1);
+    // The product of experts, which the fit starts from, is what left it out.
+    const expert = searchTools(buildModel(g, fresh, EXPERT_WEIGHTS, { embedding: hashedTextEmbedding() }), { query: 'kangaroo platypus', context: [], k: 3 });
+    expect(expert.items[0]!.tool).not.toBe('kangaroo_tracker');
+    // Where the traces do speak, they still lead: the traced tool for its own intent.
+    expect(searchTools(unfitted, { query: 'hello', context: [], k: 1 }).items[0]!.tool).toBe('weather_forecast');
   });
 
   it('computes coverage as the idf-weighted share of query words a tool explains', () => {

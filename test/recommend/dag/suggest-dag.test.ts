@@ -101,11 +101,14 @@ describe('suggestDag', () => {
     const g = new ToolGraph();
     for (const t of catalog) g.addTool(t.name);
     // Globally send_email comes first more often; for weather reports it comes last.
-    for (let i = 0; i < 8; i++) g.ingest(trace(['send_email', 'get_weather'], { id: `a${i}`, intent: `tell my team by email ${i} then check the sky` }));
+    // (Not "check the sky": unfitted search lets search_flights, never called, compete on its
+    // description, and its parameters originSkyId and destinationSkyId match "sky"; model.ts,
+    // PRIOR_WEIGHTS.)
+    for (let i = 0; i < 8; i++) g.ingest(trace(['send_email', 'get_weather'], { id: `a${i}`, intent: `tell my team by email ${i} then check the weather` }));
     for (let i = 0; i < 3; i++) g.ingest(trace(['get_weather', 'send_email'], { id: `b${i}`, intent: `forecast report mailed tonight ${i}` }));
     const model = buildModel(g, new Map(catalog.map((t) => [t.name, t])));
     expect(suggestDag(model, { intent: 'forecast report mailed tonight' }).nodes.map(label)).toEqual(['get_weather', 'send_email']);
-    expect(suggestDag(model, { intent: 'tell my team by email then check the sky' }).nodes.map(label)).toEqual(['send_email', 'get_weather']);
+    expect(suggestDag(model, { intent: 'tell my team by email then check the weather' }).nodes.map(label)).toEqual(['send_email', 'get_weather']);
   });
 
   it("orders two tools as the request's clauses name them, as far as recorded requests did so", () => {
