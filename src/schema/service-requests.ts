@@ -208,7 +208,7 @@ export const capabilityRankingSchema = z.object({
  * Codes the HTTP face adds to the library's: a missing or wrong token, a body in another format,
  * a browser page from an origin not allowed (origin.ts).
  */
-export const HTTP_ERROR_CODES = [...ERROR_CODES, 'UNAUTHORIZED', 'UNSUPPORTED_MEDIA_TYPE', 'FORBIDDEN_ORIGIN'] as const;
+export const HTTP_ERROR_CODES = [...ERROR_CODES, 'UNAUTHORIZED', 'UNSUPPORTED_MEDIA_TYPE', 'FORBIDDEN_ORIGIN', 'FORBIDDEN_HOST'] as const;
 export type HttpErrorCode = (typeof HTTP_ERROR_CODES)[number];
 
 export const errorResponseSchema = z.object({

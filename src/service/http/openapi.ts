@@ -28,7 +28,7 @@ function openApiPath(url: string): { path: string; params: string[] } {
 const ERROR_RESPONSES = {
   '400': 'Invalid input (INVALID_INPUT): malformed JSON or NDJSON, invalid UTF-8, or a body the schema rejects',
   '401': 'Missing or wrong bearer token (UNAUTHORIZED), for writes when the server has a token',
-  '403': 'Sent by a web page whose Origin is neither loopback nor allowed (FORBIDDEN_ORIGIN)',
+  '403': 'Sent by a web page whose Origin is neither loopback nor allowed (FORBIDDEN_ORIGIN), or naming another host than loopback to a server bound to loopback (FORBIDDEN_HOST)',
   '404': 'Unknown route or resource (NOT_FOUND, UNKNOWN_TOOL)',
   '413': 'Body or a field past a documented limit (PAYLOAD_TOO_LARGE)',
   '415': 'Content type not accepted by this endpoint (UNSUPPORTED_MEDIA_TYPE)',

@@ -28,6 +28,32 @@ export function originChecker(allowed: readonly string[] = []): (origin: string 
   };
 }
 
+/**
+ * A checker for the request's `Host` header, for a server bound to loopback: DNS rebinding's
+ * same-origin GETs carry no `Origin` (a page at evil.example, its name pointed at 127.0.0.1,
+ * reading /v1/tools or /metrics), but their `Host` is the page's own name. So a loopback server
+ * serves only requests that name a loopback host (any port). `loopbackOnly` false (a server bound
+ * to another address, reached by whatever names the network gives it): every Host is served.
+ * A request without Host (HTTP/1.0) is not a browser's.
+ */
+export function hostChecker(loopbackOnly: boolean): (host: string | undefined) => boolean {
+  if (!loopbackOnly) return () => true;
+  return (host) => {
+    if (host === undefined) return true;
+    try {
+      return LOOPBACK_HOSTS.has(new URL(`http://${host.trim()}`).hostname.toLowerCase());
+    } catch {
+      return false;
+    }
+  };
+}
+
+/** An address to listen on that only this machine reaches: `localhost`, 127.0.0.0/8 or ::1. */
+export function isLoopbackAddress(address: string): boolean {
+  const a = address.trim().toLowerCase().replace(/^\[|\]$/g, '');
+  return a === 'localhost' || a === '::1' || /^127(\.\d{1,3}){3}$/.test(a);
+}
+
 /** Origins compare case-insensitively in scheme and host, without a trailing slash. */
 function normaliseOrigin(origin: string): string {
   return origin.trim().replace(/\/+$/, '').toLowerCase();

@@ -21,7 +21,7 @@ import { JSON_TYPE, NDJSON_TYPES, parseJsonBody, parseNdjsonBody } from './body.
 import { clientErrorResponse, HttpError, renderError } from './errors.js';
 import { HttpMetrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
-import { originChecker } from './origin.js';
+import { hostChecker, isLoopbackAddress, originChecker } from './origin.js';
 import { ROUTES, WRITE_BODY_LIMIT, type RouteContext } from './routes.js';
 
 export const API_VERSION = '0.1.0';
@@ -36,6 +36,11 @@ export interface HttpServerOptions {
   readonly logger?: FastifyServerOptions['logger'];
   /** Origins besides loopback ones whose pages may call the server (origin.ts). */
   readonly allowedOrigins?: readonly string[];
+  /**
+   * Serve only requests whose Host is a loopback name (origin.ts, hostChecker): startHttpServer
+   * sets it when it listens on a loopback address, unless given.
+   */
+  readonly loopbackHostsOnly?: boolean;
   /** Mount the MCP server at `/mcp` (default true). */
   readonly mcp?: boolean;
   /** On close, connections still busy after this many ms are cut (default 10,000). */
@@ -96,6 +101,7 @@ export function buildHttpApp(service: ToolgraphService, options: HttpServerOptio
   });
   const authorized = bearerAuthorizer(options.token);
   const originAllowed = originChecker(options.allowedOrigins);
+  const hostAllowed = hostChecker(options.loopbackHostsOnly ?? false);
   const context: RouteContext = { service, metrics };
   let openApi: Record<string, unknown> | undefined;
   // Once closing, every response asks the client to close its connection: a kept-alive idle
@@ -141,6 +147,11 @@ export function buildHttpApp(service: ToolgraphService, options: HttpServerOptio
     strictPreflight: false,
   });
   app.after(() => app.addHook('onRequest', (request, reply, done) => {
+    const host = request.headers.host;
+    if (!hostAllowed(host)) {
+      done(new HttpError(403, 'FORBIDDEN_HOST', `requests naming host ${JSON.stringify(host!.slice(0, 200))} are refused: this server listens on loopback, and only a web page whose own name points at it (DNS rebinding) names another host; to serve other names, listen on another address (--host)`));
+      return;
+    }
     const origin = request.headers.origin;
     if (!originAllowed(origin)) {
       done(new HttpError(403, 'FORBIDDEN_ORIGIN', `requests from pages at ${JSON.stringify(origin!.slice(0, 200))} are refused: allow the origin with --allow-origin or TOOLGRAPH_ALLOWED_ORIGINS`));
@@ -223,7 +234,7 @@ export async function startHttpServer(
   listen: { readonly port: number; readonly host: string },
   options: HttpServerOptions = {},
 ): Promise<RunningHttpServer> {
-  const app = buildHttpApp(service, options);
+  const app = buildHttpApp(service, { ...options, loopbackHostsOnly: options.loopbackHostsOnly ?? isLoopbackAddress(listen.host) });
   await app.listen({ port: listen.port, host: listen.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : listen.port;

@@ -1,6 +1,7 @@
 /**
  * The HTTP API end to end: a real Fastify server on loopback over a real in-memory service.
  */
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reasoningTrace } from '../../scoring/_helpers.js';
 import { call, CATALOG, eventually, startTestServer } from './_server.js';
@@ -360,6 +361,40 @@ describe('HTTP origin check (DNS rebinding)', () => {
     expect(evil.headers.get('access-control-allow-origin')).toBeNull();
     // Clients that send no Origin are not browsers: no CORS headers.
     expect((await call(server.url, '/v1/predict', { body: { context: ['search_flights'] } })).headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('HTTP Host check (DNS rebinding, requests without Origin)', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  /** A GET with the Host header given (fetch does not let a caller set it). */
+  function getWithHost(path: string, host: string): Promise<{ status: number; body: string }> {
+    const { hostname, port } = new URL(server.url);
+    return new Promise((resolve, reject) => {
+      const req = httpRequest({ hostname, port, path, headers: { host } }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  it('refuses, on a loopback server, a request naming another host: a same-origin GET from a rebinding page carries no Origin', async () => {
+    const refused = await getWithHost('/v1/tools', 'evil.example:8080');
+    expect(refused.status).toBe(403);
+    expect(JSON.parse(refused.body).error.code).toBe('FORBIDDEN_HOST');
+    expect((await getWithHost('/metrics', 'localhost.evil.example')).status).toBe(403);
+    expect((await getWithHost('/v1/tools', `localhost:${new URL(server.url).port}`)).status).toBe(200);
+    expect((await call(server.url, '/v1/tools')).status).toBe(200);
   });
 });
 
