@@ -10,20 +10,11 @@ import { ToolgraphError } from '../schema/errors.js';
 import type { ToolgraphService } from '../service/service.js';
 import type { Command, OptionSpec, Values } from './command.js';
 import { parseOriginList } from '../service/http/origin.js';
+import { intOption } from './options.js';
 
 export type ServiceLoader = (values: Values) => Promise<ToolgraphService>;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-
-function portOption(values: Values): number {
-  const raw = values['port'];
-  if (raw === undefined) return 8080;
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new ToolgraphError('INVALID_INPUT', `--port: expected an integer in [0, 65535], got '${String(raw)}'`);
-  }
-  return port;
-}
 
 /** Resolves on the first SIGINT or SIGTERM; a second one exits immediately. */
 function untilSignal(name: string): { signal: AbortSignal; done: Promise<string> } {
@@ -47,6 +38,7 @@ export function serveCommands(sourceOptions: Readonly<Record<string, OptionSpec>
   const { json: _json, ...rest } = sourceOptions;
   const sources: Record<string, OptionSpec> = {
     ...rest,
+    tools: { type: 'string', help: 'a tool catalogue (JSONL, or JSON: array or MCP tools/list result), added to the store or to what --data / --traces learn' },
     'rebuild-delay': { type: 'string', help: 'ms from an ingestion to the model rebuild that includes it (default 2000)' },
     'learn-capabilities': { type: 'boolean', help: 'with the store: learn capabilities from the stored traces (more memory as traces grow; the in-memory sources always learn)' },
   };
@@ -66,7 +58,7 @@ export function serveCommands(sourceOptions: Readonly<Record<string, OptionSpec>
       },
     },
     async run(values) {
-      const port = portOption(values);
+      const port = intOption(values, 'port', 8080, 0, 65_535);
       const host = typeof values['host'] === 'string' ? values['host'] : '127.0.0.1';
       const level = typeof values['log-level'] === 'string' ? values['log-level'] : 'info';
       if (!(LOG_LEVELS as readonly string[]).includes(level)) {
