@@ -143,7 +143,10 @@ export interface DurableToolgraph extends ToolgraphService {
   catchUp(): Promise<number>;
   /** Writes a graph snapshot now (rebuilding the model first if it is stale). */
   snapshot(): Promise<SnapshotReport>;
-  /** fit() with options (folds, ...) on every stored trace; stores the weights and a snapshot. */
+  /**
+   * fit() with options (folds, ...) on every stored trace; stores the weights and a snapshot.
+   * INVALID_INPUT, storing nothing, when no stored trace succeeded.
+   */
   fitWith(options: FitOptions): Promise<FitReport>;
   storeStats(): Promise<StoreStats>;
   /** The in-memory engine, for read-only use (export, graph statistics). */
@@ -678,6 +681,11 @@ class DurableToolgraphImpl implements DurableToolgraph {
       for await (const item of iterateTraces(this.store, 0, 5_000)) {
         if (item.seq > this.cursor) break;
         traces.push(item.trace);
+      }
+      // Fitting learns from successful traces only: without one it would hand back the prior
+      // weights marked fitted, and they would be stored as such.
+      if (!traces.some((t) => t.success && t.steps.length > 0)) {
+        throw new ToolgraphError('INVALID_INPUT', 'fit: nothing to fit: the store has no successful traces');
       }
       return this.engine.fitOn(traces, options);
     });
