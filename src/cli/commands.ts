@@ -18,6 +18,8 @@ import { VectorCache } from '../scoring/vector-cache.js';
 import { createEmbedder } from '../text/embedder-config.js';
 import { parseTrace, workflowToTrace } from '../schema/trace.js';
 import type { DagSuggestion } from '../recommend/dag/suggest-dag.js';
+import type { FitReport } from '../recommend/fit-weights.js';
+import type { Trace } from '../schema/types.js';
 import { SIGNALS } from '../recommend/features.js';
 import { Toolgraph, type ToolgraphOptions } from '../service/toolgraph.js';
 import { inMemoryService, type ToolgraphService } from '../service/service.js';
@@ -27,8 +29,8 @@ import { storeOptionsFromEnv } from '../store/open-store.js';
 import { runCapabilityEval } from './eval-capability.js';
 import { serveCommands } from './serve-commands.js';
 import { progressBar } from './progress.js';
-import { DATA_DIR_OPTION, ingestSources, STORE_COMMANDS, storeLabel, usesStore, withStore } from './store-commands.js';
-import { intOption, listOption, listOptionEither, textOrWords } from './options.js';
+import { DATA_DIR_OPTION, ingestSources, readCatalog, STORE_COMMANDS, storeLabel, usesStore, withLearnedStore, withStore } from './store-commands.js';
+import { decimalOption, intOption, listOption, listOptionEither, textOrWords } from './options.js';
 import { formatNumber, formatTable } from './table.js';
 import { print, type Command, type OptionSpec, type Values } from './command.js';
 
@@ -36,7 +38,7 @@ import { print, type Command, type OptionSpec, type Values } from './command.js'
 const SOURCE_OPTIONS: Record<string, OptionSpec> = {
   data: { type: 'string', help: 'a dataset folder (workflows.jsonl, tools.jsonl) to learn from' },
   traces: { type: 'string', help: 'a JSONL file of traces (ReasoningTrace or compact) to learn from' },
-  tools: { type: 'string', help: 'a tool catalogue: JSONL, or JSON (array or MCP tools/list result)' },
+  tools: { type: 'string', help: 'a tool catalogue (JSONL, or JSON: array or MCP tools/list result) for --data / --traces' },
   seed: { type: 'string', help: 'seed of every random step (default 42)' },
   json: { type: 'boolean', help: 'print JSON instead of a table' },
   // Without --data / --traces, the command answers from the store.
@@ -55,6 +57,13 @@ export function sampleDir(): string {
 
 /** Builds an in-memory Toolgraph from --data / --traces / --tools, fitted on what it learned. */
 async function loadToolgraph(values: Values, options: ToolgraphOptions = {}): Promise<Toolgraph> {
+  const { tg } = await learnInMemory(values, options);
+  tg.fit();
+  return tg;
+}
+
+/** An in-memory Toolgraph that learned from --data / --traces / --tools, not fitted, and the traces it learned. */
+async function learnInMemory(values: Values, options: ToolgraphOptions = {}): Promise<{ tg: Toolgraph; traces: readonly Trace[] }> {
   const seed = intOption(values, 'seed', 42, 0);
   const tg = new Toolgraph({ seed, ...options });
   const data = values['data'];
@@ -63,20 +72,20 @@ async function loadToolgraph(values: Values, options: ToolgraphOptions = {}): Pr
   if (data === undefined && traces === undefined) {
     throw new ToolgraphError('INVALID_INPUT', 'expected --data DIR or --traces FILE to learn from');
   }
+  let learned: Trace[] = [];
   if (typeof data === 'string') {
     const dataset = await loadDataset(data);
     tg.setTools(dataset.tools);
-    tg.ingestTraces(dataset.workflows.map(workflowToTrace));
+    learned = dataset.workflows.map(workflowToTrace);
+    tg.ingestTraces(learned);
   }
-  if (typeof tools === 'string') tg.setTools(await readCatalogFile(tools));
-  if (typeof traces === 'string') tg.ingestTraces(await readJsonlFile(traces, (v) => parseTrace(v)));
-  tg.fit();
-  return tg;
-}
-
-async function readCatalogFile(path: string): Promise<unknown> {
-  if (path.endsWith('.jsonl')) return readJsonlFile(path, (v) => v);
-  return parseJsonText(await readTextFile(path), path);
+  if (typeof tools === 'string') tg.setTools(await readCatalog(tools));
+  if (typeof traces === 'string') {
+    const read = await readJsonlFile(traces, (v) => parseTrace(v));
+    tg.ingestTraces(read);
+    learned = learned.concat(read);
+  }
+  return { tg, traces: learned };
 }
 
 function parseJsonText(text: string, path: string): unknown {
@@ -256,12 +265,12 @@ async function runFeedbackEval(values: Values, data: string): Promise<void> {
 const fitCommand: Command = {
   name: 'fit',
   summary: "Fit the default profile's weights on recorded traces (learning to rank) and print them.",
-  usage: 'fit [--data DIR | --traces FILE] [--tools FILE] [--data-dir DIR] [--json]',
+  usage: 'fit [--data DIR | --traces FILE | --data-dir DIR] [--tools FILE] [--json]',
   example: 'toolgraph fit --data samples/nestful',
   options: SOURCE_OPTIONS,
   async run(values) {
     // From the store: fit on every stored trace and store the weights.
-    const report = usesStore(values) ? await withStore(values, (tg) => tg.fit()) : (await loadToolgraph(values)).lastFit!;
+    const report = usesStore(values) ? await withStore(values, (tg) => tg.fit()) : await fitInMemory(values);
     const w = report.weights;
     const tasks = [
       ['next', report.next],
@@ -280,6 +289,15 @@ const fitCommand: Command = {
     );
   },
 };
+
+/** `fit --data / --traces`: as the store's fit, INVALID_INPUT when no trace succeeded (the weights would be the prior's, marked fitted). */
+async function fitInMemory(values: Values): Promise<FitReport> {
+  const { tg, traces } = await learnInMemory(values);
+  if (!traces.some((t) => t.success && t.steps.length > 0)) {
+    throw new ToolgraphError('INVALID_INPUT', 'fit: nothing to fit: the traces given have no successful one');
+  }
+  return tg.fit();
+}
 
 const predictCommand: Command = {
   name: 'predict',
@@ -302,7 +320,7 @@ const predictCommand: Command = {
       ...(typeof values['profile'] === 'string' ? { profile: values['profile'] } : {}),
     };
     const result = usesStore(values)
-      ? await withStore(values, (tg) => tg.predictNext(request))
+      ? await withLearnedStore(values, (tg) => tg.predictNext(request))
       : (await loadToolgraph(values)).predictNext(request);
     print(values, result, () => {
       const head = `${result.kind} (profile ${result.profile}, graph version ${result.version})`;
@@ -383,7 +401,7 @@ const dagCommand: Command = {
       expandCapabilities: values['expand'] === true,
     };
     const dag = usesStore(values)
-      ? await withStore(values, (tg) => tg.suggestDag(request))
+      ? await withLearnedStore(values, (tg) => tg.suggestDag(request))
       : (await loadToolgraph(values)).suggestDag(request);
     print(values, dag, () => dagTable(dag));
   },
@@ -399,7 +417,7 @@ const demoCommand: Command = {
   options: { ...DATA_DIR_OPTION, json: { type: 'boolean', help: 'print JSON lines instead of tables' } },
   async run(values) {
     const dir = sampleDir();
-    const out = await withStore(values, async (tg) => {
+    const out = await withLearnedStore(values, async (tg) => {
       // The sample's workflows carry ids: a second run stores nothing new and skips the fit.
       const ingest = await ingestSources({}, [dir], tg);
       const fitted = ingest.ingested > 0 || tg.engine.fittedWeights.source !== 'fitted' ? await tg.fit() : null;
@@ -456,10 +474,7 @@ const scoreCommand: Command = {
   async run(values, positionals) {
     const file = positionals[0];
     if (file === undefined) throw new ToolgraphError('INVALID_INPUT', 'score: expected FILE (a JSON ReasoningTrace, or JSONL of them)');
-    const threshold = values['threshold'] === undefined ? undefined : Number(values['threshold']);
-    if (threshold !== undefined && !(threshold >= 0 && threshold <= 1)) {
-      throw new ToolgraphError('INVALID_INPUT', `--threshold: expected a number in [0, 1], got '${String(values['threshold'])}'`);
-    }
+    const threshold = decimalOption(values, 'threshold', 0, 1);
     const traces = file.endsWith('.jsonl') ? await readJsonlFile(file, (v) => v) : [parseJsonText(await readTextFile(file), file)];
     // Traces are scored in file order; each one at or above the threshold enters the novelty
     // memory, so later traces are novel relative to the contributed earlier ones.
@@ -541,7 +556,7 @@ async function loadService(values: Values): Promise<ToolgraphService> {
     ...options,
   });
   try {
-    if (typeof values['tools'] === 'string') await service.setTools(await readCatalogFile(values['tools']));
+    if (typeof values['tools'] === 'string') await service.setTools(await readCatalog(values['tools']));
   } catch (error) {
     await service.close();
     throw error;

@@ -7,14 +7,14 @@
 import { existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { toGraphml } from '../graph/graph-export.js';
-import { loadDataset, parseCatalogJsonl, WORKFLOWS_FILE } from '../schema/dataset.js';
+import { parseCatalogJsonl, TOOLS_FILE, WORKFLOWS_FILE } from '../schema/dataset.js';
 import { isToolgraphError, ToolgraphError } from '../schema/errors.js';
 import { readTextFile } from '../schema/jsonl.js';
 import { parseTrace, parseWorkflowRecord, workflowToTrace } from '../schema/trace.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
 import { openToolgraph, type DurableToolgraph } from '../service/durable-toolgraph.js';
 import { DATABASE_URL_ENV, DEFAULT_DATA_DIR, storeOptionsFromEnv } from '../store/open-store.js';
-import { intOption, listOption } from './options.js';
+import { intOption, listOption, noWordAfter } from './options.js';
 import { progressBar } from './progress.js';
 import { formatTable } from './table.js';
 import { print, type Command, type OptionSpec, type Values } from './command.js';
@@ -34,23 +34,29 @@ export function storeLabel(values: Values): string {
   return resolve(typeof values['data-dir'] === 'string' ? values['data-dir'] : DEFAULT_DATA_DIR);
 }
 
-function seedOf(values: Values): number {
-  const raw = values['seed'];
-  if (raw === undefined) return 42;
-  const seed = Number(raw);
-  if (!Number.isInteger(seed) || seed < 0) throw new ToolgraphError('INVALID_INPUT', `--seed: expected an integer >= 0, got '${String(raw)}'`);
-  return seed;
-}
-
 /** Opens the durable toolgraph the options and environment name, runs `fn`, and closes it. */
 export async function withStore<T>(values: Values, fn: (tg: DurableToolgraph) => Promise<T>): Promise<T> {
   const dataDir = typeof values['data-dir'] === 'string' ? values['data-dir'] : undefined;
-  const tg = await openToolgraph({ ...storeOptionsFromEnv(process.env, dataDir), seed: seedOf(values) });
+  const tg = await openToolgraph({ ...storeOptionsFromEnv(process.env, dataDir), seed: intOption(values, 'seed', 42, 0) });
   try {
     return await fn(tg);
   } finally {
     await tg.close();
   }
+}
+
+/**
+ * withStore for an answer that reads capabilities or predictions. An open that restores a
+ * snapshot reads the traces before it in the background, and until then the model has no trace
+ * outcomes (a registered capability's reliability is the 0.5 of none); the model rebuilt after
+ * would come too late for a process that answers once, so it is built here.
+ */
+export function withLearnedStore<T>(values: Values, fn: (tg: DurableToolgraph) => Promise<T>): Promise<T> {
+  return withStore(values, async (tg) => {
+    await tg.capabilitiesLearned();
+    tg.engine.rebuild();
+    return fn(tg);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -86,24 +92,32 @@ function toTrace(value: unknown): Trace {
   return parseTrace(value);
 }
 
+/** A dataset folder's workflows.jsonl line: a workflow record only, whatever keys it has. */
+function workflowTrace(value: unknown): Trace {
+  return workflowToTrace(parseWorkflowRecord(value));
+}
+
 /**
  * The traces of FILE (JSONL/NDJSON, one trace per line; or `.json` holding one trace or an
  * array), or of a dataset folder (workflows.jsonl, and tools.jsonl as a catalogue). A bad line
- * is rejected with its reason; the good ones are kept.
+ * is rejected with its reason, a folder's workflow line as a file's; the good ones are kept. A
+ * folder's catalogue is taken whole or not at all, as `tools import` takes one.
  */
 export async function readTraceSource(path: string, onLine: (done: number, total: number) => void = () => {}): Promise<ReadTraces> {
   if (existsSync(path) && statSync(path).isDirectory()) {
-    if (!existsSync(join(path, WORKFLOWS_FILE))) {
-      throw new ToolgraphError('INVALID_INPUT', `ingest: ${path} is a folder without ${WORKFLOWS_FILE}; give trace files or a dataset folder`);
+    const workflows = join(path, WORKFLOWS_FILE);
+    // NOT_FOUND, as loadDataset says for `--data` and `eval`: the folder lacks a file.
+    if (!existsSync(workflows)) {
+      throw new ToolgraphError('NOT_FOUND', `ingest: ${path} is a folder without ${WORKFLOWS_FILE}; give trace files or a dataset folder`);
     }
-    const dataset = await loadDataset(path);
-    onLine(dataset.workflows.length, dataset.workflows.length);
-    return { traces: dataset.workflows.map(workflowToTrace), tools: dataset.tools, rejected: [], lines: dataset.workflows.length };
+    const catalogue = join(path, TOOLS_FILE);
+    const tools = existsSync(catalogue) ? parseCatalogJsonl(await readTextFile(catalogue), catalogue) : [];
+    return { ...readLines(workflows, await readTextFile(workflows), workflowTrace, onLine), tools };
   }
   const text = await readTextFile(path);
-  const traces: Trace[] = [];
-  const rejected: Rejection[] = [];
   if (path.endsWith('.json')) {
+    const traces: Trace[] = [];
+    const rejected: Rejection[] = [];
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -121,6 +135,13 @@ export async function readTraceSource(path: string, onLine: (done: number, total
     onLine(items.length, items.length);
     return { traces, tools: [], rejected, lines: items.length };
   }
+  return readLines(path, text, toTrace, onLine);
+}
+
+/** JSON lines of `file` as traces by `parse`, each bad line rejected with its number and reason. */
+function readLines(file: string, text: string, parse: (value: unknown) => Trace, onLine: (done: number, total: number) => void): ReadTraces {
+  const traces: Trace[] = [];
+  const rejected: Rejection[] = [];
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const lines = body.split(/\r?\n/);
   let counted = 0;
@@ -133,29 +154,57 @@ export async function readTraceSource(path: string, onLine: (done: number, total
     try {
       value = JSON.parse(line);
     } catch (error) {
-      rejected.push({ file: path, line: i + 1, reason: `invalid JSON: ${message(error)}` });
+      rejected.push({ file, line: i + 1, reason: `invalid JSON: ${message(error)}` });
       continue;
     }
     try {
-      traces.push(toTrace(value));
+      traces.push(parse(value));
     } catch (error) {
       if (!isToolgraphError(error)) throw error;
-      rejected.push({ file: path, line: i + 1, reason: `${error.code}: ${error.message}` });
+      rejected.push({ file, line: i + 1, reason: `${error.code}: ${error.message}` });
     }
   }
   onLine(lines.length, lines.length);
   return { traces, tools: [], rejected, lines: counted };
 }
 
-/** A catalogue file: JSONL as a dataset's tools.jsonl (parseCatalogJsonl), or JSON. */
-async function readCatalog(path: string): Promise<unknown> {
-  if (path.endsWith('.jsonl') || path.endsWith('.ndjson')) return parseCatalogJsonl(await readTextFile(path), path);
-  return readJson(path);
+/**
+ * A catalogue file (`tools import`, `--tools`): JSONL as a dataset's tools.jsonl
+ * (parseCatalogJsonl), or JSON. `.jsonl`/`.ndjson` and `.json` say which; under any other name
+ * the text does, so that a saved `tools list --json` imports whatever it is called: one JSON
+ * catalogue (an array, or `{tools: [...]}`) is JSON; else a text whose first line is a JSON
+ * value by itself is JSON lines (one tool on one line is a line), and a bad line is named; else
+ * it is JSON, with the JSON parser's error for a pretty-printed file with a mistake.
+ */
+export async function readCatalog(path: string): Promise<unknown> {
+  const text = await readTextFile(path);
+  if (path.endsWith('.jsonl') || path.endsWith('.ndjson')) return parseCatalogJsonl(text, path);
+  if (path.endsWith('.json')) return parseJson(text, path);
+  const whole = jsonValue(text);
+  if (whole !== undefined && (Array.isArray(whole.value) || (isObject(whole.value) && Object.hasOwn(whole.value, 'tools')))) return whole.value;
+  const first = text.replace(/^\uFEFF/, '').split(/\r?\n/).find((line) => line.trim() !== '');
+  if (first !== undefined && jsonValue(first) !== undefined) return parseCatalogJsonl(text, path);
+  return whole !== undefined ? whole.value : parseJson(text, path);
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
+}
+
+function jsonValue(text: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch {
+    return undefined;
+  }
 }
 
 /** A JSON file's value; INVALID_INPUT naming the file when it is not JSON. */
 async function readJson(path: string): Promise<unknown> {
-  const text = await readTextFile(path);
+  return parseJson(await readTextFile(path), path);
+}
+
+function parseJson(text: string, path: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
@@ -281,6 +330,7 @@ const toolsCommand: Command = {
       return;
     }
     if (action === 'list') {
+      noWordAfter('tools list', file);
       const tools = await withStore(values, async (tg) => [...(await tg.tools())]);
       if (values['json'] === true) {
         for (const t of tools) process.stdout.write(`${JSON.stringify(t)}\n`);
@@ -320,7 +370,8 @@ const capabilitiesCommand: Command = {
       return;
     }
     if (action === 'list') {
-      const capabilities = await withStore(values, async (tg) => [...(await tg.capabilities())]);
+      noWordAfter('capabilities list', arg);
+      const capabilities = await withLearnedStore(values, async (tg) => [...(await tg.capabilities())]);
       if (values['json'] === true) {
         for (const c of capabilities) process.stdout.write(`${JSON.stringify(c)}\n`);
         return;
@@ -331,12 +382,13 @@ const capabilitiesCommand: Command = {
       return;
     }
     if (action === 'rank') {
+      noWordAfter('capabilities rank', arg);
       const request = {
         context: listOption(values, 'context'),
         ...(typeof values['intent'] === 'string' ? { intent: values['intent'] } : {}),
         k: intOption(values, 'k', 5),
       };
-      const ranking = await withStore(values, (tg) => tg.rankCapabilities(request));
+      const ranking = await withLearnedStore(values, (tg) => tg.rankCapabilities(request));
       print(values, ranking, () => {
         const unknown = ranking.unknownContext.length > 0 ? `\nunknown context tools ignored: ${ranking.unknownContext.join(', ')}` : '';
         const rows = ranking.items.map((c, i) => [i + 1, c.capability, c.source, c.score, c.relevance, c.structuralBoost, c.reliability, c.tools.join(c.ordered ? ' > ' : ', ')]);
@@ -346,7 +398,7 @@ const capabilitiesCommand: Command = {
     }
     if (action === 'show') {
       if (arg === undefined) throw new ToolgraphError('INVALID_INPUT', 'capabilities show: expected ID');
-      const capability = await withStore(values, (tg) => tg.expandCapability(arg));
+      const capability = await withLearnedStore(values, (tg) => tg.expandCapability(arg));
       print(values, capability, () =>
         formatTable(['capability', 'source', 'ordered', 'tools', 'description'], [[capability.id, capability.source, capability.ordered ? 'yes' : 'no', capability.tools.join(capability.ordered ? ' > ' : ', '), capability.description]]),
       );
@@ -367,9 +419,7 @@ const statsCommand: Command = {
     json: { type: 'boolean', help: 'print JSON' },
   },
   async run(values) {
-    const topRaw = values['top'] ?? '10';
-    const top = Number(topRaw);
-    if (!Number.isInteger(top) || top < 0) throw new ToolgraphError('INVALID_INPUT', `--top: expected an integer >= 0, got '${String(topRaw)}'`);
+    const top = intOption(values, 'top', 10, 0);
     const out = await withStore(values, async (tg) => {
       const model = tg.engine.rebuild();
       const g = model.graph;
@@ -406,16 +456,18 @@ const statsCommand: Command = {
 const exportCommand: Command = {
   name: 'export',
   summary: 'Export the learned graph as JSON or GraphML.',
-  usage: 'export [--format json|graphml] [--out FILE] [--data-dir DIR]',
+  usage: 'export [--format json|graphml | --json] [--out FILE] [--data-dir DIR]',
   example: 'toolgraph export --format graphml --out toolgraph.graphml',
   options: {
     ...DATA_DIR_OPTION,
     format: { type: 'string', help: "'json' (default) or 'graphml'" },
+    json: { type: 'boolean', help: 'the same as --format json (as every command takes --json)' },
     out: { type: 'string', help: 'write to FILE (whole, through a temporary file) instead of stdout' },
   },
   async run(values) {
     const format = values['format'] ?? 'json';
     if (format !== 'json' && format !== 'graphml') throw new ToolgraphError('INVALID_INPUT', `--format: expected 'json' or 'graphml', got '${String(format)}'`);
+    if (values['json'] === true && format !== 'json') throw new ToolgraphError('INVALID_INPUT', `export: --json is --format json, not '${format}': give one format`);
     const graph = await withStore(values, async (tg) => tg.engine.exportGraph());
     const text = format === 'json' ? `${JSON.stringify(graph)}\n` : toGraphml(graph);
     if (typeof values['out'] === 'string') {
@@ -429,7 +481,18 @@ const exportCommand: Command = {
 
 export const STORE_COMMANDS: readonly Command[] = [ingestCommand, toolsCommand, capabilitiesCommand, statsCommand, exportCommand];
 
-/** True when a command should answer from the store: no --data / --traces source given. */
+/**
+ * True when a command should answer from the store: no --data / --traces source given. `--tools`
+ * then is bad usage rather than ignored: it adds a catalogue to what is learned in memory, and a
+ * one-shot command does not change the store's.
+ */
 export function usesStore(values: Values): boolean {
-  return values['data'] === undefined && values['traces'] === undefined;
+  const store = values['data'] === undefined && values['traces'] === undefined;
+  if (store && values['tools'] !== undefined) {
+    throw new ToolgraphError(
+      'INVALID_INPUT',
+      '--tools goes with --data or --traces (what is learned in memory); a store\'s catalogue is imported with `toolgraph tools import FILE`',
+    );
+  }
+  return store;
 }

@@ -3,7 +3,7 @@
  * builds first, so this exercises the current code.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -371,6 +371,168 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 180_000);
+
+  it('takes numbers in plain decimal only, naming the option otherwise', () => {
+    const cases: [string[], string][] = [
+      // Number() read '' as 0 and '0x10' as 16: both were taken.
+      [['predict', '--data', FIXTURE, '--after', 'search_airport', '--k', '0x10'], "--k: expected an integer >= 1, got '0x10'"],
+      [['predict', '--data', FIXTURE, '--after', 'search_airport', '--k', '1e1'], "--k: expected an integer >= 1, got '1e1'"],
+      [['predict', '--data', FIXTURE, '--after', 'search_airport', '--seed', ''], "--seed: expected an integer >= 0, got ''"],
+      [['stats', '--top', '', '--data-dir', join(tmpdir(), 'toolgraph-cli-never-opened')], "--top: expected an integer >= 0, got ''"],
+      [['score', 'samples/reasoning-traces.jsonl', '--threshold', ''], "--threshold: expected a number in [0, 1], got ''"],
+      [['score', 'samples/reasoning-traces.jsonl', '--threshold', '0x1'], "--threshold: expected a number in [0, 1], got '0x1'"],
+    ];
+    for (const [args, message] of cases) {
+      const result = run(args);
+      expect(result.status, args.join(' ')).toBe(2);
+      expect(result.stderr).toContain(`INVALID_INPUT: ${message}`);
+    }
+    expect(existsSync(join(tmpdir(), 'toolgraph-cli-never-opened'))).toBe(false);
+    expect(run(['predict', '--data', FIXTURE, '--after', 'search_airport', '--k', '3', '--seed', '0', '--json']).status).toBe(0);
+    expect(run(['score', 'samples/reasoning-traces.jsonl', '--threshold', '.5', '--no-embedder', '--json']).status).toBe(0);
+  });
+
+  it('refuses from the store what only in-memory sources take, and words after an action that takes none', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolgraph-cli-usage-'));
+    const dataDir = join(dir, 'store');
+    try {
+      const catalogue = `${FIXTURE}/tools.jsonl`;
+      // --tools was silently ignored when the answer came from the store.
+      for (const args of [
+        ['predict', '--after', 'search_airport'],
+        ['search', 'book a flight'],
+        ['dag', 'book a flight'],
+        ['fit'],
+      ]) {
+        const result = await runAsync([...args, '--tools', catalogue, '--data-dir', dataDir]);
+        expect(result.status, args.join(' ')).toBe(2);
+        expect(result.stderr).toContain('INVALID_INPUT: --tools goes with --data or --traces');
+        expect(result.stderr).toContain('toolgraph tools import FILE');
+      }
+      for (const args of [
+        ['capabilities', 'list', 'extra'],
+        ['capabilities', 'rank', 'extra'],
+        ['tools', 'list', 'extra'],
+      ]) {
+        const result = await runAsync([...args, '--data-dir', dataDir]);
+        expect(result.status, args.join(' ')).toBe(2);
+        expect(result.stderr).toContain(`too many arguments for '${args[0]} ${args[1]}'`);
+        expect(result.stdout).toBe('');
+      }
+      // Nothing above opened the store.
+      expect(existsSync(dataDir)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('ingests a dataset folder line by line as it does a file, and a folder without workflows.jsonl is not found', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolgraph-cli-folder-'));
+    const dataset = join(dir, 'dataset');
+    try {
+      const lines = readFileSync(`${FIXTURE}/workflows.jsonl`, 'utf8').split('\n').filter((l) => l.trim() !== '');
+      const bad = { ...(JSON.parse(lines[1]!) as Record<string, unknown>), edges: [[0, 5]] };
+      mkdirSync(dataset);
+      writeFileSync(join(dataset, 'workflows.jsonl'), [lines[0], JSON.stringify(bad), ...lines.slice(2)].join('\n'));
+      writeFileSync(join(dataset, 'tools.jsonl'), readFileSync(`${FIXTURE}/tools.jsonl`, 'utf8'));
+      const strict = await runAsync(['ingest', dataset, '--data-dir', join(dir, 'strict'), '--strict']);
+      expect(strict.status).toBe(2);
+      expect(strict.stderr).toMatch(/1 rejected line\(s\), nothing written; first: .*workflows\.jsonl:2: INVALID_INPUT: parseWorkflowRecord: edges/);
+      const ingest = await runAsync(['ingest', dataset, '--data-dir', join(dir, 'store'), '--json']);
+      expect(ingest.status, ingest.stderr).toBe(0);
+      const summary = JSON.parse(ingest.stdout) as { lines: number; accepted: number; ingested: number; tools: number; rejected: { file: string; line: number; reason: string }[] };
+      expect(summary).toMatchObject({ lines: lines.length, accepted: lines.length - 1, ingested: lines.length - 1 });
+      expect(summary.tools).toBeGreaterThan(0);
+      expect(summary.rejected).toHaveLength(1);
+      expect(summary.rejected[0]).toMatchObject({ file: join(dataset, 'workflows.jsonl'), line: 2 });
+      expect(summary.rejected[0]!.reason).toMatch(/^INVALID_INPUT: parseWorkflowRecord: edges\[0\]\[1\]: index 5 is out of range/);
+      // The same answer as predict --data and eval give: a missing file.
+      const toolsOnly = `${ROOT}test/fixtures/schema/tools-only`;
+      for (const args of [['ingest', toolsOnly, '--data-dir', join(dir, 'store')], ['predict', '--data', toolsOnly, '--after', 'a'], ['eval', 'next', '--data', toolsOnly]]) {
+        const result = await runAsync(args);
+        expect(result.status, args.join(' ')).toBe(3);
+        expect(result.stderr).toContain('NOT_FOUND');
+        expect(result.stderr).toContain('workflows.jsonl');
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('exports JSON with --json as with --format json, and imports a catalogue listing whatever its file is named', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolgraph-cli-formats-'));
+    const dataDir = join(dir, 'store');
+    try {
+      expect((await runAsync(['ingest', FIXTURE, '--data-dir', dataDir])).status).toBe(0);
+      const json = await runAsync(['export', '--json', '--data-dir', dataDir]);
+      expect(json.status, json.stderr).toBe(0);
+      expect(json.stdout).toBe((await runAsync(['export', '--format', 'json', '--data-dir', dataDir])).stdout);
+      const both = await runAsync(['export', '--json', '--format', 'graphml', '--data-dir', dataDir]);
+      expect(both.status).toBe(2);
+      expect(both.stderr).toContain('INVALID_INPUT');
+
+      // tools list --json lines, saved under a name that says nothing of the format.
+      const listed = (await runAsync(['tools', 'list', '--data-dir', dataDir, '--json'])).stdout;
+      const list = join(dir, 'cat.list');
+      writeFileSync(list, listed);
+      const imported = await runAsync(['tools', 'import', list, '--data-dir', dataDir, '--json']);
+      expect(imported.status, imported.stderr).toBe(0);
+      expect(JSON.parse(imported.stdout)).toMatchObject({ imported: listed.trim().split('\n').length, added: 0 });
+      // One JSON value (an array) under such a name is JSON.
+      const array = join(dir, 'cat.txt');
+      writeFileSync(array, JSON.stringify(listed.trim().split('\n').map((l) => JSON.parse(l) as unknown)));
+      expect((await runAsync(['tools', 'import', array, '--data-dir', dataDir])).status).toBe(0);
+      const garbled = join(dir, 'cat.data');
+      writeFileSync(garbled, `${listed}{not json\n`);
+      const refused = await runAsync(['tools', 'import', garbled, '--data-dir', dataDir]);
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toContain(`INVALID_INPUT: ${garbled}:${listed.trim().split('\n').length + 1}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('says there is nothing to fit when no trace succeeded, and stores nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolgraph-cli-fit-'));
+    const dataDir = join(dir, 'store');
+    try {
+      const empty = await runAsync(['fit', '--data-dir', dataDir]);
+      expect(empty.status).toBe(2);
+      expect(empty.stderr).toContain('INVALID_INPUT: fit: nothing to fit: the store has no successful traces');
+      const failed = join(dir, 'failed.jsonl');
+      writeFileSync(failed, `${JSON.stringify({ id: 'f1', intent: 'cancel then refund', tools: ['cancel', 'refund'], success: false })}\n`);
+      expect((await runAsync(['ingest', failed, '--data-dir', dataDir])).status).toBe(0);
+      expect((await runAsync(['fit', '--data-dir', dataDir])).status).toBe(2);
+      const stats = await runAsync(['stats', '--data-dir', dataDir, '--json']);
+      expect((JSON.parse(stats.stdout) as { weights: string }).weights).toBe('prior');
+      // In memory, the same.
+      const inMemory = await runAsync(['fit', '--traces', failed]);
+      expect(inMemory.status).toBe(2);
+      expect(inMemory.stderr).toContain('INVALID_INPUT: fit: nothing to fit: the traces given have no successful one');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("ranks a registered capability with the outcomes of the stored traces, in a one-shot command", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolgraph-cli-reliability-'));
+    const dataDir = join(dir, 'store');
+    try {
+      expect((await runAsync(['ingest', `${ROOT}samples/nestful`, '--data-dir', dataDir])).status).toBe(0);
+      const capabilities = join(dir, 'capabilities.json');
+      writeFileSync(capabilities, JSON.stringify([{ id: 'hotel', tools: ['TripadvisorSearchLocation', 'TripadvisorSearchHotels'], ordered: false }]));
+      expect((await runAsync(['capabilities', 'import', capabilities, '--data-dir', dataDir])).status).toBe(0);
+      // The open restores the snapshot the ingestion wrote and reads the traces before it in the
+      // background: answered before that, the reliability was the 0.5 of no outcome at all.
+      const ranked = await runAsync(['capabilities', 'rank', '--intent', 'hotels in Rome', '--data-dir', dataDir, '--json']);
+      expect(ranked.status, ranked.stderr).toBe(0);
+      const hotel = (JSON.parse(ranked.stdout) as { items: { capability: string; reliability: number; confidence: number | null }[] }).items.find((c) => c.capability === 'hotel')!;
+      expect(hotel.reliability).toBeGreaterThan(0.8);
+      expect(hotel.confidence).not.toBeNull();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('is runnable through npx after install', () => {
     const out = execFileSync('npx', ['--no-install', 'toolgraph', '--version'], { cwd: ROOT, encoding: 'utf8' });
