@@ -45,6 +45,12 @@ export interface HttpServerOptions {
   readonly mcp?: boolean;
   /** On close, connections still busy after this many ms are cut (default 10,000). */
   readonly shutdownTimeoutMs?: number;
+  /**
+   * A request whose headers and body have not all arrived after this many ms is answered 408
+   * and its connection closed (default 60,000). Fastify's default is no limit: a client that
+   * announced a longer body than it sent held its connection for as long as it stayed open.
+   */
+  readonly requestTimeoutMs?: number;
 }
 
 interface RouteConfig {
@@ -78,6 +84,7 @@ export function buildHttpApp(service: ToolgraphService, options: HttpServerOptio
     bodyLimit: WRITE_BODY_LIMIT,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    requestTimeout: options.requestTimeoutMs ?? 60_000,
     // Path parameters are ids and pattern ids of up to MAX_ID_LENGTH characters each, sent
     // percent-encoded: Fastify's default of 100 turned away valid ones with its own 414. Node's
     // header size limit (16 KiB with the request line) bounds them before this does.

@@ -4,6 +4,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reasoningTrace } from '../../scoring/_helpers.js';
+import { clientErrorResponse } from '../../../src/service/http/errors.js';
 import { call, CATALOG, eventually, startTestServer } from './_server.js';
 
 /** What a write would change: the graph's counts (a model rebuilt meanwhile in the background changes the rest). */
@@ -395,6 +396,25 @@ describe('HTTP Host check (DNS rebinding, requests without Origin)', () => {
     expect((await getWithHost('/metrics', 'localhost.evil.example')).status).toBe(403);
     expect((await getWithHost('/v1/tools', `localhost:${new URL(server.url).port}`)).status).toBe(200);
     expect((await call(server.url, '/v1/tools')).status).toBe(200);
+  });
+});
+
+describe('HTTP request timeout', () => {
+  it('gives a request a minute to arrive by default, and answers a late one 408 in the API shape', async () => {
+    const server = await startTestServer({ requestTimeoutMs: 1_500 });
+    const defaults = await startTestServer();
+    try {
+      // Node enforces it (server.requestTimeout) on its own clock, every 30 s: the wiring is checked here.
+      expect(server.app.server.requestTimeout).toBe(1_500);
+      expect(defaults.app.server.requestTimeout).toBe(60_000);
+      const [head, body] = clientErrorResponse('ERR_HTTP_REQUEST_TIMEOUT').split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+      expect(head).toContain('Connection: close');
+      expect(JSON.parse(body!)).toEqual({ error: { code: 'INVALID_INPUT', message: 'the request was not received in time' } });
+    } finally {
+      await server.close();
+      await defaults.close();
+    }
   });
 });
 
