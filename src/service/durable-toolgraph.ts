@@ -45,6 +45,7 @@ import { textOf, type ToolgraphService } from './service.js';
 import { SerialQueue } from './serial-queue.js';
 import { SharedState } from './shared-state.js';
 import { FIRST_MODEL_OFF_THREAD_FROM } from '../graph/snapshot-thread.js';
+import { parseOpenToolgraphOptions } from '../schema/options.js';
 import { Toolgraph, type IngestResult, type RestoredCaches, type ScoreOptions, type ToolgraphStats } from './toolgraph.js';
 
 export interface OpenToolgraphOptions extends OpenStoreOptions {
@@ -759,8 +760,11 @@ function restoreSnapshot(bytes: Uint8Array): RestoredSnapshot {
  * Opens the durable toolgraph: PostgreSQL when `databaseUrl` is given, else PGlite in `dataDir`
  * (default `.toolgraph/` in the working directory). Ready to answer when it resolves.
  */
-export async function openToolgraph(options: OpenToolgraphOptions = {}): Promise<DurableToolgraph> {
+export async function openToolgraph(input: OpenToolgraphOptions = {}): Promise<DurableToolgraph> {
   const t0 = performance.now();
+  // Before anything is opened: a wrong option is INVALID_INPUT naming it (a numeric dataDir
+  // threw node:path's TypeError, a misspelt option was ignored).
+  const options = parseOpenToolgraphOptions(input);
   // PGlite opens on its own thread (pglite-worker.js) while this one restores the newest
   // snapshot file as soon as it is inflated: at a million transitions the two take 0.3-0.9 s
   // each. start() uses the result only if the database names that file; a failure here is left

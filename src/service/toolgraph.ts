@@ -31,6 +31,7 @@ import { VectorCache } from '../scoring/vector-cache.js';
 import { ToolgraphError } from '../schema/errors.js';
 import { parseDagRequest, parsePredictRequest, parseSearchRequest } from '../schema/requests.js';
 import { suggestDag, type DagSuggestion } from '../recommend/dag/suggest-dag.js';
+import { parseToolgraphOptions } from '../schema/options.js';
 import { parseCatalog } from '../schema/tool.js';
 import { parseTraceBatch } from '../schema/trace.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
@@ -267,7 +268,10 @@ export class Toolgraph {
   /** The embedding behind the search signal: the same embedder, behind synchronous access. */
   private readonly embedding: TextEmbedding | PrefetchingEmbedding | null;
 
-  constructor(options: ToolgraphOptions = {}) {
+  constructor(input: ToolgraphOptions = {}) {
+    // Checked here because plain JavaScript and JSON configs reach this unchecked by the
+    // compiler: a wrong option is INVALID_INPUT naming it, not a failure far away or a silent default.
+    const options = parseToolgraphOptions(input);
     this.halfLifeMs = options.halfLifeMs;
     this.graph = new ToolGraph(options.halfLifeMs === undefined ? {} : { halfLifeMs: options.halfLifeMs });
     this.registry = new PatternRegistry(options.patterns);
