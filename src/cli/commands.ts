@@ -283,7 +283,7 @@ const fitCommand: Command = {
         '',
         formatTable(
           ['weights', 'queries', 'loss before', 'loss after', 'held-out hit@1', 'back-off hit@1', 'kept'],
-          tasks.map(([name, t]) => [name, t.queries, t.initialLoss, t.loss, t.hit1Fitted, t.hit1Backoff, name === 'search' ? 'fitted' : t.selected]),
+          tasks.map(([name, t]) => [name, t.queries, t.initialLoss, t.loss, t.hit1Fitted, t.hit1Backoff, t.selected]),
         ),
       ].join('\n'),
     );

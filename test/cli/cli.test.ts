@@ -509,6 +509,15 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
       const inMemory = await runAsync(['fit', '--traces', failed]);
       expect(inMemory.status).toBe(2);
       expect(inMemory.stderr).toContain('INVALID_INPUT: fit: nothing to fit: the traces given have no successful one');
+      // One successful trace: no fold holds a query out, so nothing is fitted, and the table and
+      // the stored weights say so (the search row said "fitted" whatever was kept).
+      const one = join(dir, 'one.jsonl');
+      writeFileSync(one, `${JSON.stringify({ id: 'o1', intent: 'cancel then refund', tools: ['cancel', 'refund'] })}\n`);
+      expect((await runAsync(['ingest', one, '--data-dir', dataDir])).status).toBe(0);
+      const fitted = await runAsync(['fit', '--data-dir', dataDir]);
+      expect(fitted.status).toBe(0);
+      for (const row of ['next ', 'next (no intent)', 'search ']) expect(fitted.stdout).toMatch(new RegExp(`^${row.replace(/[()]/g, '\\$&')}.*\\bprior$`, 'm'));
+      expect((JSON.parse((await runAsync(['stats', '--data-dir', dataDir, '--json'])).stdout) as { weights: string }).weights).toBe('prior');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

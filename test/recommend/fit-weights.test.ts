@@ -31,6 +31,20 @@ describe('fitWeights', () => {
     expect(report.next.selected).toBe('fitted');
   });
 
+  it('keeps, for a task without held-out queries, what an unfitted model ranks with, and says so', () => {
+    // No intents: nothing to fit search on. Its weights stayed the fit's starting point, marked
+    // fitted, and lost the unfitted search's lift of never-called tools.
+    const chains = Array.from({ length: 60 }, (_, i) => trace(['a', 'b', 'c', 'd'], { id: `t${i}` }));
+    const report = fitWeights(chains, new Map());
+    expect(report.search).toMatchObject({ queries: 0, selected: 'prior' });
+    expect(report.weights.search).toEqual(PRIOR_WEIGHTS.search);
+    expect(report.weights.source).toBe('fitted');
+    // One trace: no fold holds out a query anywhere. The weights are the prior's, and say so.
+    const one = fitWeights([trace(['a', 'b'], { id: 'only', intent: 'do a then b' })], new Map());
+    expect([one.next.queries, one.nextNoIntent.queries, one.search.queries]).toEqual([0, 0, 0]);
+    expect(one.weights).toEqual({ ...PRIOR_WEIGHTS });
+  });
+
   it('keeps the back-off rule when the fitted ranker is not clearly better (one-standard-error rule)', () => {
     // A deterministic chain: every held-out query is answered equally by both.
     const traces = Array.from({ length: 60 }, (_, i) => trace(['a', 'b', 'c', 'd'], { id: `t${i}` }));
