@@ -15,6 +15,8 @@
  * where a node named `__proto__` would collide with the prototype.
  */
 import { DirectedGraph } from 'graphology';
+import { toolGraphOptionsSchema } from '../schema/factory-options.js';
+import { parseWith } from '../schema/issues.js';
 import type { Trace } from '../schema/types.js';
 import { edgeOrder } from './csr.js';
 import { PairIndex } from './pair-index.js';
@@ -173,9 +175,9 @@ export class ToolGraph {
   /** -ln 2 / halfLife: 2^(-dt / h) = exp(dt * decayRate), and exp is cheaper than pow. */
   private readonly decayRate: number;
 
+  /** Throws INVALID_INPUT naming ToolGraph for options it cannot use (factory-options.ts). */
   constructor(options: ToolGraphOptions = {}) {
-    const halfLife = options.halfLifeMs ?? DEFAULT_HALF_LIFE_MS;
-    if (!(halfLife > 0 && Number.isFinite(halfLife))) throw new RangeError(`ToolGraph: halfLifeMs must be a positive finite number, got ${halfLife}`);
+    const halfLife = parseWith(toolGraphOptionsSchema, options, 'ToolGraph').halfLifeMs ?? DEFAULT_HALF_LIFE_MS;
     this.halfLifeMs = halfLife;
     this.decayRate = -Math.LN2 / halfLife;
     this.structure = new DirectedGraph<ToolStats, Readonly<TransitionStats>>({ allowSelfLoops: true });

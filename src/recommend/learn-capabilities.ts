@@ -24,6 +24,8 @@
  * plus sorting each candidate set (small).
  */
 import { LEARNED_ID_PREFIX, type Capability } from '../schema/capability.js';
+import { LEARN_DEFAULTS, learnCapabilitiesOptionsSchema } from '../schema/factory-options.js';
+import { parseWith } from '../schema/issues.js';
 import type { Trace } from '../schema/types.js';
 import { stableHash } from './folds.js';
 
@@ -42,7 +44,8 @@ export interface LearnCapabilitiesOptions {
   readonly maxExamples?: number;
 }
 
-export const LEARN_DEFAULTS = { minSupport: 3, minTools: 2, maxTools: 12, windowMin: 2, windowMax: 4, maxExamples: 20 } as const;
+// In the schema's file, whose cross-field check fills what is not given with them.
+export { LEARN_DEFAULTS };
 
 /** Id prefix of learned capabilities (registered ids may not use it). */
 export const LEARNED_PREFIX = LEARNED_ID_PREFIX;
@@ -169,8 +172,9 @@ export class CapabilityLearner {
   }
 }
 
+/** Throws INVALID_INPUT naming learnCapabilities for options it cannot use (factory-options.ts). */
 export function learnCapabilities(traces: readonly Trace[], options: LearnCapabilitiesOptions = {}): Capability[] {
-  const learner = new CapabilityLearner(options);
+  const learner = new CapabilityLearner(parseWith(learnCapabilitiesOptionsSchema, options, 'learnCapabilities'));
   learner.add(traces);
   return learner.capabilities();
 }

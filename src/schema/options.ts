@@ -7,10 +7,14 @@
  *
  * The interfaces (ToolgraphOptions, OpenToolgraphOptions) keep the documentation and the
  * defaults stay with the code that applies them; the compile-time checks at the end of this
- * file fail the build when a schema and its interface disagree on a key or a type.
+ * file fail the build when a schema and its interface disagree on a key or a type; they cover
+ * the factories' schemas too (factory-options.ts: ToolGraph, VectorCache, createHashedEmbedder,
+ * learnCapabilities, openStore), kept here so that file imports nothing outside schema/.
  */
 import { z } from 'zod';
-import { LEARN_DEFAULTS, type LearnCapabilitiesOptions } from '../recommend/learn-capabilities.js';
+import type { ToolGraphOptions } from '../graph/tool-graph.js';
+import type { LearnCapabilitiesOptions } from '../recommend/learn-capabilities.js';
+import type { VectorCacheOptions } from '../scoring/vector-cache.js';
 import type { OpenToolgraphOptions } from '../service/durable-toolgraph.js';
 import { MAX_BATCH_WINDOW_MS } from '../service/group-commit.js';
 import type { PatternRegistryState } from '../service/pattern-registry.js';
@@ -18,17 +22,21 @@ import type { ToolgraphOptions } from '../service/toolgraph.js';
 import type { OpenStoreOptions } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import type { Embedder } from '../text/embedder.js';
-import { describeValue, parseWith } from './issues.js';
+import type { HashedEmbedderOptions } from '../text/hashed-embedder.js';
+import {
+  custom,
+  hashedEmbedderOptionsSchema,
+  isFunction,
+  learnCapabilitiesOptionsSchema,
+  openStoreOptionsSchema,
+  openStoreOptionsShape,
+  toolGraphOptionsSchema,
+  vectorCacheOptionsSchema,
+} from './factory-options.js';
+import { parseWith } from './issues.js';
 
 /** Longest delay setTimeout honours; a longer one fires after 1 ms (Node's TimeoutOverflowWarning). */
 const MAX_TIMER_MS = 2_147_483_647;
-
-/** A z.custom whose message says what was expected and what kind of value came instead. */
-function custom<T>(expected: string, accepts: (value: unknown) => boolean): z.ZodType<T, T> {
-  return z.custom<T>(accepts, { error: (issue) => `expected ${expected}, received ${describeValue(issue.input)}` });
-}
-
-const isFunction = (value: unknown): boolean => typeof value === 'function';
 
 /** The Embedder contract (text/embedder.ts, assertEmbedder): checked here so it fails at construction, not at the first trace. */
 function isEmbedder(value: unknown): boolean {
@@ -44,31 +52,6 @@ const seedSchema = z.int();
 const timerMsSchema = z.number().min(0).max(MAX_TIMER_MS);
 const embedderSchema = custom<Embedder>('an Embedder {dimensions: positive integer, embed(texts)}, or null for none', isEmbedder).nullable();
 const onWarningSchema = custom<(message: string) => void>('a function (message) => void', isFunction);
-
-const count = z.int().min(0);
-const learnCapabilitiesOptionsSchema = z
-  .strictObject({
-    minSupport: z.int().min(1).optional(),
-    minTools: z.int().min(1).optional(),
-    maxTools: z.int().min(1).optional(),
-    windowMin: count.optional(),
-    windowMax: count.optional(),
-    maxExamples: count.optional(),
-  })
-  // Crossed bounds would learn nothing, silently: say so, with the defaults filling what is not given.
-  .check((ctx) => {
-    const o = ctx.value;
-    const minTools = o.minTools ?? LEARN_DEFAULTS.minTools;
-    const maxTools = o.maxTools ?? LEARN_DEFAULTS.maxTools;
-    if (maxTools < minTools) {
-      ctx.issues.push({ code: 'custom', input: o, path: ['maxTools'], message: `expected at least minTools (${minTools}), received ${maxTools}` });
-    }
-    const windowMin = o.windowMin ?? LEARN_DEFAULTS.windowMin;
-    const windowMax = o.windowMax ?? LEARN_DEFAULTS.windowMax;
-    if (windowMin > 0 && windowMax < windowMin) {
-      ctx.issues.push({ code: 'custom', input: o, path: ['windowMax'], message: `expected at least windowMin (${windowMin}), received ${windowMax}` });
-    }
-  });
 
 export const toolgraphOptionsSchema = z.strictObject({
   seed: seedSchema.optional(),
@@ -86,18 +69,6 @@ export const toolgraphOptionsSchema = z.strictObject({
   offThreadFrom: orNever.optional(),
   onWarning: onWarningSchema.optional(),
 });
-
-/** What openStore reads; openToolgraph passes them on. */
-const openStoreOptionsShape = {
-  dataDir: z.string().min(1).optional(),
-  // Blank means none, as TOOLGRAPH_DATABASE_URL (open-store.ts): PGlite then.
-  databaseUrl: z.string().optional(),
-  // Its format is the store's to check (openPgliteStore, openPostgresStore).
-  schema: z.string().optional(),
-  cwd: z.string().min(1).optional(),
-  prefetchSnapshot: z.boolean().optional(),
-  onSnapshotPrefetch: custom<(bytes: Promise<Uint8Array | null>) => void>('a function (bytes) => void', isFunction).optional(),
-};
 
 /** An open store: its kind and the methods openToolgraph calls first. */
 function isStore(value: unknown): boolean {
@@ -148,5 +119,14 @@ export type OptionSchemasAgree = [
   Check<Agrees<z.output<typeof learnCapabilitiesOptionsSchema>, LearnCapabilitiesOptions>>,
   Check<Agrees<z.input<typeof openToolgraphOptionsSchema>, OpenToolgraphOptions>>,
   Check<Agrees<z.output<typeof openToolgraphOptionsSchema>, OpenToolgraphOptions>>,
-  Check<Agrees<z.output<z.ZodObject<typeof openStoreOptionsShape>>, OpenStoreOptions>>,
+  Check<Agrees<z.input<typeof openStoreOptionsSchema>, OpenStoreOptions>>,
+  Check<Agrees<z.output<typeof openStoreOptionsSchema>, OpenStoreOptions>>,
+  // The factories' schemas (factory-options.ts), kept beside these so schema/ stays import-free at run time.
+  Check<Agrees<z.input<typeof learnCapabilitiesOptionsSchema>, LearnCapabilitiesOptions>>,
+  Check<Agrees<z.input<typeof toolGraphOptionsSchema>, ToolGraphOptions>>,
+  Check<Agrees<z.output<typeof toolGraphOptionsSchema>, ToolGraphOptions>>,
+  Check<Agrees<z.input<typeof vectorCacheOptionsSchema>, VectorCacheOptions>>,
+  Check<Agrees<z.output<typeof vectorCacheOptionsSchema>, VectorCacheOptions>>,
+  Check<Agrees<z.input<typeof hashedEmbedderOptionsSchema>, HashedEmbedderOptions>>,
+  Check<Agrees<z.output<typeof hashedEmbedderOptionsSchema>, HashedEmbedderOptions>>,
 ];

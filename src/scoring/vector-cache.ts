@@ -22,6 +22,8 @@
  * injected (`now`), so tests drive the TTL without waiting.
  */
 import { ToolgraphError } from '../schema/errors.js';
+import { VECTOR_CACHE_MAX_DIMENSIONS, VECTOR_CACHE_MAX_ELEMENTS, vectorCacheOptionsSchema } from '../schema/factory-options.js';
+import { parseWith } from '../schema/issues.js';
 
 export interface VectorCacheOptions {
   /** Capacity, an integer in [1, 10^7]. Default 1000 (spec 000). */
@@ -53,8 +55,8 @@ export interface VectorMatch {
 
 export const VECTOR_CACHE_DEFAULTS = { maxElements: 1000, dimensions: 384 } as const;
 
-const MAX_ELEMENTS = 10_000_000;
-const MAX_DIMENSIONS = 65_536;
+const MAX_ELEMENTS = VECTOR_CACHE_MAX_ELEMENTS;
+const MAX_DIMENSIONS = VECTOR_CACHE_MAX_DIMENSIONS;
 /** 2^27 floats = 512 MiB: a typo in maxElements must not take the process down. */
 const MAX_FLOATS = 2 ** 27;
 
@@ -78,8 +80,12 @@ export class VectorCache {
   #count = 0;
   #lastStamp = -Infinity;
 
-  /** Throws INVALID_INPUT for options out of range. */
-  constructor(options: VectorCacheOptions = {}) {
+  /**
+   * Throws INVALID_INPUT for options it cannot use: not an object, an unknown key, a wrong type
+   * (the schema, factory-options.ts, naming VectorCache and the option) or out of range.
+   */
+  constructor(input: VectorCacheOptions = {}) {
+    const options = parseWith(vectorCacheOptionsSchema, input, 'VectorCache');
     const maxElements = options.maxElements ?? VECTOR_CACHE_DEFAULTS.maxElements;
     const dimensions = options.dimensions ?? VECTOR_CACHE_DEFAULTS.dimensions;
     if (!Number.isSafeInteger(maxElements) || maxElements < 1 || maxElements > MAX_ELEMENTS) {

@@ -784,7 +784,9 @@ export async function openToolgraph(input: OpenToolgraphOptions = {}): Promise<D
       })
       .catch(() => null);
   };
-  const store = options.store ?? (await openStore({ ...options, prefetchSnapshot: true, onSnapshotPrefetch }));
+  // Only the store's own options: openStore refuses unknown keys.
+  const { dataDir, databaseUrl, schema, cwd } = options;
+  const store = options.store ?? (await openStore({ dataDir, databaseUrl, schema, cwd, prefetchSnapshot: true, onSnapshotPrefetch }));
   const openMs = performance.now() - t0;
   const service = new DurableToolgraphImpl(store, options);
   try {

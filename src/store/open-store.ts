@@ -4,6 +4,8 @@
  * returned store is migrated and ready.
  */
 import { join } from 'node:path';
+import { openStoreOptionsSchema } from '../schema/factory-options.js';
+import { parseWith } from '../schema/issues.js';
 import { openPgliteStore } from './pglite-store.js';
 import type { Store } from './store.js';
 
@@ -25,7 +27,9 @@ export interface OpenStoreOptions {
   readonly onSnapshotPrefetch?: (bytes: Promise<Uint8Array | null>) => void;
 }
 
-export async function openStore(options: OpenStoreOptions = {}): Promise<Store> {
+/** Rejects with INVALID_INPUT naming openStore for options it cannot use (factory-options.ts), before opening anything. */
+export async function openStore(input: OpenStoreOptions = {}): Promise<Store> {
+  const options = parseWith(openStoreOptionsSchema, input, 'openStore');
   const url = options.databaseUrl?.trim();
   const schema = options.schema === undefined ? {} : { schema: options.schema };
   const store =

@@ -30,6 +30,8 @@
  * boundary marks); G. Fowler, L. C. Noll, K.-P. Vo, FNV hash; A. Appleby, MurmurHash3 fmix32.
  */
 import { ToolgraphError } from '../schema/errors.js';
+import { HASHED_MAX_DIMENSIONS, HASHED_MAX_NGRAM, hashedEmbedderOptionsSchema } from '../schema/factory-options.js';
+import { parseWith } from '../schema/issues.js';
 import type { Embedder } from './embedder.js';
 import { tokenize } from './tokenize.js';
 
@@ -71,8 +73,8 @@ interface Resolved {
   readonly seed: number;
 }
 
-const MAX_DIMENSIONS = 65_536;
-const MAX_NGRAM = 16;
+const MAX_DIMENSIONS = HASHED_MAX_DIMENSIONS;
+const MAX_NGRAM = HASHED_MAX_NGRAM;
 
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
@@ -228,7 +230,8 @@ export function hashedEmbedding(text: string, options: HashedEmbedderOptions = {
  * with INVALID_INPUT unless given an array of strings.
  */
 export function createHashedEmbedder(options: HashedEmbedderOptions = {}): Embedder {
-  const resolved = resolve(options, 'createHashedEmbedder');
+  // The schema refuses null, unknown keys and wrong types; resolve() then checks the crossed bounds.
+  const resolved = resolve(parseWith(hashedEmbedderOptionsSchema, options, 'createHashedEmbedder'), 'createHashedEmbedder');
   return {
     dimensions: resolved.dimensions,
     name: `hashed-${resolved.dimensions}`,
