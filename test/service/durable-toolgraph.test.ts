@@ -595,13 +595,13 @@ describe.runIf(URL_ENV)('durable toolgraph on PostgreSQL: two instances', () => 
 
       const pattern = (await a.patterns()).find((p) => p.kind === 'transition' && p.tools.join('>') === 'search>cancel');
       expect(pattern).toBeDefined();
-      await a.patternFeedback(pattern!.id, { decision: 'reject', at: 1_800_000_000_000 });
+      await a.patternFeedback(pattern!.id, { decision: 'reject', at: 1_750_000_000_000 });
       const rejections = async (tg: DurableToolgraph): Promise<number | undefined> => (await tg.patterns()).find((p) => p.id === pattern!.id)?.rejections;
       expect(await rejections(a)).toBe(1);
       expect(await within(1_000, async () => (await rejections(b)) === 1)).toBe(true);
 
       // B's own writes come back through the same path: applied once, not twice.
-      await b.patternFeedback(pattern!.id, { decision: 'approve', at: 1_800_000_001_000 });
+      await b.patternFeedback(pattern!.id, { decision: 'approve', at: 1_750_000_001_000 });
       await b.setTools([{ name: 'book', description: 'reserve a seat or a room', params: [] }]);
       expect(await within(1_000, async () => (await rejections(a)) === 1 && (await a.patterns()).find((p) => p.id === pattern!.id)?.approvals === 1)).toBe(true);
       expect(await within(1_000, async () => (await a.tools()).some((t) => t.description === 'reserve a seat or a room'))).toBe(true);
