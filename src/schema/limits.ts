@@ -51,5 +51,12 @@ export const MAX_JSON_DEPTH = 64;
  */
 export const MAX_FUTURE_MS = 86_400_000;
 
+/**
+ * Longest group-commit window, in ms (service/group-commit.ts): the issue's bound on how long an
+ * ingestion may wait for others to share its commit. Here so the options' schema (options.ts)
+ * needs nothing outside schema/ at run time.
+ */
+export const MAX_BATCH_WINDOW_MS = 100;
+
 /** One line of a JSONL file, in characters. */
 export const MAX_JSONL_LINE_LENGTH = 8 * 1_024 * 1_024;

@@ -16,7 +16,6 @@ import type { ToolGraphOptions } from '../graph/tool-graph.js';
 import type { LearnCapabilitiesOptions } from '../recommend/learn-capabilities.js';
 import type { VectorCacheOptions } from '../scoring/vector-cache.js';
 import type { OpenToolgraphOptions } from '../service/durable-toolgraph.js';
-import { MAX_BATCH_WINDOW_MS } from '../service/group-commit.js';
 import type { PatternRegistryState } from '../service/pattern-registry.js';
 import type { ToolgraphOptions } from '../service/toolgraph.js';
 import type { OpenStoreOptions } from '../store/open-store.js';
@@ -34,6 +33,7 @@ import {
   vectorCacheOptionsSchema,
 } from './factory-options.js';
 import { parseWith } from './issues.js';
+import { MAX_BATCH_WINDOW_MS } from './limits.js';
 
 /** Longest delay setTimeout honours; a longer one fires after 1 ms (Node's TimeoutOverflowWarning). */
 const MAX_TIMER_MS = 2_147_483_647;

@@ -11,6 +11,7 @@
  * A failed group is retried submission by submission, so one caller's bad batch (a value the
  * database refuses) fails that caller only; each submission is still all or nothing.
  */
+import { MAX_BATCH_WINDOW_MS } from '../schema/limits.js';
 
 export interface GroupCommitOptions {
   /** How long the first submission waits for company, in ms (0 .. 100; default 2). */
@@ -28,7 +29,6 @@ interface Pending<T, R> {
   reject(error: unknown): void;
 }
 
-export const MAX_BATCH_WINDOW_MS = 100;
 
 export class GroupCommit<T, R> {
   private queue: Pending<T, R>[] = [];
