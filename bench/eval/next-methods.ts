@@ -9,7 +9,7 @@
  */
 import { ToolGraph } from '../../src/graph/tool-graph.js';
 import { fitWeights, type FitReport } from '../../src/recommend/fit-weights.js';
-import { buildModel, type RecommenderModel } from '../../src/recommend/model.js';
+import { buildModel, PRIOR_WEIGHTS, type RecommenderModel } from '../../src/recommend/model.js';
 import { scoreAllTools } from '../../src/recommend/score-all.js';
 import { workflowToTrace, type WorkflowRecord } from '../../src/schema/trace.js';
 import { hashedTextEmbedding } from '../../src/text/text-embedding.js';
@@ -25,8 +25,15 @@ export interface NextScorer {
   score(context: readonly number[], intent: string | null): void;
 }
 
-/** Builds the recommender for a split: fit weights on train, then the model on all of train. */
-export function trainToolgraph(universe: Universe, train: readonly WorkflowRecord[], seed?: number): { model: RecommenderModel; fit: FitReport } {
+/**
+ * Builds the recommender for a split: fit weights on train, then the model on all of train;
+ * `unfitted` builds the same graph's model with the weights a store has before any fit.
+ */
+export function trainToolgraph(
+  universe: Universe,
+  train: readonly WorkflowRecord[],
+  seed?: number,
+): { model: RecommenderModel; fit: FitReport; unfitted: () => RecommenderModel } {
   const traces = train.map(workflowToTrace);
   // One embedding for the fit's fold models and the final one: tool vectors are computed once.
   const embedding = hashedTextEmbedding();
@@ -38,7 +45,7 @@ export function trainToolgraph(universe: Universe, train: readonly WorkflowRecor
   if (model.graph.n !== universe.names.length || model.graph.names.some((name, i) => universe.names[i] !== name)) {
     throw new Error('trainToolgraph: model tool order differs from the evaluation universe');
   }
-  return { model, fit };
+  return { model, fit, unfitted: () => buildModel(graph, universe.catalog, PRIOR_WEIGHTS, { seed, embedding }) };
 }
 
 export function nextScorers(universe: Universe, train: readonly WorkflowRecord[], model: RecommenderModel): Map<NextMethod, NextScorer> {

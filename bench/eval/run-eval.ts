@@ -6,7 +6,7 @@ import type { Dataset } from '../../src/schema/dataset.js';
 import { NextAccumulator, rankOf, SearchAccumulator, topIndices, type NextMetrics, type SearchMetrics } from './metrics.js';
 import { NEXT_METHODS, nextScorers, trainToolgraph, type NextMethod } from './next-methods.js';
 import { SEARCH_METHODS, searchScorers, type SearchMethod } from './search-methods.js';
-import { splitsOf } from './splits.js';
+import { splitsOf, withColdTools } from './splits.js';
 import { buildUniverse, indicesOf } from './universe.js';
 
 export interface EvalOptions {
@@ -15,6 +15,8 @@ export interface EvalOptions {
   readonly validation?: boolean;
   readonly intent?: boolean;
   readonly seed?: number;
+  /** search: tools the traces never showed (splits.ts, withColdTools). */
+  readonly coldTools?: boolean;
   /** Called with (done, total) as test workflows are processed. */
   readonly onProgress?: (done: number, total: number) => void;
 }
@@ -86,14 +88,14 @@ export function evaluateNext(dataset: Dataset, options: EvalOptions = {}): NextR
 }
 
 export function evaluateSearch(dataset: Dataset, options: EvalOptions = {}): SearchResult[] {
-  const splits = splitsOf(dataset.workflows, options);
+  const splits = splitsOf(dataset.workflows, options).map((split) => (options.coldTools === true ? withColdTools(split) : split));
   const perMethod = new Map<SearchMethod, SearchMetrics[]>(SEARCH_METHODS.map((m) => [m, []]));
   const total = splits.reduce((s, sp) => s + sp.test.length, 0);
   let done = 0;
   for (const split of splits) {
     const universe = buildUniverse(dataset.tools, split.train);
-    const { model } = trainToolgraph(universe, split.train, options.seed);
-    const scorers = searchScorers(model);
+    const { model, unfitted } = trainToolgraph(universe, split.train, options.seed);
+    const scorers = searchScorers(model, unfitted());
     const acc = new Map<SearchMethod, SearchAccumulator>(SEARCH_METHODS.map((m) => [m, new SearchAccumulator()]));
     const n = universe.names.length;
     for (const w of split.test) {

@@ -2,6 +2,8 @@
  * The methods compared by `toolgraph eval search`:
  *  - bm25: Okapi BM25 of the intent against each tool's catalogue document;
  *  - learned: the intent-to-tool association learned from training intents, alone;
+ *  - unfitted: the recommender's search ranking before any fit (PRIOR_WEIGHTS: a store before
+ *    `toolgraph fit`), on the same graph;
  *  - toolgraph: the recommender's fitted search ranking (no context).
  */
 import { scoreAllTools } from '../../src/recommend/score-all.js';
@@ -11,7 +13,7 @@ import { scoreIntent } from '../../src/text/intent-association.js';
 import { tokenize } from '../../src/text/tokenize.js';
 import type { Tiers } from './metrics.js';
 
-export const SEARCH_METHODS = ['bm25', 'learned', 'toolgraph'] as const;
+export const SEARCH_METHODS = ['bm25', 'learned', 'unfitted', 'toolgraph'] as const;
 export type SearchMethod = (typeof SEARCH_METHODS)[number];
 
 export interface SearchScorer {
@@ -19,16 +21,18 @@ export interface SearchScorer {
   score(intent: string): void;
 }
 
-export function searchScorers(model: RecommenderModel): Map<SearchMethod, SearchScorer> {
+export function searchScorers(model: RecommenderModel, unfitted: RecommenderModel): Map<SearchMethod, SearchScorer> {
   const n = model.graph.n;
   const lexical = new Float64Array(n);
   const learned = new Float64Array(n);
+  const prior = new Float64Array(n);
   const dense = new Float64Array(n);
   const pop = model.graph.calls;
   return new Map<SearchMethod, SearchScorer>([
     ['bm25', { tiers: [lexical], score: (intent) => scoreBm25(model.text.bm25, tokenize(intent), lexical) }],
     // Ties (tools the association never saw) fall back on popularity, as any baseline would.
     ['learned', { tiers: [learned, pop], score: (intent) => scoreIntent(model.text.intent, tokenize(intent), learned) }],
+    ['unfitted', { tiers: [prior], score: (intent) => scoreAllTools(unfitted, [], intent, 'search', prior) }],
     ['toolgraph', { tiers: [dense], score: (intent) => scoreAllTools(model, [], intent, 'search', dense) }],
   ]);
 }

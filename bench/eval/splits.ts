@@ -53,3 +53,23 @@ export function splitsOf(workflows: readonly WorkflowRecord[], options: SplitOpt
   }
   return splits;
 }
+
+/** One tool in this many is held out by withColdTools. */
+const COLD_FOLDS = 5;
+
+/** A tool withColdTools holds out of training: a stable fifth of names, by the same hash as the folds. */
+export function isColdTool(name: string): boolean {
+  return foldOf(`cold:${name}`, COLD_FOLDS) === 0;
+}
+
+/**
+ * `split` for tools no trace has shown yet (`eval search --cold-tools`): a fifth of the tools
+ * leave training with every workflow that calls one, and only the test requests that name one
+ * are asked. What a gateway meets when its catalogue grows: the description must carry the tool.
+ */
+export function withColdTools(split: Split): Split {
+  return {
+    train: split.train.filter((w) => !w.tools.some(isColdTool)),
+    test: split.test.filter((w) => w.tools.some(isColdTool)),
+  };
+}

@@ -154,7 +154,7 @@ async function runNoMatch(values: Values, data: string): Promise<void> {
 const evalCommand: Command = {
   name: 'eval',
   summary: 'Evaluate next-tool prediction, tool search, no-match, DAG suggestion, feedback or capability ranking on public data, beside the baselines.',
-  usage: 'eval <next|search|nomatch|dag|feedback|capability> --data DIR [--foreign DIR2] [--folds K] [--no-intent] [--context] [--validation] [--json]',
+  usage: 'eval <next|search|nomatch|dag|feedback|capability> --data DIR [--foreign DIR2] [--folds K] [--no-intent] [--context] [--cold-tools] [--validation] [--json]',
   example: 'toolgraph eval next --data ../shared/data/ultratool',
   positionals: '[task]',
   options: {
@@ -162,6 +162,7 @@ const evalCommand: Command = {
     folds: { type: 'string', help: 'K-fold by a stable hash of ids instead of the split field' },
     'no-intent': { type: 'boolean', help: 'next, feedback: predict without the intent text' },
     context: { type: 'boolean', help: 'search: with the tools called so far (the next-tool positions, the intent as the query)' },
+    'cold-tools': { type: 'boolean', help: 'search: a fifth of the tools (by a hash of the name) held out of training with every workflow that calls one; the requests that name one' },
     foreign: { type: 'string', help: 'nomatch: a dataset folder (or folder of them) whose intents must come back no-match' },
     validation: { type: 'boolean', help: 'hold out a quarter of train instead of reading test (for design choices)' },
     alternative: { type: 'string', help: "feedback: the drifted transitions' working alternative, runner-up (default) or random" },
@@ -182,12 +183,14 @@ const evalCommand: Command = {
     const validation = values['validation'] === true;
     const withContext = values['context'] === true;
     if (withContext && task !== 'search') throw new ToolgraphError('INVALID_INPUT', `eval: --context applies to 'search' only, not '${task}'`);
+    const coldTools = values['cold-tools'] === true;
+    if (coldTools && (task !== 'search' || withContext)) throw new ToolgraphError('INVALID_INPUT', "eval: --cold-tools applies to 'search' without --context only");
     if (task === 'capability') return runCapabilityEval(datasetDirs(values['data']), { folds, seed, validation, json: values['json'] === true });
     const rows: Record<string, string | number>[] = [];
     for (const dir of datasetDirs(values['data'])) {
       const dataset = await loadDataset(dir);
       const bar = progressBar(`${task} ${dataset.name}`);
-      const options = { folds, seed, validation, intent: values['no-intent'] !== true, onProgress: (d: number, t: number) => bar.update(d, t) };
+      const options = { folds, seed, validation, coldTools, intent: values['no-intent'] !== true, onProgress: (d: number, t: number) => bar.update(d, t) };
       const results: readonly { n: number }[] =
         task === 'next'
           ? evaluateNext(dataset, options)
@@ -200,14 +203,14 @@ const evalCommand: Command = {
       if (results.every((r) => r.n === 0)) {
         const what = {
           next: 'ordered test workflow with two tools or more',
-          search: withContext ? 'ordered test workflow with an intent and two tools or more' : 'test workflow with an intent',
+          search: withContext ? 'ordered test workflow with an intent and two tools or more' : coldTools ? 'test workflow with an intent that names a held-out tool' : 'test workflow with an intent',
           dag: 'test workflow with two tools or more',
         }[task];
         process.stderr.write(`${dataset.name}: no ${what}; skipped\n`);
         continue;
       }
       for (const r of results) {
-        const line = { ...r, ...(task === 'next' ? { intent: values['no-intent'] !== true } : {}), ...(folds ? { folds } : {}), ...validationMark(values) };
+        const line = { ...r, ...(task === 'next' ? { intent: values['no-intent'] !== true } : {}), ...(folds ? { folds } : {}), ...(coldTools ? { coldTools } : {}), ...validationMark(values) };
         if (values['json'] === true) process.stdout.write(`${JSON.stringify(line)}\n`);
         rows.push(line as unknown as Record<string, string | number>);
       }

@@ -102,6 +102,8 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
       [['dag', '--data', FIXTURE], 'INVALID_INPUT: dag: expected the intent in words'],
       [['eval', 'next', 'search', '--data', FIXTURE], "too many arguments for 'eval'"],
       [['eval', 'next', '--context', '--data', FIXTURE], "INVALID_INPUT: eval: --context applies to 'search' only, not 'next'"],
+      [['eval', 'next', '--cold-tools', '--data', FIXTURE], "INVALID_INPUT: eval: --cold-tools applies to 'search' without --context only"],
+      [['eval', 'search', '--cold-tools', '--context', '--data', FIXTURE], "INVALID_INPUT: eval: --cold-tools applies to 'search' without --context only"],
       [['search', 'flights', '--profile', 'spec', '--data', FIXTURE], 'INVALID_INPUT'],
     ];
     for (const [args, message] of cases) {
