@@ -97,8 +97,6 @@ export function fitWeights(
   const keepSearch = intents > maxQueries ? maxQueries / intents : 1;
 
   const collected: Collected = { groups: [], next: [], nextNoIntent: [], search: [] };
-  // Its own stream, so the cold searches leave the other queries' sampling as it was.
-  const coldRng = createRng((options.seed ?? 7) + 1);
   // How much of each held-out intent the fold model's search results account for: the
   // in-domain distribution the no-match threshold is a low quantile of.
   const coverages: number[] = [];
@@ -106,13 +104,9 @@ export function fitWeights(
     const graph = new ToolGraph();
     for (const name of catalog.keys()) graph.addTool(name);
     const heldOut: Trace[] = [];
-    const training: Trace[] = [];
     for (const t of usable) {
       if (foldOf(t.id, folds) === k) heldOut.push(t);
-      else {
-        graph.ingest(t);
-        training.push(t);
-      }
+      else graph.ingest(t);
     }
     if (heldOut.length === 0 || graph.traces === 0) continue;
     const model = buildModel(graph, catalog, EXPERT_WEIGHTS, { seed: options.seed, embedding: options.embedding ?? null });
@@ -140,7 +134,6 @@ export function fitWeights(
         if (gold.length > 0) collected.search.push(...queries(model, group, { context: [], intent: tokens, intentText: t.intent, extra: gold }, gold));
       }
     }
-    collected.search.push(...coldSearches(catalog, training, heldOut, k, collected, { seed: options.seed, embedding: options.embedding ?? null, keep: keepSearch, rng: coldRng }));
   }
 
   const fit = (qs: FitQuery[], initial: readonly number[], backoff: readonly number[] | null, unfitted: readonly number[]): { w: number[]; report: FitTaskReport } => {
@@ -225,42 +218,6 @@ function pairedStandardError(a: Uint8Array, b: Uint8Array): number {
   }
   const m = sum / n;
   return Math.sqrt(Math.max(0, sq / n - m * m) / (n - 1));
-}
-
-/** One tool in this many leaves a fold's training in coldSearches. */
-const COLD_SHARE = 5;
-
-/**
- * Searches for tools the traces never showed, as a growing catalogue brings them: a fifth of
- * the tools (a hash of the name, another fifth in every fold) leave the fold's training with
- * every trace that calls one, and the held-out intents that name one are asked of a model of
- * what is left. In the plain folds nearly every gold tool has traces, so the fit never saw a
- * gold tool whose intent evidence is 0, and weighed descriptions for the tools it knows.
- */
-function coldSearches(
-  catalog: ReadonlyMap<string, ToolInfo>,
-  training: readonly Trace[],
-  heldOut: readonly Trace[],
-  fold: number,
-  collected: Collected,
-  options: { readonly seed: number | undefined; readonly embedding: TextEmbedding | null; readonly keep: number; readonly rng: () => number },
-): FitQuery[] {
-  const cold = (tool: string): boolean => foldOf(`cold:${fold}:${tool}`, COLD_SHARE) === 0;
-  const asked = heldOut.filter((t) => t.intent !== '' && t.steps.some((s) => cold(s.tool)) && options.rng() < options.keep);
-  if (asked.length === 0) return [];
-  const graph = new ToolGraph();
-  for (const name of catalog.keys()) graph.addTool(name);
-  for (const t of training) if (!t.steps.some((s) => cold(s.tool))) graph.ingest(t);
-  if (graph.traces === 0) return [];
-  const model = buildModel(graph, catalog, EXPERT_WEIGHTS, { seed: options.seed, embedding: options.embedding });
-  const group = collected.groups.length;
-  collected.groups.push(backgroundGroup(model));
-  const out: FitQuery[] = [];
-  for (const t of asked) {
-    const gold = [...new Set(t.steps.map((s) => model.graph.indexByName.get(s.tool) ?? -1).filter((c) => c >= 0))];
-    if (gold.length > 0) out.push(...queries(model, group, { context: [], intent: tokenize(t.intent), intentText: t.intent, extra: gold }, gold));
-  }
-  return out;
 }
 
 /** Transformed static features of every tool: what an untouched candidate looks like. */
