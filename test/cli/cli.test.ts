@@ -175,7 +175,7 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
     const { status, stdout } = run(['eval', 'search', '--data', 'samples/nestful', '--validation', '--json']);
     expect(status).toBe(0);
     const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { method: string; n: number; validation?: boolean });
-    expect(lines.map((l) => l.method)).toEqual(['bm25', 'learned', 'toolgraph']);
+    expect(lines.map((l) => l.method)).toEqual(['bm25', 'learned', 'unfitted', 'toolgraph']);
     for (const l of lines) {
       expect(l.validation).toBe(true);
       expect(l.n).toBe(heldOut.length);
