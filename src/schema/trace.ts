@@ -313,6 +313,16 @@ export function workflowToTraceAt(record: WorkflowRecord, timestamp: number): Tr
  * One trace or an array of them, each validated by parseTrace before any is used, so a batch is
  * all or nothing; in a batch the error names the failing index (`traces[3]: ...`).
  */
+/** An error's `details` with each issue's path under `traces[i]`, as its message is. */
+function inTrace(details: unknown, i: number): unknown {
+  if (typeof details !== 'object' || details === null || !Array.isArray((details as { issues?: unknown }).issues)) return details;
+  const issues = (details as { issues: { path?: unknown }[] }).issues.map((issue) => ({
+    ...issue,
+    path: typeof issue.path !== 'string' || issue.path === '' ? `traces[${i}]` : issue.path.startsWith('[') ? `traces[${i}]${issue.path}` : `traces[${i}].${issue.path}`,
+  }));
+  return { ...details, issues };
+}
+
 export function parseTraceBatch(input: unknown): Trace[] {
   const items: readonly unknown[] = Array.isArray(input) ? input : [input];
   return items.map((item, i) => {
@@ -320,7 +330,7 @@ export function parseTraceBatch(input: unknown): Trace[] {
       return parseTrace(item);
     } catch (error) {
       if (error instanceof ToolgraphError && items.length > 1) {
-        throw new ToolgraphError(error.code, `traces[${i}]: ${error.message}`, error.details);
+        throw new ToolgraphError(error.code, `traces[${i}]: ${error.message}`, inTrace(error.details, i));
       }
       throw error;
     }

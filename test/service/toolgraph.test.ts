@@ -33,6 +33,14 @@ describe('Toolgraph service', () => {
     const before = tg.stats();
     expectCode(() => tg.ingest([{ tools: ['a', 'b'] }, { tools: [42] }]), 'INVALID_INPUT', 'traces[1]');
     expect(tg.stats()).toEqual(before);
+    // The issues name the trace as the message does (they said `tools[0]` under `traces[1]: ...`).
+    let details: unknown;
+    try {
+      tg.ingest([{ tools: ['a', 'b'] }, { tools: [42], 'odd key': 1 }]);
+    } catch (error) {
+      details = (error as { details?: unknown }).details;
+    }
+    expect((details as { issues: { path: string }[] }).issues.map((i) => i.path).sort()).toEqual(['traces[1].tools[0]', 'traces[1]["odd key"]']);
   });
 
   it('skips a caller id it has already ingested (a retry)', () => {
