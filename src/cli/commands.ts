@@ -29,7 +29,7 @@ import { storeOptionsFromEnv } from '../store/open-store.js';
 import { runCapabilityEval } from './eval-capability.js';
 import { serveCommands } from './serve-commands.js';
 import { progressBar } from './progress.js';
-import { DATA_DIR_OPTION, ingestSources, readCatalog, STORE_COMMANDS, storeLabel, usesStore, withLearnedStore, withStore } from './store-commands.js';
+import { DATA_DIR_OPTION, ingestSources, parseJson, readCatalog, STORE_COMMANDS, storeLabel, usesStore, withLearnedStore, withStore } from './store-commands.js';
 import { decimalOption, intOption, listOption, listOptionEither, textOrWords } from './options.js';
 import { formatNumber, formatTable } from './table.js';
 import { print, type Command, type OptionSpec, type Values } from './command.js';
@@ -86,14 +86,6 @@ async function learnInMemory(values: Values, options: ToolgraphOptions = {}): Pr
     learned = learned.concat(read);
   }
   return { tg, traces: learned };
-}
-
-function parseJsonText(text: string, path: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new ToolgraphError('INVALID_INPUT', `'${path}' is not valid JSON: ${(error as Error).message}`);
-  }
 }
 
 /** A ranked list as a table: rank, tool, score, the dynamic signals that fired. */
@@ -478,7 +470,7 @@ const scoreCommand: Command = {
     const file = positionals[0];
     if (file === undefined) throw new ToolgraphError('INVALID_INPUT', 'score: expected FILE (a JSON ReasoningTrace, or JSONL of them)');
     const threshold = decimalOption(values, 'threshold', 0, 1);
-    const traces = file.endsWith('.jsonl') ? await readJsonlFile(file, (v) => v) : [parseJsonText(await readTextFile(file), file)];
+    const traces = file.endsWith('.jsonl') ? await readJsonlFile(file, (v) => v) : [parseJson(await readTextFile(file), file)];
     // Traces are scored in file order; each one at or above the threshold enters the novelty
     // memory, so later traces are novel relative to the contributed earlier ones.
     const spec = typeof values['embedder'] === 'string' ? values['embedder'] : undefined;

@@ -204,7 +204,8 @@ async function readJson(path: string): Promise<unknown> {
   return parseJson(await readTextFile(path), path);
 }
 
-function parseJson(text: string, path: string): unknown {
+/** `text` read from `path` as JSON; INVALID_INPUT naming the file when it is not JSON. */
+export function parseJson(text: string, path: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
