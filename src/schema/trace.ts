@@ -309,10 +309,6 @@ export function workflowToTraceAt(record: WorkflowRecord, timestamp: number): Tr
   };
 }
 
-/**
- * One trace or an array of them, each validated by parseTrace before any is used, so a batch is
- * all or nothing; in a batch the error names the failing index (`traces[3]: ...`).
- */
 /** An error's `details` with each issue's path under `traces[i]`, as its message is. */
 function inTrace(details: unknown, i: number): unknown {
   if (typeof details !== 'object' || details === null || !Array.isArray((details as { issues?: unknown }).issues)) return details;
@@ -323,6 +319,10 @@ function inTrace(details: unknown, i: number): unknown {
   return { ...details, issues };
 }
 
+/**
+ * One trace or an array of them, each validated by parseTrace before any is used, so a batch is
+ * all or nothing; in a batch the error names the failing index (`traces[3]: ...`).
+ */
 export function parseTraceBatch(input: unknown): Trace[] {
   const items: readonly unknown[] = Array.isArray(input) ? input : [input];
   return items.map((item, i) => {

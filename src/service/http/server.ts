@@ -4,9 +4,11 @@
  * `ToolgraphService`: it parses bodies, checks auth and content type, maps errors to statuses,
  * and logs one line per request.
  *
- * Order of checks for a request: route (404), origin (403, origin.ts), auth for writes (401),
- * content type (415), body size (413), body syntax (400), then the service's own validation
- * (400/413). Origin, auth and content type are checked on the headers, before any body byte is read.
+ * Order of checks for a request: route (404; a malformed path 400 in the router), CORS headers
+ * for the origins let in, Host on a loopback server (403, origin.ts), origin (403), auth for
+ * writes (401), content type (415), body size (413), body syntax (400), then the service's own
+ * validation (400/413). Host, origin, auth and content type are checked on the headers, before
+ * any body byte is read.
  *
  * Graceful shutdown (`close()`): Fastify stops accepting connections and answers new requests
  * on kept-alive sockets with 503, in-flight requests run to completion, then the service is
