@@ -22,7 +22,7 @@
  * injected (`now`), so tests drive the TTL without waiting.
  */
 import { ToolgraphError } from '../schema/errors.js';
-import { VECTOR_CACHE_MAX_DIMENSIONS, VECTOR_CACHE_MAX_ELEMENTS, vectorCacheOptionsSchema } from '../schema/factory-options.js';
+import { vectorCacheOptionsSchema } from '../schema/factory-options.js';
 import { parseWith } from '../schema/issues.js';
 
 export interface VectorCacheOptions {
@@ -55,8 +55,6 @@ export interface VectorMatch {
 
 export const VECTOR_CACHE_DEFAULTS = { maxElements: 1000, dimensions: 384 } as const;
 
-const MAX_ELEMENTS = VECTOR_CACHE_MAX_ELEMENTS;
-const MAX_DIMENSIONS = VECTOR_CACHE_MAX_DIMENSIONS;
 /** 2^27 floats = 512 MiB: a typo in maxElements must not take the process down. */
 const MAX_FLOATS = 2 ** 27;
 
@@ -85,25 +83,14 @@ export class VectorCache {
    * (the schema, factory-options.ts, naming VectorCache and the option) or out of range.
    */
   constructor(input: VectorCacheOptions = {}) {
+    // Each option's type and range is the schema's; what it cannot say is their product's bound.
     const options = parseWith(vectorCacheOptionsSchema, input, 'VectorCache');
     const maxElements = options.maxElements ?? VECTOR_CACHE_DEFAULTS.maxElements;
     const dimensions = options.dimensions ?? VECTOR_CACHE_DEFAULTS.dimensions;
-    if (!Number.isSafeInteger(maxElements) || maxElements < 1 || maxElements > MAX_ELEMENTS) {
-      throw invalid(`VectorCache: expected maxElements to be an integer in [1, ${MAX_ELEMENTS}], got ${String(maxElements)}`);
-    }
-    if (!Number.isSafeInteger(dimensions) || dimensions < 1 || dimensions > MAX_DIMENSIONS) {
-      throw invalid(`VectorCache: expected dimensions to be an integer in [1, ${MAX_DIMENSIONS}], got ${String(dimensions)}`);
-    }
     if (maxElements * dimensions > MAX_FLOATS) {
       throw invalid(`VectorCache: expected maxElements * dimensions <= ${MAX_FLOATS}, got ${maxElements * dimensions}`);
     }
     const ttl = options.ttlMs;
-    if (ttl !== undefined && (typeof ttl !== 'number' || Number.isNaN(ttl) || ttl <= 0)) {
-      throw invalid(`VectorCache: expected ttlMs to be a number > 0, got ${String(ttl)}`);
-    }
-    if (options.now !== undefined && typeof options.now !== 'function') {
-      throw invalid('VectorCache: expected now to be a function returning epoch ms');
-    }
     this.maxElements = maxElements;
     this.dimensions = dimensions;
     this.ttlMs = ttl === undefined || ttl === Infinity ? null : ttl;

@@ -30,7 +30,7 @@
  * boundary marks); G. Fowler, L. C. Noll, K.-P. Vo, FNV hash; A. Appleby, MurmurHash3 fmix32.
  */
 import { ToolgraphError } from '../schema/errors.js';
-import { HASHED_MAX_DIMENSIONS, HASHED_MAX_NGRAM, hashedEmbedderOptionsSchema } from '../schema/factory-options.js';
+import { HASHED_MAX_DIMENSIONS as MAX_DIMENSIONS, HASHED_MAX_NGRAM as MAX_NGRAM, hashedEmbedderOptionsSchema } from '../schema/factory-options.js';
 import { parseWith } from '../schema/issues.js';
 import type { Embedder } from './embedder.js';
 import { tokenize } from './tokenize.js';
@@ -72,9 +72,6 @@ interface Resolved {
   readonly maxChars: number;
   readonly seed: number;
 }
-
-const MAX_DIMENSIONS = HASHED_MAX_DIMENSIONS;
-const MAX_NGRAM = HASHED_MAX_NGRAM;
 
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
