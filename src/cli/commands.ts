@@ -267,6 +267,7 @@ const fitCommand: Command = {
     // From the store: fit on every stored trace and store the weights.
     const report = usesStore(values) ? await withStore(values, (tg) => tg.fit()) : await fitInMemory(values);
     const w = report.weights;
+    const u = report.searchUnseen;
     const tasks = [
       ['next', report.next],
       ['next (no intent)', report.nextNoIntent],
@@ -278,7 +279,11 @@ const fitCommand: Command = {
         '',
         formatTable(
           ['weights', 'queries', 'loss before', 'loss after', 'held-out hit@1', 'back-off hit@1', 'kept'],
-          tasks.map(([name, t]) => [name, t.queries, t.initialLoss, t.loss, t.hit1Fitted, t.hit1Backoff, t.selected]),
+          [
+            ...tasks.map(([name, t]) => [name, t.queries, t.initialLoss, t.loss, t.hit1Fitted, t.hit1Backoff, t.selected]),
+            // lexicalUnseen alone, on searches for never-called tools; "back-off" is the search weights before.
+            ['search (never-called)', u.queries, u.initialLoss, u.loss, u.hit1After, u.hit1Before, u.refitted ? 'refitted' : 'unchanged'],
+          ],
         ),
       ].join('\n'),
     );

@@ -38,6 +38,8 @@ export interface SoftmaxFitOptions {
   readonly l2?: number;
   /** Stop when the largest gradient entry falls below this (default 1e-7). */
   readonly tolerance?: number;
+  /** Which weights move (default all); the others stay at `initial`. */
+  readonly free?: readonly boolean[];
 }
 
 export interface SoftmaxFitResult {
@@ -57,6 +59,7 @@ export function fitSoftmax(
   const maxIterations = options.iterations ?? 30;
   const l2 = options.l2 ?? 1e-3;
   const tolerance = options.tolerance ?? 1e-7;
+  const free = options.free;
   const d2 = dims * dims;
   let w = Float64Array.from(initial);
   const grad = new Float64Array(dims);
@@ -178,6 +181,7 @@ export function fitSoftmax(
   const trial = new Float64Array(dims);
   for (; iterations < maxIterations; iterations++) {
     loss = evaluate(w, 2);
+    if (free !== undefined) freeze(free, grad, hess, dims);
     let gmax = 0;
     for (let f = 0; f < dims; f++) gmax = Math.max(gmax, Math.abs(grad[f]!));
     if (gmax < tolerance) break;
@@ -200,6 +204,22 @@ export function fitSoftmax(
     if (!accepted) break;
   }
   return { weights: Array.from(w), loss: evaluate(w, 0), initialLoss, iterations };
+}
+
+/**
+ * Restricts a Newton step to the free weights: a frozen weight's gradient is 0 and its Hessian
+ * row and column are those of the identity, so its step is 0 and the others solve their block.
+ */
+function freeze(free: readonly boolean[], grad: Float64Array, hess: Float64Array, dims: number): void {
+  for (let f = 0; f < dims; f++) {
+    if (free[f]) continue;
+    grad[f] = 0;
+    for (let h = 0; h < dims; h++) {
+      hess[f * dims + h] = 0;
+      hess[h * dims + f] = 0;
+    }
+    hess[f * dims + f] = 1;
+  }
 }
 
 /**

@@ -88,4 +88,19 @@ describe('fitSoftmax', () => {
     const { groups, qs } = problem([1, 1, 1], 10, 3);
     expect(fitSoftmax(DIMS, groups, qs, [0.5, 0.25, 0], { iterations: 0 }).weights).toEqual([0.5, 0.25, 0]);
   });
+
+  it('moves only the free weights, to the best of them with the others held', () => {
+    const { groups, qs } = problem([1.5, -1, 2], 2000, 4);
+    const initial = [0.2, 0.3, 0.4];
+    const free = [false, false, true];
+    const result = fitSoftmax(DIMS, groups, qs, initial, { l2: 0, free });
+    expect(result.weights.slice(0, 2)).toEqual([0.2, 0.3]);
+    expect(result.loss).toBeLessThan(result.initialLoss);
+    // A minimum along the free axis: a step either way raises the loss.
+    const at = (w2: number): number => fitSoftmax(DIMS, groups, qs, [0.2, 0.3, w2], { iterations: 0, l2: 0 }).loss;
+    const w2 = result.weights[2]!;
+    expect(w2).not.toBeCloseTo(0.4, 2);
+    expect(at(w2 + 0.05)).toBeGreaterThan(result.loss);
+    expect(at(w2 - 0.05)).toBeGreaterThan(result.loss);
+  });
 });
