@@ -302,6 +302,10 @@ function coldSearches(
   if (asked.length === 0) return [];
   const graph = new ToolGraph();
   for (const name of catalog.keys()) graph.addTool(name);
+  // Registered, never called: a held-out tool missing from the catalogue (traces name tools the
+  // catalogue need not list) would otherwise be no candidate at all, and its requests would ask
+  // only for the tools the fold has seen.
+  for (const t of asked) for (const s of t.steps) graph.addTool(s.tool);
   for (const t of training) if (!t.steps.some((s) => cold(s.tool))) graph.ingest(t);
   if (graph.traces === 0) return [];
   const model = buildModel(graph, catalog, EXPERT_WEIGHTS, { seed: options.seed, embedding: options.embedding });

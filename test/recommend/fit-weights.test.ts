@@ -72,6 +72,25 @@ describe('fitWeights', () => {
     expect(searchTools(fitted, { query: 'please stock price 7', context: [], k: 1 }).items[0]!.tool).toBe('utility_5');
   });
 
+  it('asks for never-called tools that only the traces name (no catalogue)', () => {
+    // Without a catalogue, a tool held out of a fold's training was no candidate at all in its
+    // model: its requests asked only for the tools the fold had seen, and the refit drove the
+    // weight to 0, so a tool registered later by name alone was never found.
+    const topics = ['weather forecast', 'flight booking', 'hotel room', 'currency exchange', 'news headline', 'stock price', 'movie ticket', 'recipe search', 'train timetable', 'parcel tracking', 'music playlist', 'translate text'];
+    const name = (k: number): string => topics[k % 12]!.replace(' ', '_');
+    const traces = topics.flatMap((t, k) =>
+      Array.from({ length: 20 }, (_, i) => trace([name(k), name(k + 1)], { id: `${k}-${i}`, intent: `please ${t} then ${topics[(k + 1) % 12]} ${i}` })),
+    );
+    const report = fitWeights(traces, new Map());
+    expect(report.searchUnseen.refitted).toBe(true);
+    expect(report.weights.search[SIGNALS.indexOf('lexicalUnseen')]).toBeGreaterThan(1);
+    const graph = new ToolGraph();
+    for (const t of traces) graph.ingest(t);
+    graph.addTool('kangaroo_tracker');
+    const fitted = buildModel(graph, new Map(), report.weights);
+    expect(searchTools(fitted, { query: 'kangaroo tracker', context: [], k: 3 }).items[0]!.tool).toBe('kangaroo_tracker');
+  });
+
   it('leaves the lexical rule alone: it already ranks never-called tools by their words', () => {
     // Every tool's description holds its requests' words and traces are few: search keeps the
     // lexical rule, and there is no fitted ranker to refit.
