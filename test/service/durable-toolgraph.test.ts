@@ -268,6 +268,32 @@ describe('durable toolgraph on PGlite', () => {
     }
   });
 
+  it('finds a tool registered after the fit by its words, before and after a restart', async () => {
+    // Half the tools are described in their requests' words, half not (only the traces say what
+    // those are for), so the fitted ranker, not the lexical rule, is kept. The never-called
+    // tools' weight is refitted with it (fit-weights.ts) and stored with the other weights.
+    const topics = ['weather forecast', 'flight booking', 'hotel room', 'currency exchange', 'news headline', 'stock price', 'movie ticket', 'recipe search', 'train timetable', 'parcel tracking', 'music playlist', 'translate text'];
+    const name = (k: number): string => (k % 2 === 0 ? topics[k]!.replace(' ', '_') : `utility_${k}`);
+    const schema = `d${++counter}`;
+    const tg = await pglite(schema);
+    await tg.setTools(topics.map((t, k) => ({ name: name(k), description: k % 2 === 0 ? `${t} service` : `utility number ${k}` })));
+    await tg.ingest(topics.flatMap((t, k) => Array.from({ length: 20 }, (_, i) => ({ id: `${k}-${i}`, intent: `please ${t} ${i}`, tools: [name(k)] }))));
+    const fit = await tg.fit();
+    expect(fit.search.selected).toBe('fitted');
+    expect(fit.searchUnseen.refitted).toBe(true);
+    await tg.setTools([{ name: 'kangaroo_tracker', description: 'kangaroo sightings tracker' }]);
+    tg.engine.rebuild(); // not to wait for the debounced rebuild
+    const first = async (service: DurableToolgraph): Promise<string> => (await service.searchTools({ query: 'please kangaroo sightings', k: 3 })).items[0]!.tool;
+    expect(await first(tg)).toBe('kangaroo_tracker');
+    await tg.close();
+    const restarted = await pglite(schema);
+    try {
+      expect(await first(restarted)).toBe('kangaroo_tracker');
+    } finally {
+      await restarted.close();
+    }
+  });
+
   it('answers exactly as before after a restart (snapshot + fitted weights), and after replaying traces past the snapshot', async () => {
     const { tools, traces } = await sample();
     const schema = `d${++counter}`;
