@@ -645,6 +645,10 @@ describe.runIf(URL_ENV)('durable toolgraph on PostgreSQL: two instances', () => 
       // Both answer alike, and as an instance opened afresh on the same database does.
       const c = await open();
       try {
+        // C learns its capabilities' evidence from the traces before the snapshot in the
+        // background; asked before that ends, its capability confidence was still null (a race
+        // one CI run lost).
+        await c.capabilitiesLearned();
         for (const tg of [a, b, c]) tg.engine.rebuild();
         // Up to the capabilities' cluster ids, which a full co-clustering (an open's) may number
         // otherwise than the cadence carried them over (README, Capabilities).
