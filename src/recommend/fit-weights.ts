@@ -90,8 +90,6 @@ interface Collected {
   readonly next: FitQuery[];
   readonly nextNoIntent: FitQuery[];
   readonly search: FitQuery[];
-  /** Searches for tools the fold's model has never seen called (coldSearches). */
-  readonly coldSearch: FitQuery[];
 }
 
 export function fitWeights(
@@ -112,9 +110,7 @@ export function fitWeights(
   const keepNext = positions > maxQueries ? maxQueries / positions : 1;
   const keepSearch = intents > maxQueries ? maxQueries / intents : 1;
 
-  const collected: Collected = { groups: [], next: [], nextNoIntent: [], search: [], coldSearch: [] };
-  // Its own stream, so the cold searches leave the other queries' sampling as it was.
-  const coldRng = createRng((options.seed ?? 7) + 1);
+  const collected: Collected = { groups: [], next: [], nextNoIntent: [], search: [] };
   // How much of each held-out intent the fold model's search results account for: the
   // in-domain distribution the no-match threshold is a low quantile of.
   const coverages: number[] = [];
@@ -122,13 +118,9 @@ export function fitWeights(
     const graph = new ToolGraph();
     for (const name of catalog.keys()) graph.addTool(name);
     const heldOut: Trace[] = [];
-    const training: Trace[] = [];
     for (const t of usable) {
       if (foldOf(t.id, folds) === k) heldOut.push(t);
-      else {
-        graph.ingest(t);
-        training.push(t);
-      }
+      else graph.ingest(t);
     }
     if (heldOut.length === 0 || graph.traces === 0) continue;
     const model = buildModel(graph, catalog, EXPERT_WEIGHTS, { seed: options.seed, embedding: options.embedding ?? null });
@@ -156,7 +148,6 @@ export function fitWeights(
         if (gold.length > 0) collected.search.push(...queries(model, group, { context: [], intent: tokens, intentText: t.intent, extra: gold }, gold));
       }
     }
-    collected.coldSearch.push(...coldSearches(catalog, training, heldOut, k, collected, { seed: options.seed, embedding: options.embedding ?? null, keep: keepSearch, rng: coldRng }));
   }
 
   const fit = (qs: FitQuery[], initial: readonly number[], backoff: readonly number[] | null, unfitted: readonly number[]): { w: number[]; report: FitTaskReport } => {
@@ -190,7 +181,7 @@ export function fitWeights(
   const next = fit(collected.next, EXPERT_WEIGHTS.next, BACKOFF_WEIGHTS, PRIOR_WEIGHTS.next);
   const nextNoIntent = fit(collected.nextNoIntent, EXPERT_WEIGHTS.nextNoIntent, BACKOFF_WEIGHTS, PRIOR_WEIGHTS.nextNoIntent);
   const search = fit(collected.search, EXPERT_WEIGHTS.search, LEXICAL_WEIGHTS, PRIOR_WEIGHTS.search);
-  const unseen = fitUnseen(collected, search.w, search.report.selected, options.iterations);
+  const unseen = fitUnseen(collected, search.w, search.report.selected, { usable, folds, catalog, keep: keepSearch, options });
   const noMatchCoverage = lowQuantile(coverages, NO_MATCH_QUANTILE);
   return {
     weights: {
@@ -217,20 +208,30 @@ export function fitWeights(
  * started or pushes it down (metatool: 0, and 3% of those searches found their tool). Fitting
  * all weights on the two kinds of search together cost NESTFUL's five-fold validation Hit@1
  * 0.834 -> 0.808; this one weight touches only tools without traces (README, Tool search).
- * Only a fitted ranker is refitted: the lexical rule already ranks every tool by its words.
+ * Only a fitted ranker is refitted: the lexical rule already ranks every tool by its words, so
+ * the cold searches' models are built only once the search fit has been kept.
  */
 function fitUnseen(
   collected: Collected,
   weights: number[],
   selected: FitTaskReport['selected'],
-  iterations: number | undefined,
+  data: { readonly usable: readonly Trace[]; readonly folds: number; readonly catalog: ReadonlyMap<string, ToolInfo>; readonly keep: number; readonly options: FitOptions },
 ): { w: number[]; report: UnseenFitReport } {
-  const qs = collected.coldSearch;
-  const unchanged = { w: weights, report: { queries: qs.length, initialLoss: 0, loss: 0, hit1Before: 0, hit1After: 0, refitted: false } };
-  if (selected !== 'fitted' || qs.length === 0) return unchanged;
+  const unchanged = (queries: number) => ({ w: weights, report: { queries, initialLoss: 0, loss: 0, hit1Before: 0, hit1After: 0, refitted: false } });
+  if (selected !== 'fitted') return unchanged(0);
+  const { usable, folds, catalog, options } = data;
+  // Its own stream, so the cold searches leave the other queries' sampling as it was.
+  const rng = createRng((options.seed ?? 7) + 1);
+  const qs: FitQuery[] = [];
+  for (let k = 0; k < folds; k++) {
+    const training = usable.filter((t) => foldOf(t.id, folds) !== k);
+    const heldOut = usable.filter((t) => foldOf(t.id, folds) === k);
+    qs.push(...coldSearches(catalog, training, heldOut, k, collected, { seed: options.seed, embedding: options.embedding ?? null, keep: data.keep, rng }));
+  }
+  if (qs.length === 0) return unchanged(0);
   const free = SIGNALS.map((s) => s === 'lexicalUnseen');
-  const result = fitSoftmax(F, collected.groups, qs, weights, { iterations, free });
-  if (!Number.isFinite(result.loss) || !result.weights.every(Number.isFinite)) return unchanged;
+  const result = fitSoftmax(F, collected.groups, qs, weights, { iterations: options.iterations, free });
+  if (!Number.isFinite(result.loss) || !result.weights.every(Number.isFinite)) return unchanged(qs.length);
   return {
     w: result.weights,
     report: {
