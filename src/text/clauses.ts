@@ -4,12 +4,25 @@
  * steps tends to name them in the order they are done, so which clause a tool matches says
  * whether it comes before or after the tools already called (see features.ts, mentionAfter).
  *
+ * Values are not steps: a point or comma between digits (1.75, 10,000) and anything inside
+ * quotes ('carrots, spinach and lentils') split nothing, and a part that holds nothing but
+ * values (quoted text, numbers: the `'spinach'` of "'carrots', 'spinach', and 'lentils'") joins
+ * the clause before it. Split there, a request that names two steps had come out as four
+ * clauses, two of which named no tool.
+ *
  * The punctuation split works for any script; the chaining words are English, the language of
  * every dataset we measure on. A text with no separator is one clause. O(length).
  */
 import { tokenize } from './tokenize.js';
 
 const SEPARATOR = /[.;:!?,\u3002\uff0c\uff1b\n]+|\b(?:and|then|after|afterwards|also|next|finally|before|plus|followed)\b/giu;
+/**
+ * Quoted values: between straight or typographic quotes on one line, a single quote only where
+ * it does not sit inside a word (the apostrophe of "Kohli's").
+ */
+const QUOTED = /(?<![\p{L}\p{N}])'[^'\n]*'(?![\p{L}\p{N}])|"[^"\n]*"|\u201c[^\u201d\n]*\u201d|\u2018[^\u2019\n]*\u2019/gu;
+/** Numbers, as they stand in text: 10, 1.75, 10,000, $20, 5%. */
+const NUMBER = /[$€£¥]?\d+(?:[.,]\d+)*%?/gu;
 
 /** A clause: its text as written (for a search of the clause on its own) and its tokens. */
 export interface Clause {
@@ -19,16 +32,66 @@ export interface Clause {
 
 /** The clauses of a text in order, each tokenised once; parts without content words are dropped. */
 export function clauseParts(text: string): Clause[] {
+  const quoted = valueSpans(text);
   const clauses: Clause[] = [];
-  for (const part of text.split(SEPARATOR)) {
-    if (part === undefined) continue;
+  let start = 0;
+  const cut = (end: number): void => {
+    const part = text.slice(start, end);
     const tokens = tokenize(part);
-    if (tokens.length > 0) clauses.push({ text: part, tokens });
+    if (tokens.length === 0) return;
+    const previous = clauses[clauses.length - 1];
+    if (previous !== undefined && onlyValues(part)) {
+      clauses[clauses.length - 1] = { text: `${previous.text} ${part}`, tokens: [...previous.tokens, ...tokens] };
+    } else {
+      clauses.push({ text: part, tokens });
+    }
+  };
+  for (const match of text.matchAll(SEPARATOR)) {
+    const at = match.index;
+    const end = at + match[0].length;
+    if (inside(quoted, at) || betweenDigits(text, at, match[0])) continue;
+    cut(at);
+    start = end;
   }
+  cut(text.length);
   return clauses;
 }
 
 /** The tokens of each clause of clauseParts, in order. */
 export function splitClauses(text: string): string[][] {
   return clauseParts(text).map((clause) => clause.tokens);
+}
+
+/**
+ * [start, end) of each quoted value in `text`, in order. Quotes around the whole text (metatool
+ * writes every request so) make it a quotation, not a value.
+ */
+function valueSpans(text: string): number[] {
+  const first = text.length - text.trimStart().length;
+  const last = text.trimEnd().length;
+  const out: number[] = [];
+  for (const match of text.matchAll(QUOTED)) {
+    const end = match.index + match[0].length;
+    if (match.index > first || end < last) out.push(match.index, end);
+  }
+  return out;
+}
+
+function inside(spans: readonly number[], at: number): boolean {
+  for (let i = 0; i < spans.length; i += 2) if (spans[i]! < at && at < spans[i + 1]!) return true;
+  return false;
+}
+
+/** A single point or comma with a digit on each side: part of a number. */
+function betweenDigits(text: string, at: number, separator: string): boolean {
+  return (separator === '.' || separator === ',') && isDigit(text.charCodeAt(at - 1)) && isDigit(text.charCodeAt(at + 1));
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+/** Whether a part has no words left once its quoted values and numbers are taken out. */
+function onlyValues(part: string): boolean {
+  return tokenize(part.replace(QUOTED, ' ').replace(NUMBER, ' ')).length === 0;
 }

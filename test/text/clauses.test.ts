@@ -15,3 +15,36 @@ describe('clauses', () => {
     expect(splitClauses('')).toEqual([]);
   });
 });
+
+describe('clauses: values are not steps', () => {
+  const texts = (text: string): string[] => clauseParts(text).map((c) => c.text.trim());
+
+  it('does not split a number at its point or comma', () => {
+    expect(texts('Calculate the BMI for a height of 1.75 meters and a weight of 10,000 grams, then print it')).toEqual([
+      'Calculate the BMI for a height of 1.75 meters',
+      'a weight of 10,000 grams',
+      'print it',
+    ]);
+  });
+
+  it('does not split inside quotes, and an apostrophe inside a word opens none', () => {
+    expect(texts("Create a task titled 'Call John, then email him' and then send it")).toEqual(["Create a task titled 'Call John, then email him'", 'send it']);
+    expect(texts('Create a task titled "Call John. Then email him" and then send it')).toEqual(['Create a task titled "Call John. Then email him"', 'send it']);
+    expect(texts("Get Kohli's posts, and then John's reels")).toEqual(["Get Kohli's posts", "John's reels"]);
+  });
+
+  it('joins a part made only of values to the clause before it', () => {
+    const parts = clauseParts("Search for recipes with 'carrots', 'spinach', and 'lentils', and then analyse the sentiment of the first");
+    expect(parts.map((c) => c.tokens)).toEqual([
+      [...tokenize("Search for recipes with 'carrots'"), ...tokenize("'spinach'"), ...tokenize("'lentils'")],
+      tokenize('analyse the sentiment of the first'),
+    ]);
+    expect(texts('Apply discounts of 10% and $20, then compute the sales tax')).toEqual(['Apply discounts of 10%   $20', 'compute the sales tax']);
+    // A text that starts with a value keeps it as its first clause: there is nothing before it to join.
+    expect(texts("'lentils', and then cook them")).toEqual(["'lentils'", 'cook them']);
+  });
+
+  it('splits a request written inside quotes as a whole', () => {
+    expect(texts('"Play some soothing music. Also, let me know if it will rain."')).toEqual(['"Play some soothing music', 'let me know if it will rain']);
+  });
+});
