@@ -4,7 +4,8 @@
  * 1. How many steps: the weighted median length of the most similar past tasks
  *    (workflow-length.ts), else one per clause of the request; more when more clauses each
  *    pick a tool of their own (step 2), and exactly as many when every clause does (the
- *    request names all its steps); at most maxNodes.
+ *    request names all its steps); when two clauses or more pick one but not all do, those
+ *    plus the steps similar tasks took beyond what their requests named; at most maxNodes.
  * 2. Which tools: first each clause's own best tool, where the search of the clause alone
  *    gives it a majority of the probability (among the intent's best 2 x length tools); then
  *    the hybrid search ranking of the intent (the fitted ranker of searchTools), best first,
@@ -58,7 +59,7 @@ import { breakCycles, layers, type WeightedEdge } from './acyclic.js';
 import { capabilityUnits, unitEdges } from './capability-nodes.js';
 import { feeds, outputKeys, producers } from './data-flow.js';
 import { neighbourPrecedence, precedenceOf, probabilityBefore } from './precedence.js';
-import { similarPastTasks, similarTaskLength, weightedMedian, type PastTask } from './workflow-length.js';
+import { similarPastTasks, similarTaskLength, similarUnnamedSteps, weightedMedian, type PastTask } from './workflow-length.js';
 
 export interface DagRequest {
   readonly intent: string;
@@ -135,7 +136,7 @@ export function suggestDag(model: RecommenderModel, request: DagRequest): DagSug
 
   // 2. Which tools.
   const scores = new Float64Array(graph.n);
-  const candidates = chooseTools(model, request.intent, clauses, typicalRepeats(model, neighbours), length, maxNodes, new Set(context), scores);
+  const candidates = chooseTools(model, request.intent, clauses, neighbours, length, maxNodes, new Set(context), scores);
 
   // 3. Order.
   const steps = orderSteps(model, candidates, neighbours, clauses, warnings);
@@ -243,13 +244,14 @@ const MAX_CLAUSES = 32;
  * clauses pick distinct tools than the similar past tasks' length, the request names more
  * steps than they had, and each gets one (up to maxNodes; validation node-F1 metatool 0.598 ->
  * 0.662, NESTFUL 0.719 -> 0.731, Seal-Tools 0.727 -> 0.760, UltraTool 0.792 -> 0.796). When
- * every clause picks a tool, those are the workflow.
+ * every clause picks a tool, those are the workflow; when two or more do, but not all, the
+ * similar tasks' unnamed steps join them (similarUnnamedSteps).
  */
 function chooseTools(
   model: RecommenderModel,
   intent: string,
   clauses: readonly Clause[],
-  repeats: ReadonlyMap<number, number>,
+  neighbours: readonly PastTask[],
   similarLength: number,
   maxNodes: number,
   done: ReadonlySet<number>,
@@ -270,6 +272,7 @@ function chooseTools(
     membership.set(c, Math.min(1, (similarLength * Math.exp(scores[c]! - max)) / sum));
   }
   const picks = clausePicks(model, clauses, ranked, Math.min(maxNodes, ranked.length), scores);
+  const repeats = typicalRepeats(model, neighbours);
   // A request each of whose clauses picks a tool of its own has named all its steps: the
   // similar past tasks' length adds none (validation node-F1 / edge-F1 NESTFUL 0.731 / 0.443 ->
   // 0.741 / 0.462, UltraTool 0.796 / 0.521 -> 0.797 / 0.522, Seal-Tools node-F1 0.7597 ->
@@ -279,7 +282,15 @@ function chooseTools(
   const named = clauses.length >= 2 && clauses.length <= MAX_CLAUSES && picks.length === clauses.length;
   let namedSteps = 0;
   for (const c of picks) namedSteps += repeats.get(c) ?? 1;
-  const length = Math.min(maxNodes, named ? namedSteps : Math.max(similarLength, picks.length));
+  // Where clauses pick two tools or more but not one each, the request named those steps and
+  // may have taken others for granted: as many more as similar past tasks took beyond what their
+  // requests named, within their length (validation node-F1 / edge-F1 NESTFUL 0.756 / 0.490 ->
+  // 0.773 / 0.523, Seal-Tools 0.766 -> 0.796, UltraTool 0.796 / 0.518 -> 0.796 / 0.516).
+  const unnamed = !named && picks.length >= 2 ? similarUnnamedSteps(model.text, neighbours) : null;
+  const length = Math.min(
+    maxNodes,
+    named ? namedSteps : unnamed !== null ? Math.max(namedSteps, Math.min(similarLength, namedSteps + unnamed)) : Math.max(similarLength, picks.length),
+  );
   const chosen: Step[] = [];
   const taken = new Set<number>();
   const take = (c: number): void => {

@@ -216,6 +216,25 @@ describe('suggestDag', () => {
     expect(vague.nodes).toHaveLength(3);
   });
 
+  it('adds to the steps two clauses name only those that similar requests took for granted', () => {
+    const g = new ToolGraph();
+    for (const t of catalog) g.addTool(t.name);
+    for (let i = 0; i < 6; i++) {
+      // Requests that name each of their three steps.
+      g.ingest(trace(['get_weather', 'send_email', 'book_flight'], { id: `w${i}`, intent: `get the weather forecast for city ${i}, then send it by email, then book a flight` }));
+      // Requests that name two steps and take the flight search for granted.
+      g.ingest(trace(['search_airport', 'search_flights', 'book_flight'], { id: `f${i}`, intent: `find the airport of city ${i}, then book a flight` }));
+    }
+    const model = buildModel(g, new Map(catalog.map((t) => [t.name, t])));
+    // Three clauses, one of them a detail that picks no tool: the two named steps, and no third,
+    // though the similar tasks took three (the similar tasks named all three).
+    const weather = suggestDag(model, { intent: 'get the weather forecast for Rome, for two adults, then send it by email' });
+    expect(weather.nodes.map(label)).toEqual(['get_weather', 'send_email']);
+    // The similar tasks named two of their three steps: the third joins the two named here.
+    const flight = suggestDag(model, { intent: 'find the airport of Rome by city name, for two adults, then book a flight' });
+    expect(flight.nodes.map(label)).toEqual(['search_airport', 'search_flights', 'book_flight']);
+  });
+
   it('keeps every named step when a named tool typically repeats', () => {
     const g = new ToolGraph();
     for (const t of catalog) g.addTool(t.name);
