@@ -33,7 +33,8 @@ export interface Clause {
 /** The clauses of a text in order, each tokenised once; parts without content words are dropped. */
 export function clauseParts(text: string): Clause[] {
   const quoted = valueSpans(text);
-  const clauses: Clause[] = [];
+  // A clause's parts, joined at the end: a long list of values joins one clause in linear time.
+  const clauses: { texts: string[]; tokens: string[] }[] = [];
   let start = 0;
   const cut = (end: number): void => {
     const part = text.slice(start, end);
@@ -41,20 +42,25 @@ export function clauseParts(text: string): Clause[] {
     if (tokens.length === 0) return;
     const previous = clauses[clauses.length - 1];
     if (previous !== undefined && onlyValues(part)) {
-      clauses[clauses.length - 1] = { text: `${previous.text} ${part}`, tokens: [...previous.tokens, ...tokens] };
+      previous.texts.push(part);
+      for (const token of tokens) previous.tokens.push(token);
     } else {
-      clauses.push({ text: part, tokens });
+      clauses.push({ texts: [part], tokens });
     }
   };
+  // The separators come in order, as do the quoted spans: one pass over both.
+  let span = 0;
   for (const match of text.matchAll(SEPARATOR)) {
     const at = match.index;
     const end = at + match[0].length;
-    if (inside(quoted, at) || betweenDigits(text, at, match[0])) continue;
+    while (span < quoted.length && quoted[span + 1]! <= at) span += 2;
+    const inQuotes = span < quoted.length && quoted[span]! < at;
+    if (inQuotes || betweenDigits(text, at, match[0])) continue;
     cut(at);
     start = end;
   }
   cut(text.length);
-  return clauses;
+  return clauses.map((clause) => ({ text: clause.texts.join(' '), tokens: clause.tokens }));
 }
 
 /** The tokens of each clause of clauseParts, in order. */
@@ -75,11 +81,6 @@ function valueSpans(text: string): number[] {
     if (match.index > first || end < last) out.push(match.index, end);
   }
   return out;
-}
-
-function inside(spans: readonly number[], at: number): boolean {
-  for (let i = 0; i < spans.length; i += 2) if (spans[i]! < at && at < spans[i + 1]!) return true;
-  return false;
 }
 
 /** A single point or comma with a digit on each side: part of a number. */

@@ -40,6 +40,9 @@ describe('clauses: values are not steps', () => {
       tokenize('analyse the sentiment of the first'),
     ]);
     expect(texts('Apply discounts of 10% and $20, then compute the sales tax')).toEqual(['Apply discounts of 10%   $20', 'compute the sales tax']);
+    // However long the list, one clause holds every value.
+    const list = clauseParts(`email ${Array.from({ length: 5000 }, (_, i) => `'user${i}'`).join(', ')}, then archive them`);
+    expect(list.map((c) => c.tokens.length)).toEqual([1 + 5000 * tokenize("'user1'").length, tokenize('archive them').length]);
     // A text that starts with a value keeps it as its first clause: there is nothing before it to join.
     expect(texts("'lentils', and then cook them")).toEqual(["'lentils'", 'cook them']);
   });
