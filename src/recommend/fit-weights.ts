@@ -21,7 +21,7 @@ import type { TextEmbedding } from '../text/text-embedding.js';
 import { buildModel, EXPERT_WEIGHTS, PRIOR_WEIGHTS, type FittedWeights, type RecommenderModel } from './model.js';
 import { DEFAULT_K } from './predict-next.js';
 import { searchTools } from './search-tools.js';
-import { fitSoftmax, topHits, type FitGroup, type FitQuery } from './softmax-fit.js';
+import { fitScale, fitSoftmax, topHits, type FitGroup, type FitQuery } from './softmax-fit.js';
 
 export interface FitOptions {
   readonly folds?: number;
@@ -42,6 +42,11 @@ export interface FitTaskReport {
   readonly hit1Backoff: number;
   /** When the fit diverges (a non-finite loss or weight): 'backoff' where there is a rule, else 'prior'. */
   readonly selected: 'fitted' | 'backoff' | 'prior';
+  /**
+   * The factor the kept rule's weights were multiplied by so that its scores are calibrated
+   * probabilities on the held-out queries (fitScale); 1 when the fitted weights or the prior are kept.
+   */
+  readonly ruleScale: number;
 }
 
 /**
@@ -154,28 +159,34 @@ export function fitWeights(
     // No held-out query (traces without intents, say, for search): nothing was learned, and the
     // task keeps what a model without a fit ranks with.
     if (qs.length === 0) {
-      return { w: unfitted.slice(), report: { queries: 0, initialLoss: 0, loss: 0, hit1Fitted: 0, hit1Backoff: 0, selected: 'prior' } };
+      return { w: unfitted.slice(), report: { queries: 0, initialLoss: 0, loss: 0, hit1Fitted: 0, hit1Backoff: 0, selected: 'prior', ruleScale: 1 } };
     }
+    // A kept rule ranks as it is, its scores scaled to probabilities on the same held-out queries.
+    const rule = (weights: readonly number[]): { w: number[]; ruleScale: number } => {
+      const ruleScale = fitScale(F, collected.groups, qs, weights);
+      return { w: weights.map((x) => x * ruleScale), ruleScale };
+    };
     const result = fitSoftmax(F, collected.groups, qs, initial, { iterations: options.iterations });
     // A handful of separable queries can drive Newton's method to infinite weights; such a fit
     // says nothing, and its scores would be NaN.
     if (!Number.isFinite(result.loss) || !result.weights.every(Number.isFinite)) {
-      const selected = backoff !== null ? 'backoff' : 'prior';
+      const kept = backoff !== null ? rule(backoff) : { w: initial.slice(), ruleScale: 1 };
       return {
-        w: (backoff ?? initial).slice(),
-        report: { queries: qs.length, initialLoss: result.initialLoss, loss: result.loss, hit1Fitted: 0, hit1Backoff: 0, selected },
+        w: kept.w,
+        report: { queries: qs.length, initialLoss: result.initialLoss, loss: result.loss, hit1Fitted: 0, hit1Backoff: 0, selected: backoff !== null ? 'backoff' : 'prior', ruleScale: kept.ruleScale },
       };
     }
     const fitted = topHits(F, collected.groups, qs, result.weights);
-    const rule = backoff !== null ? topHits(F, collected.groups, qs, backoff) : null;
+    const ruleHits = backoff !== null ? topHits(F, collected.groups, qs, backoff) : null;
     const hit1Fitted = mean(fitted);
-    const hit1Backoff = rule === null ? 0 : mean(rule);
+    const hit1Backoff = ruleHits === null ? 0 : mean(ruleHits);
     // One-standard-error rule: the fitted ranker must beat the back-off rule by more than the
     // standard error of the paired difference, or the simpler rule is kept.
-    const selected = rule !== null && hit1Fitted - hit1Backoff <= pairedStandardError(fitted, rule) ? 'backoff' : 'fitted';
+    const selected = ruleHits !== null && hit1Fitted - hit1Backoff <= pairedStandardError(fitted, ruleHits) ? 'backoff' : 'fitted';
+    const kept = selected === 'backoff' && backoff !== null ? rule(backoff) : { w: result.weights, ruleScale: 1 };
     return {
-      w: selected === 'backoff' && backoff !== null ? backoff.slice() : result.weights,
-      report: { queries: qs.length, initialLoss: result.initialLoss, loss: result.loss, hit1Fitted, hit1Backoff, selected },
+      w: kept.w,
+      report: { queries: qs.length, initialLoss: result.initialLoss, loss: result.loss, hit1Fitted, hit1Backoff, selected, ruleScale: kept.ruleScale },
     };
   };
   const next = fit(collected.next, EXPERT_WEIGHTS.next, BACKOFF_WEIGHTS, PRIOR_WEIGHTS.next);

@@ -207,6 +207,95 @@ export function fitSoftmax(
 }
 
 /**
+ * Temperature scaling (Guo, Pleiss, Sun & Weinberger, "On Calibration of Modern Neural
+ * Networks", ICML 2017): the factor s > 0 whose ranker s w has the least held-out
+ * cross-entropy. A positive factor changes no ranking, only how sure the ranker says it is: the
+ * rules the fits fall back on (fit-weights.ts) weigh their signals 1e3 and 1e6 apart so as to
+ * act lexicographically, which as probabilities says "certain" of nearly every first tool.
+ *
+ * The loss along the ray is convex in s, so unimodal in ln s: a golden-section search over ln s,
+ * SCALE_NATS either side of the s that makes the largest score gap one nat, each step one pass
+ * over the queries' rule scores (Newton's method in one dimension kept halving its steps where
+ * the rule separates most queries by a wide margin, and took minutes on Seal-Tools).
+ * Returns 1 when there is nothing to fit.
+ */
+export function fitScale(dims: number, groups: readonly FitGroup[], queries: readonly FitQuery[], weights: readonly number[]): number {
+  if (queries.length === 0) return 1;
+  const project = (features: Float64Array, rows: number): Float64Array => {
+    const out = new Float64Array(rows);
+    for (let r = 0; r < rows; r++) {
+      let s = 0;
+      for (let f = 0; f < dims; f++) s += weights[f]! * features[r * dims + f]!;
+      out[r] = s;
+    }
+    return out;
+  };
+  const background = groups.map((g) => project(g.background, g.n));
+  const rows = queries.map((q) => project(q.rows, q.tools.length));
+  let spread = 0;
+  for (const b of background) for (let c = 0; c < b.length; c++) spread = Math.max(spread, Math.abs(b[c]!));
+  for (const r of rows) for (let i = 0; i < r.length; i++) spread = Math.max(spread, Math.abs(r[i]!));
+  if (spread === 0) return 1;
+  const loss = (scale: number): number => scaledLoss(scale, background, queries, rows);
+  // Golden section over ln s.
+  const ratio = (Math.sqrt(5) - 1) / 2;
+  let lo = -Math.log(spread) - SCALE_NATS;
+  let hi = -Math.log(spread) + SCALE_NATS;
+  let a = hi - ratio * (hi - lo);
+  let b = lo + ratio * (hi - lo);
+  let la = loss(Math.exp(a));
+  let lb = loss(Math.exp(b));
+  for (let i = 0; i < SCALE_STEPS; i++) {
+    if (la <= lb) {
+      hi = b;
+      b = a;
+      lb = la;
+      a = hi - ratio * (hi - lo);
+      la = loss(Math.exp(a));
+    } else {
+      lo = a;
+      a = b;
+      la = lb;
+      b = lo + ratio * (hi - lo);
+      lb = loss(Math.exp(b));
+    }
+  }
+  return Math.exp((lo + hi) / 2);
+}
+
+/** How far, in ln s, fitScale looks either side of its start; and its golden-section steps (the bracket shrinks to 24 x 0.618^40, about 1e-7). */
+const SCALE_NATS = 12;
+const SCALE_STEPS = 40;
+
+/** Mean held-out cross-entropy of the ranker `scale` x (the rule's scores), as fitSoftmax's loss without a penalty. */
+function scaledLoss(scale: number, background: readonly Float64Array[], queries: readonly FitQuery[], rows: readonly Float64Array[]): number {
+  const groupMax = new Float64Array(background.length);
+  const groupSum = new Float64Array(background.length);
+  background.forEach((b, g) => {
+    let max = -Infinity;
+    for (let c = 0; c < b.length; c++) max = Math.max(max, scale * b[c]!);
+    let sum = 0;
+    for (let c = 0; c < b.length; c++) sum += Math.exp(scale * b[c]! - max);
+    groupMax[g] = max;
+    groupSum[g] = sum;
+  });
+  let total = 0;
+  queries.forEach((q, i) => {
+    const r = rows[i]!;
+    const b = background[q.group]!;
+    let max = groupMax[q.group]!;
+    for (let k = 0; k < r.length; k++) max = Math.max(max, scale * r[k]!);
+    // Untouched mass: the group's total minus the touched tools' background terms.
+    let rest = groupSum[q.group]! * Math.exp(groupMax[q.group]! - max);
+    for (let k = 0; k < r.length; k++) rest -= Math.exp(scale * b[q.tools[k]!]! - max);
+    let z = Math.max(0, rest);
+    for (let k = 0; k < r.length; k++) z += Math.exp(scale * r[k]! - max);
+    total += max + Math.log(z) - scale * r[q.target]!;
+  });
+  return total / queries.length;
+}
+
+/**
  * Restricts a Newton step to the free weights: a frozen weight's gradient is 0 and its Hessian
  * row and column are those of the identity, so its step is 0 and the others solve their block.
  */

@@ -6,6 +6,7 @@ import { foldOf } from '../../src/recommend/folds.js';
 import { buildModel, PRIOR_WEIGHTS } from '../../src/recommend/model.js';
 import { coverage, queryWords } from '../../src/recommend/query-coverage.js';
 import { searchTools } from '../../src/recommend/search-tools.js';
+import { Toolgraph } from '../../src/service/toolgraph.js';
 import { tokenize } from '../../src/text/tokenize.js';
 import type { ToolInfo, Trace } from '../../src/schema/types.js';
 import { trace } from '../helpers/traces.js';
@@ -99,7 +100,9 @@ describe('fitWeights', () => {
     const report = fitWeights(traces, catalog);
     if (report.search.selected === 'fitted') return expect.unreachable('the fixture is meant to keep the lexical rule');
     expect(report.searchUnseen.refitted).toBe(false);
-    expect(report.weights.search).toEqual(report.search.selected === 'backoff' ? LEXICAL_WEIGHTS : PRIOR_WEIGHTS.search);
+    // The rule as it ranks, its scores scaled to probabilities on the held-out searches.
+    expect(report.search.ruleScale).toBeGreaterThan(0);
+    expect(report.weights.search).toEqual(report.search.selected === 'backoff' ? LEXICAL_WEIGHTS.map((w) => w * report.search.ruleScale) : PRIOR_WEIGHTS.search);
   });
 
   it('keeps the back-off rule when the fitted ranker is not clearly better (one-standard-error rule)', () => {
@@ -108,7 +111,34 @@ describe('fitWeights', () => {
     const report = fitWeights(traces, new Map());
     expect(report.nextNoIntent.hit1Backoff).toBe(1);
     expect(report.nextNoIntent.selected).toBe('backoff');
-    expect(report.weights.nextNoIntent).toEqual(BACKOFF_WEIGHTS);
+    expect(report.weights.nextNoIntent).toEqual(BACKOFF_WEIGHTS.map((w) => w * report.nextNoIntent.ruleScale));
+    // No intents, no next-tool queries with one: the prior, unscaled.
+    expect(report.next.selected).toBe('prior');
+    expect(report.next.ruleScale).toBe(1);
+  });
+
+  it("scales a kept rule to the held-out shares, so that human verdicts still move its ranking", () => {
+    const T0 = Date.UTC(2026, 0, 1);
+    const tg = new Toolgraph();
+    for (let i = 0; i < 40; i++) tg.ingest({ id: `b${i}`, tools: ['a', 'b', 'c', 'd'], timestamp: T0 });
+    for (let i = 0; i < 30; i++) tg.ingest({ id: `e${i}`, tools: ['a', 'e', 'c', 'd'], timestamp: T0 });
+    const report = tg.fit();
+    // Without intents both rankers put b after a: the back-off rule is kept.
+    expect(report.nextNoIntent.selected).toBe('backoff');
+    expect(report.nextNoIntent.ruleScale).toBeGreaterThan(0);
+    expect(report.nextNoIntent.ruleScale).toBeLessThan(1);
+    const after = (): Map<string, number> => new Map(tg.predictNext({ context: ['a'], k: 2 }).items.filter((it) => it.kind === 'tool').map((it) => [it.tool, it.score]));
+    // b followed a in 40 of 70 traces, e in 30: so says the scaled rule.
+    expect(after().get('b')).toBeCloseTo(40 / 70, 1);
+    expect(after().get('e')).toBeCloseTo(30 / 70, 1);
+    // Each approval multiplies e's odds by H / 0.5 (README, Feedback loop): four overtake b.
+    for (let k = 0; k < 4; k++) tg.patternFeedback({ from: 'a', to: 'e' }, 'approve', { at: T0 });
+    expect([...after().keys()][0]).toBe('e');
+    // The rule unscaled would be certain of b (weights 1e3 and 1e6 apart), and no verdict could move it.
+    tg.setWeights({ ...tg.fittedWeights, nextNoIntent: BACKOFF_WEIGHTS });
+    tg.rebuild();
+    expect([...after().keys()][0]).toBe('b');
+    expect(after().get('b')).toBeGreaterThan(0.999);
   });
 
   it('fits the no-match threshold on the coverage search reports for held-out intents, not on their gold tools', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../src/graph/rng.js';
-import { fitSoftmax, type FitGroup, type FitQuery } from '../../src/recommend/softmax-fit.js';
+import { fitScale, fitSoftmax, type FitGroup, type FitQuery } from '../../src/recommend/softmax-fit.js';
 
 const DIMS = 3;
 
@@ -102,5 +102,27 @@ describe('fitSoftmax', () => {
     expect(w2).not.toBeCloseTo(0.4, 2);
     expect(at(w2 + 0.05)).toBeGreaterThan(result.loss);
     expect(at(w2 - 0.05)).toBeGreaterThan(result.loss);
+  });
+});
+
+describe('fitScale', () => {
+  it("recovers the temperature of a ranker whose weights are right up to a factor", () => {
+    const trueW = [1.5, -1, 2];
+    const { groups, qs } = problem(trueW, 3000, 5);
+    // The same ranker, a thousand times too sure of itself, as the lexicographic rules are.
+    const scale = fitScale(DIMS, groups, qs, trueW.map((w) => w * 1000));
+    expect(scale * 1000).toBeGreaterThan(0.85);
+    expect(scale * 1000).toBeLessThan(1.15);
+    // The least loss along the ray: a step either way raises it.
+    const loss = (f: number): number => fitSoftmax(DIMS, groups, qs, trueW.map((w) => w * 1000 * f), { iterations: 0, l2: 0 }).initialLoss;
+    expect(loss(scale * 1.05)).toBeGreaterThan(loss(scale));
+    expect(loss(scale / 1.05)).toBeGreaterThan(loss(scale));
+    expect(loss(scale)).toBeLessThan(loss(1));
+  });
+
+  it('returns 1 when there is nothing to scale', () => {
+    const { groups, qs } = problem([1, 1, 1], 10, 6);
+    expect(fitScale(DIMS, groups, [], [1, 1, 1])).toBe(1);
+    expect(fitScale(DIMS, groups, qs, [0, 0, 0])).toBe(1);
   });
 });
