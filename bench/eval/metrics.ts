@@ -70,6 +70,22 @@ export interface SearchMetrics {
   recall10: number;
   ndcg10: number;
   mrr: number;
+  /**
+   * Methods whose scores are probabilities: the mean negative log-likelihood, in nats, of the
+   * request's gold tools (each known one in turn), as the fits' cross-entropy counts it. A ranker
+   * sure of one tool where the request wanted three pays for the other two.
+   */
+  nll?: number;
+}
+
+/** ln of the normaliser of softmax(scores[0..n)): a tool's log-probability is its score minus this. */
+export function logNormaliser(scores: Float64Array, n: number): number {
+  let max = -Infinity;
+  for (let c = 0; c < n; c++) if (scores[c]! > max) max = scores[c]!;
+  if (max === -Infinity) return 0;
+  let sum = 0;
+  for (let c = 0; c < n; c++) sum += Math.exp(scores[c]! - max);
+  return max + Math.log(sum);
 }
 
 export class SearchAccumulator {
@@ -79,10 +95,19 @@ export class SearchAccumulator {
   private r10 = 0;
   private ndcg = 0;
   private rr = 0;
+  private nllSum = 0;
+  private nllCount = 0;
 
-  /** `ranked`: best-first tool indices (at least 10 when available); `firstRank`: rank of the best gold tool. */
-  add(ranked: readonly number[], gold: ReadonlySet<number>, firstRank: number): void {
+  /**
+   * `ranked`: best-first tool indices (at least 10 when available); `firstRank`: rank of the best
+   * gold tool; `goldLogProbabilities`: the method's log-probability of each known gold tool, when it has them.
+   */
+  add(ranked: readonly number[], gold: ReadonlySet<number>, firstRank: number, goldLogProbabilities?: readonly number[]): void {
     this.count++;
+    if (goldLogProbabilities !== undefined) {
+      for (const lp of goldLogProbabilities) this.nllSum -= lp;
+      this.nllCount += goldLogProbabilities.length;
+    }
     const size = gold.size || 1;
     let in5 = 0;
     let in10 = 0;
@@ -111,6 +136,7 @@ export class SearchAccumulator {
       recall10: this.r10 / d,
       ndcg10: this.ndcg / d,
       mrr: this.rr / d,
+      ...(this.nllCount > 0 ? { nll: this.nllSum / this.nllCount } : {}),
     };
   }
 }

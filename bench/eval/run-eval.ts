@@ -3,7 +3,7 @@
  * trained on the same split and scored on the same queries, per fold, then averaged over folds.
  */
 import type { Dataset } from '../../src/schema/dataset.js';
-import { NextAccumulator, rankOf, SearchAccumulator, topIndices, type NextMetrics, type SearchMetrics } from './metrics.js';
+import { NextAccumulator, rankOf, SearchAccumulator, logNormaliser, topIndices, type NextMetrics, type SearchMetrics } from './metrics.js';
 import { NEXT_METHODS, nextScorers, trainToolgraph, type NextMethod } from './next-methods.js';
 import { SEARCH_METHODS, searchScorers, type SearchMethod } from './search-methods.js';
 import { splitsOf, withColdTools } from './splits.js';
@@ -112,7 +112,8 @@ export function evaluateSearch(dataset: Dataset, options: EvalOptions = {}): Sea
         const goldAll = new Set<number>(known);
         const missing = new Set(w.tools).size - known.length;
         for (let i = 0; i < missing; i++) goldAll.add(-2 - i);
-        acc.get(method)!.add(topIndices(scorer.tiers, n, 10), goldAll, firstRank);
+        const logZ = scorer.logLinear === true ? logNormaliser(scorer.tiers[0]!, n) : 0;
+        acc.get(method)!.add(topIndices(scorer.tiers, n, 10), goldAll, firstRank, scorer.logLinear === true ? known.map((c) => scorer.tiers[0]![c]! - logZ) : undefined);
       }
     }
     for (const m of SEARCH_METHODS) perMethod.get(m)!.push(acc.get(m)!.result());

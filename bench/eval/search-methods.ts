@@ -18,6 +18,8 @@ export type SearchMethod = (typeof SEARCH_METHODS)[number];
 
 export interface SearchScorer {
   readonly tiers: Tiers;
+  /** The first tier is a log-linear ranker's scores: a tool's probability is its softmax over all tools. */
+  readonly logLinear?: boolean;
   score(intent: string): void;
 }
 
@@ -32,7 +34,7 @@ export function searchScorers(model: RecommenderModel, unfitted: RecommenderMode
     ['bm25', { tiers: [lexical], score: (intent) => scoreBm25(model.text.bm25, tokenize(intent), lexical) }],
     // Ties (tools the association never saw) fall back on popularity, as any baseline would.
     ['learned', { tiers: [learned, pop], score: (intent) => scoreIntent(model.text.intent, tokenize(intent), learned) }],
-    ['unfitted', { tiers: [prior], score: (intent) => scoreAllTools(unfitted, [], intent, 'search', prior) }],
-    ['toolgraph', { tiers: [dense], score: (intent) => scoreAllTools(model, [], intent, 'search', dense) }],
+    ['unfitted', { tiers: [prior], logLinear: true, score: (intent) => scoreAllTools(unfitted, [], intent, 'search', prior) }],
+    ['toolgraph', { tiers: [dense], logLinear: true, score: (intent) => scoreAllTools(model, [], intent, 'search', dense) }],
   ]);
 }

@@ -210,10 +210,10 @@ const evalCommand: Command = {
     if (values['json'] !== true) {
       const metrics = {
         next: ['n', 'hit1', 'hit3', 'hit5', 'mrr'],
-        search: withContext ? ['n', 'hit1', 'hit3', 'hit5', 'mrr'] : ['n', 'hit1', 'recall5', 'recall10', 'ndcg10', 'mrr'],
+        search: withContext ? ['n', 'hit1', 'hit3', 'hit5', 'mrr'] : ['n', 'hit1', 'recall5', 'recall10', 'ndcg10', 'mrr', 'nll'],
         dag: ['n', 'nodeF1', 'edgeF1', 'nodePrecision', 'nodeRecall', 'edgePrecision', 'edgeRecall', 'meanNodes'],
       }[task];
-      process.stdout.write(`${formatTable(['data', 'method', ...metrics], rows.map((r) => [r['data']!, r['method']!, ...metrics.map((m) => r[m]!)]))}\n`);
+      process.stdout.write(`${formatTable(['data', 'method', ...metrics], rows.map((r) => [r['data']!, r['method']!, ...metrics.map((m) => r[m] ?? '-')]))}\n`);
     }
   },
 };
@@ -278,11 +278,11 @@ const fitCommand: Command = {
         formatTable(['signal', 'next', 'next (no intent)', 'search'], SIGNALS.map((s, i) => [s, w.next[i]!, w.nextNoIntent[i]!, w.search[i]!])),
         '',
         formatTable(
-          ['weights', 'queries', 'loss before', 'loss after', 'held-out hit@1', 'back-off hit@1', 'kept'],
+          ['weights', 'queries', 'loss before', 'loss after', 'held-out hit@1', 'back-off hit@1', 'kept', 'rule scale'],
           [
-            ...tasks.map(([name, t]) => [name, t.queries, t.initialLoss, t.loss, t.hit1Fitted, t.hit1Backoff, t.selected]),
+            ...tasks.map(([name, t]) => [name, t.queries, t.initialLoss, t.loss, t.hit1Fitted, t.hit1Backoff, t.selected, t.selected === 'backoff' ? t.ruleScale.toPrecision(3) : '-']),
             // lexicalUnseen alone, on searches for never-called tools; "back-off" is the search weights before.
-            ['search (never-called)', u.queries, u.initialLoss, u.loss, u.hit1After, u.hit1Before, u.refitted ? 'refitted' : 'unchanged'],
+            ['search (never-called)', u.queries, u.initialLoss, u.loss, u.hit1After, u.hit1Before, u.refitted ? 'refitted' : 'unchanged', '-'],
           ],
         ),
       ].join('\n'),

@@ -43,8 +43,9 @@ export interface FitTaskReport {
   /** When the fit diverges (a non-finite loss or weight): 'backoff' where there is a rule, else 'prior'. */
   readonly selected: 'fitted' | 'backoff' | 'prior';
   /**
-   * The factor the kept rule's weights were multiplied by so that its scores are calibrated
-   * probabilities on the held-out queries (fitScale); 1 when the fitted weights or the prior are kept.
+   * The factor the kept lexical rule's weights were multiplied by so that its scores are
+   * calibrated probabilities on the held-out searches (fitScale); 1 when the fitted weights, the
+   * prior or the back-off rule (not scaled) are kept.
    */
   readonly ruleScale: number;
 }
@@ -155,15 +156,16 @@ export function fitWeights(
     }
   }
 
-  const fit = (qs: FitQuery[], initial: readonly number[], backoff: readonly number[] | null, unfitted: readonly number[]): { w: number[]; report: FitTaskReport } => {
+  const fit = (qs: FitQuery[], initial: readonly number[], backoff: readonly number[] | null, unfitted: readonly number[], scaleRule: boolean): { w: number[]; report: FitTaskReport } => {
     // No held-out query (traces without intents, say, for search): nothing was learned, and the
     // task keeps what a model without a fit ranks with.
     if (qs.length === 0) {
       return { w: unfitted.slice(), report: { queries: 0, initialLoss: 0, loss: 0, hit1Fitted: 0, hit1Backoff: 0, selected: 'prior', ruleScale: 1 } };
     }
-    // A kept rule ranks as it is, its scores scaled to probabilities on the same held-out queries.
+    // A kept rule ranks as it is, its scores scaled to probabilities on the same held-out queries
+    // where one factor can do that (scaleRule).
     const rule = (weights: readonly number[]): { w: number[]; ruleScale: number } => {
-      const ruleScale = fitScale(F, collected.groups, qs, weights);
+      const ruleScale = scaleRule ? fitScale(F, collected.groups, qs, weights) : 1;
       return { w: weights.map((x) => x * ruleScale), ruleScale };
     };
     const result = fitSoftmax(F, collected.groups, qs, initial, { iterations: options.iterations });
@@ -189,9 +191,14 @@ export function fitWeights(
       report: { queries: qs.length, initialLoss: result.initialLoss, loss: result.loss, hit1Fitted, hit1Backoff, selected, ruleScale: kept.ruleScale },
     };
   };
-  const next = fit(collected.next, EXPERT_WEIGHTS.next, BACKOFF_WEIGHTS, PRIOR_WEIGHTS.next);
-  const nextNoIntent = fit(collected.nextNoIntent, EXPERT_WEIGHTS.nextNoIntent, BACKOFF_WEIGHTS, PRIOR_WEIGHTS.nextNoIntent);
-  const search = fit(collected.search, EXPERT_WEIGHTS.search, LEXICAL_WEIGHTS, PRIOR_WEIGHTS.search);
+  // The back-off rule is not scaled: one factor fitted over all positions is set by the
+  // second-order tier, and at a first step, where only first-order counts are left, it flattened
+  // them (NESTFUL: a factor of 9e-7 left first-order counts a weight of 0.0009), so that one
+  // human approval outweighed a hundredfold count. The lexical rule has one ranking tier
+  // (popularity only breaks ties) and one factor serves it.
+  const next = fit(collected.next, EXPERT_WEIGHTS.next, BACKOFF_WEIGHTS, PRIOR_WEIGHTS.next, false);
+  const nextNoIntent = fit(collected.nextNoIntent, EXPERT_WEIGHTS.nextNoIntent, BACKOFF_WEIGHTS, PRIOR_WEIGHTS.nextNoIntent, false);
+  const search = fit(collected.search, EXPERT_WEIGHTS.search, LEXICAL_WEIGHTS, PRIOR_WEIGHTS.search, true);
   const unseen = fitUnseen(collected, search.w, search.report.selected, { usable, folds, catalog, keep: keepSearch, options });
   const noMatchCoverage = lowQuantile(coverages, NO_MATCH_QUANTILE);
   return {

@@ -211,7 +211,8 @@ export function fitSoftmax(
  * Networks", ICML 2017): the factor s > 0 whose ranker s w has the least held-out
  * cross-entropy. A positive factor changes no ranking, only how sure the ranker says it is: the
  * rules the fits fall back on (fit-weights.ts) weigh their signals 1e3 and 1e6 apart so as to
- * act lexicographically, which as probabilities says "certain" of nearly every first tool.
+ * act lexicographically, which as probabilities says "certain" of nearly every first tool. One
+ * factor suits a rule with one ranking tier (the lexical rule, whose second only breaks ties).
  *
  * The loss along the ray is convex in s, so unimodal in ln s: a golden-section search over ln s,
  * SCALE_NATS either side of the s that makes the largest score gap one nat, each step one pass
