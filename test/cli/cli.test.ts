@@ -518,7 +518,7 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
       expect((await runAsync(['ingest', one, '--data-dir', dataDir])).status).toBe(0);
       const fitted = await runAsync(['fit', '--data-dir', dataDir]);
       expect(fitted.status).toBe(0);
-      for (const row of ['next ', 'next (no intent)', 'search ']) expect(fitted.stdout).toMatch(new RegExp(`^${row.replace(/[()]/g, '\\$&')}.*\\bprior$`, 'm'));
+      for (const row of ['next ', 'next (no intent)', 'search ']) expect(fitted.stdout).toMatch(new RegExp(`^${row.replace(/[()]/g, '\\$&')}.*\\bprior +-$`, 'm'));
       expect((JSON.parse((await runAsync(['stats', '--data-dir', dataDir, '--json'])).stdout) as { weights: string }).weights).toBe('prior');
     } finally {
       rmSync(dir, { recursive: true, force: true });
