@@ -3,7 +3,7 @@
  * trained on the same split and scored on the same queries, per fold, then averaged over folds.
  */
 import type { Dataset } from '../../src/schema/dataset.js';
-import { NextAccumulator, rankOf, SearchAccumulator, logNormaliser, topIndices, type NextMetrics, type SearchMetrics } from './metrics.js';
+import { logNormaliser, NextAccumulator, rankOf, SearchAccumulator, topIndices, type NextMetrics, type SearchMetrics } from './metrics.js';
 import { NEXT_METHODS, nextScorers, trainToolgraph, type NextMethod } from './next-methods.js';
 import { SEARCH_METHODS, searchScorers, type SearchMethod } from './search-methods.js';
 import { splitsOf, withColdTools } from './splits.js';

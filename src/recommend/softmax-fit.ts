@@ -209,15 +209,17 @@ export function fitSoftmax(
 /**
  * Temperature scaling (Guo, Pleiss, Sun & Weinberger, "On Calibration of Modern Neural
  * Networks", ICML 2017): the factor s > 0 whose ranker s w has the least held-out
- * cross-entropy. A positive factor changes no ranking, only how sure the ranker says it is: the
- * rules the fits fall back on (fit-weights.ts) weigh their signals 1e3 and 1e6 apart so as to
- * act lexicographically, which as probabilities says "certain" of nearly every first tool. One
- * factor suits a rule with one ranking tier (the lexical rule, whose second only breaks ties).
+ * cross-entropy. A positive factor changes no ranking by the weights alone, only how sure the
+ * ranker says it is, and so how much what multiplies a probability (a tool's reliability)
+ * weighs against it. The rules the fits fall back on (fit-weights.ts) weigh their signals 1e3
+ * and 1e6 apart so as to act lexicographically, which as probabilities says "certain" of nearly
+ * every first tool. One factor suits a rule with one ranking tier (the lexical rule, whose
+ * second tier only breaks ties).
  *
- * The loss along the ray is convex in s, so unimodal in ln s: a golden-section search over ln s,
- * SCALE_NATS either side of the s that makes the largest score gap one nat, each step one pass
- * over the queries' rule scores (Newton's method in one dimension kept halving its steps where
- * the rule separates most queries by a wide margin, and took minutes on Seal-Tools).
+ * The loss along the ray is convex in s, so unimodal in ln s: a golden-section search over
+ * ln s, SCALE_NATS either side of the s that makes the largest score one nat in size, each step
+ * one pass over the queries' rule scores (Newton's method in one dimension kept halving its
+ * steps where the rule separates most queries by a wide margin, and took minutes on Seal-Tools).
  * Returns 1 when there is nothing to fit.
  */
 export function fitScale(dims: number, groups: readonly FitGroup[], queries: readonly FitQuery[], weights: readonly number[]): number {
