@@ -233,13 +233,14 @@ export function fitScale(dims: number, groups: readonly FitGroup[], queries: rea
     }
     return out;
   };
-  const background = groups.map((g) => project(g.background, g.n));
-  const rows = queries.map((q) => project(q.rows, q.tools.length));
+  const scored = groups.map((g) => ({ background: project(g.background, g.n), n: g.n }));
+  const projected = queries.map((q) => ({ group: q.group, rows: project(q.rows, q.tools.length), tools: q.tools, target: q.target }));
   let spread = 0;
-  for (const b of background) for (let c = 0; c < b.length; c++) spread = Math.max(spread, Math.abs(b[c]!));
-  for (const r of rows) for (let i = 0; i < r.length; i++) spread = Math.max(spread, Math.abs(r[i]!));
+  for (const g of scored) for (let c = 0; c < g.n; c++) spread = Math.max(spread, Math.abs(g.background[c]!));
+  for (const q of projected) for (let r = 0; r < q.rows.length; r++) spread = Math.max(spread, Math.abs(q.rows[r]!));
   if (spread === 0) return 1;
-  const loss = (scale: number): number => scaledLoss(scale, background, queries, rows);
+  // The rule's score is the one signal; fitSoftmax without steps evaluates its loss.
+  const loss = (scale: number): number => fitSoftmax(1, scored, projected, [scale], { iterations: 0, l2: 0 }).loss;
   // Golden section over ln s.
   const ratio = (Math.sqrt(5) - 1) / 2;
   let lo = -Math.log(spread) - SCALE_NATS;
@@ -269,34 +270,6 @@ export function fitScale(dims: number, groups: readonly FitGroup[], queries: rea
 /** How far, in ln s, fitScale looks either side of its start; and its golden-section steps (the bracket shrinks to 24 x 0.618^40, about 1e-7). */
 const SCALE_NATS = 12;
 const SCALE_STEPS = 40;
-
-/** Mean held-out cross-entropy of the ranker `scale` x (the rule's scores), as fitSoftmax's loss without a penalty. */
-function scaledLoss(scale: number, background: readonly Float64Array[], queries: readonly FitQuery[], rows: readonly Float64Array[]): number {
-  const groupMax = new Float64Array(background.length);
-  const groupSum = new Float64Array(background.length);
-  background.forEach((b, g) => {
-    let max = -Infinity;
-    for (let c = 0; c < b.length; c++) max = Math.max(max, scale * b[c]!);
-    let sum = 0;
-    for (let c = 0; c < b.length; c++) sum += Math.exp(scale * b[c]! - max);
-    groupMax[g] = max;
-    groupSum[g] = sum;
-  });
-  let total = 0;
-  queries.forEach((q, i) => {
-    const r = rows[i]!;
-    const b = background[q.group]!;
-    let max = groupMax[q.group]!;
-    for (let k = 0; k < r.length; k++) max = Math.max(max, scale * r[k]!);
-    // Untouched mass: the group's total minus the touched tools' background terms.
-    let rest = groupSum[q.group]! * Math.exp(groupMax[q.group]! - max);
-    for (let k = 0; k < r.length; k++) rest -= Math.exp(scale * b[q.tools[k]!]! - max);
-    let z = Math.max(0, rest);
-    for (let k = 0; k < r.length; k++) z += Math.exp(scale * r[k]! - max);
-    total += max + Math.log(z) - scale * r[q.target]!;
-  });
-  return total / queries.length;
-}
 
 /**
  * Restricts a Newton step to the free weights: a frozen weight's gradient is 0 and its Hessian
