@@ -11,7 +11,7 @@
  * record's `edges` (a chain without listed edges: its consecutive pairs). Micro-averaged: true
  * positives, predictions and gold items are summed over the test set before dividing.
  */
-import { suggestDag } from '../../src/recommend/dag/suggest-dag.js';
+import { suggestDag, type DagSuggestion } from '../../src/recommend/dag/suggest-dag.js';
 import { similarPastTasks, similarTaskLength } from '../../src/recommend/dag/workflow-length.js';
 import type { RecommenderModel } from '../../src/recommend/model.js';
 import { scoreAllTools } from '../../src/recommend/score-all.js';
@@ -39,6 +39,14 @@ export interface DagResult {
   readonly edgeRecall: number;
   /** Mean number of nodes suggested. */
   readonly meanNodes: number;
+  /**
+   * What the suggestion's status is worth (toolgraph only: `chain` has none): the share of
+   * workflows called `ok` and `reject` (spec 003's thresholds), and node-F1 over each.
+   */
+  readonly okShare?: number;
+  readonly okNodeF1?: number;
+  readonly rejectShare?: number;
+  readonly rejectNodeF1?: number;
 }
 
 export interface DagEvalOptions {
@@ -52,6 +60,7 @@ export interface DagEvalOptions {
 interface Predicted {
   readonly tools: readonly string[];
   readonly edges: readonly (readonly [string, string])[];
+  readonly status?: DagSuggestion['status'];
 }
 
 /** Counts of matched, predicted and gold items, summed over queries. */
@@ -114,12 +123,17 @@ function toolgraphDag(model: RecommenderModel, intent: string): Predicted {
   // Expanded: the gold workflows are tools, so capabilities are scored by their tools.
   const dag = suggestDag(model, { intent, expandCapabilities: true });
   const toolOf = new Map(dag.nodes.map((n) => [n.id, n.kind === 'tool' ? n.tool : n.tools.join('+')]));
-  return { tools: dag.nodes.flatMap((n) => (n.kind === 'tool' ? [n.tool] : n.tools)), edges: dag.edges.map((e) => [toolOf.get(e.from)!, toolOf.get(e.to)!] as const) };
+  return {
+    tools: dag.nodes.flatMap((n) => (n.kind === 'tool' ? [n.tool] : n.tools)),
+    edges: dag.edges.map((e) => [toolOf.get(e.from)!, toolOf.get(e.to)!] as const),
+    status: dag.status,
+  };
 }
 
 export function evaluateDag(dataset: Dataset, options: DagEvalOptions = {}): DagResult[] {
   const splits = splitsOf(dataset.workflows, options);
   const counters = new Map(DAG_METHODS.map((m) => [m, { nodes: new F1Counter(), edges: new F1Counter(), queries: 0 }]));
+  const byStatus = new Map<DagSuggestion['status'], { nodes: F1Counter; queries: number }>();
   const total = splits.reduce((s, sp) => s + sp.test.length, 0);
   let done = 0;
   for (const split of splits) {
@@ -134,6 +148,12 @@ export function evaluateDag(dataset: Dataset, options: DagEvalOptions = {}): Dag
         const predicted = method === 'chain' ? chainDag(model, w.intent, scores) : toolgraphDag(model, w.intent);
         const c = counters.get(method)!;
         c.nodes.add(predicted.tools, w.tools);
+        if (predicted.status !== undefined) {
+          let b = byStatus.get(predicted.status);
+          if (b === undefined) byStatus.set(predicted.status, (b = { nodes: new F1Counter(), queries: 0 }));
+          b.nodes.add(predicted.tools, w.tools);
+          b.queries++;
+        }
         c.edges.add(predicted.edges.map(([a, b]) => pairKey(a, b)), gold);
         c.queries++;
       }
@@ -153,6 +173,14 @@ export function evaluateDag(dataset: Dataset, options: DagEvalOptions = {}): Dag
       edgePrecision: c.edges.precision,
       edgeRecall: c.edges.recall,
       meanNodes: c.queries > 0 ? c.nodes.predicted / c.queries : 0,
+      ...(method === 'toolgraph' && c.queries > 0
+        ? {
+            okShare: (byStatus.get('ok')?.queries ?? 0) / c.queries,
+            okNodeF1: byStatus.get('ok')?.nodes.f1 ?? 0,
+            rejectShare: (byStatus.get('reject')?.queries ?? 0) / c.queries,
+            rejectNodeF1: byStatus.get('reject')?.nodes.f1 ?? 0,
+          }
+        : {}),
     };
   });
 }

@@ -271,7 +271,7 @@ function chooseTools(
     ranked.push(c);
     membership.set(c, Math.min(1, (similarLength * Math.exp(scores[c]! - max)) / sum));
   }
-  const picks = clausePicks(model, clauses, ranked, Math.min(maxNodes, ranked.length), scores);
+  const picks = clausePicks(model, clauses, ranked, Math.min(maxNodes, ranked.length), scores, membership);
   const repeats = typicalRepeats(model, neighbours);
   // A request each of whose clauses picks a tool of its own has named all its steps: the
   // similar past tasks' length adds none (validation node-F1 / edge-F1 NESTFUL 0.731 / 0.443 ->
@@ -314,8 +314,14 @@ function chooseTools(
  * among `candidates` when the search of the clause alone gives that tool at least
  * CLAUSE_MAJORITY of the probability over all tools; distinct, in clause order, and no more
  * than `limit` (the most the workflow can take). Overwrites `scores`.
+ *
+ * A picked tool's `membership` (its node's confidence) rises to the clause's probability for it:
+ * the whole request's ranking shares its probability among every step it names, so a named step
+ * got a fraction of it (on validation 70% of Seal-Tools' nodes under 0.1 were right, and the
+ * metatool workflows called `ok` were less often exact than those rejected; README, Workflow
+ * suggestion).
  */
-function clausePicks(model: RecommenderModel, clauses: readonly Clause[], candidates: readonly number[], limit: number, scores: Float64Array): number[] {
+function clausePicks(model: RecommenderModel, clauses: readonly Clause[], candidates: readonly number[], limit: number, scores: Float64Array, membership: Map<number, number>): number[] {
   if (clauses.length < 2) return [];
   const n = model.graph.n;
   const picks: number[] = [];
@@ -325,8 +331,10 @@ function clausePicks(model: RecommenderModel, clauses: readonly Clause[], candid
     for (const c of candidates) if (best < 0 || scores[c]! > scores[best]!) best = c;
     if (best < 0) break;
     const { max, sum } = softmaxScale(scores, n);
-    if (Math.exp(scores[best]! - max) / sum >= CLAUSE_MAJORITY && !picks.includes(best)) {
+    const p = Math.exp(scores[best]! - max) / sum;
+    if (p >= CLAUSE_MAJORITY && !picks.includes(best)) {
       picks.push(best);
+      membership.set(best, Math.max(membership.get(best)!, p));
       if (picks.length >= limit) break;
     }
   }

@@ -180,6 +180,14 @@ describe('suggestDag', () => {
     // ...but its first clause on its own wants the hotel search, by a majority.
     const dag = suggestDag(model, { intent });
     expect(dag.nodes.map(label).sort()).toEqual(['convert_currency', 'search_hotels']);
+    // Its confidence is the clause's majority, not the share the whole request's ranking gives it.
+    const hotel = dag.nodes.find((n) => label(n) === 'search_hotels')!;
+    const clause = new Float64Array(hotels.length);
+    scoreAllTools(model, [], 'find hotels in Rome', 'search', clause);
+    const top = Math.max(...clause);
+    const share = Math.exp(clause[model.graph.indexByName.get('search_hotels')!]! - top) / clause.reduce((sum, x) => sum + Math.exp(x - top), 0);
+    expect(share).toBeGreaterThanOrEqual(0.5);
+    expect(hotel.confidence).toBeGreaterThanOrEqual(share - 1e-12);
     // No trace leads from one to the other: two branches, not a dependency.
     expect(dag.edges).toEqual([]);
     expect(dag.layers).toEqual([['n1', 'n2']]);
