@@ -148,14 +148,14 @@ export function evaluateDag(dataset: Dataset, options: DagEvalOptions = {}): Dag
         const predicted = method === 'chain' ? chainDag(model, w.intent, scores) : toolgraphDag(model, w.intent);
         const c = counters.get(method)!;
         c.nodes.add(predicted.tools, w.tools);
-        if (predicted.status !== undefined) {
-          let b = byStatus.get(predicted.status);
-          if (b === undefined) byStatus.set(predicted.status, (b = { nodes: new F1Counter(), queries: 0 }));
-          b.nodes.add(predicted.tools, w.tools);
-          b.queries++;
-        }
         c.edges.add(predicted.edges.map(([a, b]) => pairKey(a, b)), gold);
         c.queries++;
+        if (predicted.status !== undefined) {
+          let s = byStatus.get(predicted.status);
+          if (s === undefined) byStatus.set(predicted.status, (s = { nodes: new F1Counter(), queries: 0 }));
+          s.nodes.add(predicted.tools, w.tools);
+          s.queries++;
+        }
       }
     }
   }

@@ -218,8 +218,9 @@ export function fitSoftmax(
  *
  * The loss along the ray is convex in s, so unimodal in ln s: a golden-section search over
  * ln s, SCALE_NATS either side of the s that makes the largest score one nat in size, each step
- * one pass over the queries' rule scores (Newton's method in one dimension kept halving its
- * steps where the rule separates most queries by a wide margin, and took minutes on Seal-Tools).
+ * fitSoftmax's own loss of the one-signal ranker (the rule's score) at that factor. Newton's
+ * method in one dimension kept halving its steps where the rule separates most queries by a
+ * wide margin, and took minutes on Seal-Tools.
  * Returns 1 when there is nothing to fit.
  */
 export function fitScale(dims: number, groups: readonly FitGroup[], queries: readonly FitQuery[], weights: readonly number[]): number {

@@ -106,7 +106,7 @@ describe('fitSoftmax', () => {
 });
 
 describe('fitScale', () => {
-  it("recovers the temperature of a ranker whose weights are right up to a factor", () => {
+  it('recovers the temperature of a ranker whose weights are right up to a factor', () => {
     const trueW = [1.5, -1, 2];
     const { groups, qs } = problem(trueW, 3000, 5);
     // The same ranker, a thousand times too sure of itself, as the lexicographic rules are.
