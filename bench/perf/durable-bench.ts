@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { encodeGraph, GRAPH_CODEC_FORMAT } from '../../src/graph/graph-codec.js';
 import { ToolGraph } from '../../src/graph/tool-graph.js';
 import type { Trace } from '../../src/schema/types.js';
-import { openToolgraph } from '../../src/service/durable-toolgraph.js';
+import { openToolgraph, type DurableToolgraph } from '../../src/service/durable-toolgraph.js';
 import { restoredHow } from './cold-start-child.js';
 import { Toolgraph } from '../../src/service/toolgraph.js';
 import { SERVER_NODE_FLAGS } from '../../src/service/server-defaults.js';
@@ -75,10 +75,54 @@ interface IngestRun {
   readonly commits: number;
   readonly committed: number;
   readonly latency: Float64Array;
+  /** Per call, from its acknowledgement until a model holding its traces answered, ms (sorted). */
+  readonly visible: Float64Array;
   readonly graphTraces: number;
   /** How long the event loop was held during ingestion (sampled every 10 ms): 99th percentile and longest, ms. */
   readonly loopP99Ms: number;
   readonly loopMaxMs: number;
+}
+
+/**
+ * When each model version began to answer predictions: sampled at every acknowledgement and
+ * every millisecond between (a timer), so a visibility figure is late by at most the sampling
+ * step, or by however long the thread was held, as a prediction asked then would have been.
+ */
+class Installs {
+  private readonly at: number[] = [];
+  private readonly version: number[] = [];
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly tg: DurableToolgraph) {
+    this.timer = setInterval(() => this.sample(performance.now()), 1);
+  }
+
+  sample(now: number): void {
+    const v = this.tg.engine.stats().modelVersion;
+    if (this.version.length === 0 || v > this.version[this.version.length - 1]!) {
+      this.at.push(now);
+      this.version.push(v);
+    }
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  /** Waits (up to 60 s) for a model of `last`, then each call's delay to visibility, sorted. */
+  async visibility(ackedAt: Float64Array, ackedVersion: Float64Array, last: number): Promise<Float64Array> {
+    const deadline = performance.now() + 60_000;
+    while (this.tg.engine.stats().modelVersion < last && performance.now() < deadline) await new Promise((r) => setTimeout(r, 1));
+    this.sample(performance.now());
+    const delays = new Float64Array(ackedAt.length);
+    for (let i = 0; i < ackedAt.length; i++) {
+      // The first install of a version holding the call's traces, no earlier than its ack.
+      let k = 0;
+      while (k < this.version.length && this.version[k]! < ackedVersion[i]!) k++;
+      delays[i] = k < this.version.length ? Math.max(0, this.at[k]! - ackedAt[i]!) : Infinity;
+    }
+    return delays.sort();
+  }
 }
 
 /** `clients` concurrent callers, each sending `perCall` traces and waiting for the ack. */
@@ -88,7 +132,13 @@ async function ingestRun(dir: string, schema: string, traces: readonly unknown[]
   const tg = await openToolgraph({ dataDir: dir, schema, seed, rebuildDelayMs });
   await tg.ingest(traces.slice(0, 1_000)); // warm-up: JIT, first model
   const warm = tg.commitStats;
-  const latency = new Float64Array(Math.ceil((traces.length - 1_000) / perCall));
+  const calls = Math.ceil((traces.length - 1_000) / perCall);
+  const latency = new Float64Array(calls);
+  // Visibility: each call's acknowledgement time and the graph version its traces made; a
+  // probe notes when the model that answers predictions (the engine's installed one) changes.
+  const ackedAt = new Float64Array(calls);
+  const ackedVersion = new Float64Array(calls);
+  const installs = new Installs(tg);
   let next = 1_000;
   let call = 0;
   const loop = monitorEventLoopDelay({ resolution: 10 });
@@ -103,8 +153,12 @@ async function ingestRun(dir: string, schema: string, traces: readonly unknown[]
         next += perCall;
         const i = call++;
         const started = performance.now();
-        await tg.ingest(traces.slice(from, from + perCall));
-        latency[i] = performance.now() - started;
+        const { version } = await tg.ingest(traces.slice(from, from + perCall));
+        const acked = performance.now();
+        latency[i] = acked - started;
+        ackedAt[i] = acked;
+        ackedVersion[i] = version;
+        installs.sample(acked);
       }
     }),
   );
@@ -116,6 +170,9 @@ async function ingestRun(dir: string, schema: string, traces: readonly unknown[]
   await tg.store.foldTransitions();
   const foldMs = performance.now() - f0;
   const cpuS = cpuSeconds(cpu0);
+  // Only where rebuilds follow ingestion: wait for the model that holds the last traces.
+  const visible = rebuildDelayMs < 60_000 ? await installs.visibility(ackedAt, ackedVersion, tg.engine.stats().version) : new Float64Array(0);
+  installs.stop();
   const { commits, traces: committed } = tg.commitStats;
   const graphTraces = (await tg.stats()).traces;
   await tg.close();
@@ -127,6 +184,7 @@ async function ingestRun(dir: string, schema: string, traces: readonly unknown[]
     commits: commits - warm.commits,
     committed: committed - warm.traces,
     latency,
+    visible,
     graphTraces,
     loopP99Ms: loop.percentile(99) / 1e6,
     loopMaxMs: loop.max / 1e6,
@@ -170,6 +228,10 @@ export async function ingestDurableBench(options: DurableBenchOptions): Promise<
       meanCommitTraces: round(live.committed / Math.max(1, live.commits)),
       ackP50Ms: round(percentile(live.latency, 0.5), 2),
       ackP99Ms: round(percentile(live.latency, 0.99), 2),
+      // From an acknowledgement until predictions see the call's traces (the model rebuilt after it).
+      visibleP50Ms: round(percentile(live.visible, 0.5)),
+      visibleP99Ms: round(percentile(live.visible, 0.99)),
+      visibleMaxMs: round(live.visible[live.visible.length - 1] ?? 0),
       // Longer than a rebuild's stage only where something held the thread (a commit's rows, a stage).
       eventLoopDelayP99Ms: round(live.loopP99Ms),
       eventLoopDelayMaxMs: round(live.loopMaxMs),

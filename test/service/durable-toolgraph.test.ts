@@ -120,22 +120,20 @@ describe('durable toolgraph on PGlite', () => {
     }
   });
 
-  it('makes an acknowledged trace visible to predictNext within 100 ms', async () => {
+  // How soon (the 100 ms target) is measured by `bench --case ingest-durable` (visibleP50Ms,
+  // visibleP99Ms), not timed here: this checks that the debounced rebuild alone makes it visible.
+  it('makes an acknowledged trace visible to predictNext by the debounced rebuild, with no call asking for it', async () => {
     const tg = await pglite(`d${++counter}`, { rebuildDelayMs: 50 });
     try {
       await tg.ingest({ id: 'warm', tools: ['p', 'q'] });
       await tg.predictNext({ context: ['p'] });
-      await tg.ingest({ id: 'new', tools: ['p', 'never-seen-before'] });
-      const acked = performance.now();
-      let seen = false;
-      while (!seen && performance.now() - acked < 1_000) {
-        const items = (await tg.predictNext({ context: ['p'], k: 5 })).items.map((i) => i.tool);
-        seen = items.includes('never-seen-before');
-        if (!seen) await new Promise((r) => setTimeout(r, 2));
-      }
-      const elapsed = performance.now() - acked;
-      expect(seen).toBe(true);
-      expect(elapsed).toBeLessThan(100);
+      const { version } = await tg.ingest({ id: 'new', tools: ['p', 'never-seen-before'] });
+      expect(tg.engine.stats().modelVersion).toBeLessThan(version);
+      const deadline = performance.now() + 5_000;
+      while (tg.engine.stats().modelVersion < version && performance.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+      expect(tg.engine.stats().modelVersion).toBeGreaterThanOrEqual(version);
+      const items = (await tg.predictNext({ context: ['p'], k: 5 })).items.map((i) => i.tool);
+      expect(items).toContain('never-seen-before');
     } finally {
       await tg.close();
     }
