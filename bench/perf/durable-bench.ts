@@ -77,6 +77,8 @@ interface IngestRun {
   readonly latency: Float64Array;
   /** Per call, from its acknowledgement until a model holding its traces answered, ms (sorted). */
   readonly visible: Float64Array;
+  /** One call on the idle service, from its acknowledgement until predictions see it: median of five, ms. */
+  readonly idleVisibleMs: number;
   readonly graphTraces: number;
   /** How long the event loop was held during ingestion (sampled every 10 ms): 99th percentile and longest, ms. */
   readonly loopP99Ms: number;
@@ -123,6 +125,18 @@ class Installs {
     }
     return delays.sort();
   }
+}
+
+/** Ingests one trace like `sample` at a time into an idle service, and waits for each to be visible. */
+async function idleVisibility(tg: DurableToolgraph, sample: unknown): Promise<number> {
+  const delays: number[] = [];
+  for (let k = 0; k < 5; k++) {
+    const { version } = await tg.ingest({ ...(sample as object), id: `idle-${k}` });
+    const acked = performance.now();
+    while (tg.engine.stats().modelVersion < version) await new Promise((r) => setTimeout(r, 1));
+    delays.push(performance.now() - acked);
+  }
+  return delays.sort((a, b) => a - b)[2]!;
 }
 
 /** `clients` concurrent callers, each sending `perCall` traces and waiting for the ack. */
@@ -173,6 +187,7 @@ async function ingestRun(dir: string, schema: string, traces: readonly unknown[]
   // Only where rebuilds follow ingestion: wait for the model that holds the last traces.
   const visible = rebuildDelayMs < 60_000 ? await installs.visibility(ackedAt, ackedVersion, tg.engine.stats().version) : new Float64Array(0);
   installs.stop();
+  const idleVisibleMs = rebuildDelayMs < 60_000 ? await idleVisibility(tg, traces[0]) : 0;
   const { commits, traces: committed } = tg.commitStats;
   const graphTraces = (await tg.stats()).traces;
   await tg.close();
@@ -185,6 +200,7 @@ async function ingestRun(dir: string, schema: string, traces: readonly unknown[]
     committed: committed - warm.traces,
     latency,
     visible,
+    idleVisibleMs,
     graphTraces,
     loopP99Ms: loop.percentile(99) / 1e6,
     loopMaxMs: loop.max / 1e6,
@@ -232,6 +248,7 @@ export async function ingestDurableBench(options: DurableBenchOptions): Promise<
       visibleP50Ms: round(percentile(live.visible, 0.5)),
       visibleP99Ms: round(percentile(live.visible, 0.99)),
       visibleMaxMs: round(live.visible[live.visible.length - 1] ?? 0),
+      idleVisibleMs: round(live.idleVisibleMs),
       // Longer than a rebuild's stage only where something held the thread (a commit's rows, a stage).
       eventLoopDelayP99Ms: round(live.loopP99Ms),
       eventLoopDelayMaxMs: round(live.loopMaxMs),
