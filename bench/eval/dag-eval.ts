@@ -47,6 +47,13 @@ export interface DagResult {
   readonly okNodeF1?: number;
   readonly rejectShare?: number;
   readonly rejectNodeF1?: number;
+  /**
+   * What a step's confidence is worth as a probability that the recorded workflow holds its tool
+   * (toolgraph only; a tool counts as often as it was recorded): mean cross-entropy, nats, and
+   * Brier score, over all suggested steps.
+   */
+  readonly stepLoss?: number;
+  readonly stepBrier?: number;
 }
 
 export interface DagEvalOptions {
@@ -61,6 +68,28 @@ interface Predicted {
   readonly tools: readonly string[];
   readonly edges: readonly (readonly [string, string])[];
   readonly status?: DagSuggestion['status'];
+  /** Per tool of `tools`, its node's confidence. */
+  readonly confidences?: readonly number[];
+}
+
+/** Cross-entropy and squared error of step confidences against whether the record holds each step. */
+class StepScore {
+  steps = 0;
+  loss = 0;
+  brier = 0;
+
+  add(tools: readonly string[], confidences: readonly number[], recordedTools: readonly string[]): void {
+    const left = new Map<string, number>();
+    for (const t of recordedTools) left.set(t, (left.get(t) ?? 0) + 1);
+    tools.forEach((tool, i) => {
+      const k = left.get(tool) ?? 0;
+      if (k > 0) left.set(tool, k - 1);
+      const p = Math.min(1 - 1e-6, Math.max(1e-6, confidences[i]!));
+      this.loss -= Math.log(k > 0 ? p : 1 - p);
+      this.brier += ((k > 0 ? 1 : 0) - p) ** 2;
+      this.steps++;
+    });
+  }
 }
 
 /** Counts of matched, predicted and gold items, summed over queries. */
@@ -127,6 +156,7 @@ function toolgraphDag(model: RecommenderModel, intent: string): Predicted {
     tools: dag.nodes.flatMap((n) => (n.kind === 'tool' ? [n.tool] : n.tools)),
     edges: dag.edges.map((e) => [toolOf.get(e.from)!, toolOf.get(e.to)!] as const),
     status: dag.status,
+    confidences: dag.nodes.flatMap((n) => (n.kind === 'tool' ? [n.confidence] : n.tools.map(() => n.confidence))),
   };
 }
 
@@ -134,6 +164,7 @@ export function evaluateDag(dataset: Dataset, options: DagEvalOptions = {}): Dag
   const splits = splitsOf(dataset.workflows, options);
   const counters = new Map(DAG_METHODS.map((m) => [m, { nodes: new F1Counter(), edges: new F1Counter(), queries: 0 }]));
   const byStatus = new Map<DagSuggestion['status'], { nodes: F1Counter; queries: number }>();
+  const stepScore = new StepScore();
   const total = splits.reduce((s, sp) => s + sp.test.length, 0);
   let done = 0;
   for (const split of splits) {
@@ -150,6 +181,7 @@ export function evaluateDag(dataset: Dataset, options: DagEvalOptions = {}): Dag
         c.nodes.add(predicted.tools, w.tools);
         c.edges.add(predicted.edges.map(([a, b]) => pairKey(a, b)), gold);
         c.queries++;
+        if (predicted.confidences !== undefined) stepScore.add(predicted.tools, predicted.confidences, w.tools);
         if (predicted.status !== undefined) {
           let s = byStatus.get(predicted.status);
           if (s === undefined) byStatus.set(predicted.status, (s = { nodes: new F1Counter(), queries: 0 }));
@@ -179,6 +211,8 @@ export function evaluateDag(dataset: Dataset, options: DagEvalOptions = {}): Dag
             okNodeF1: byStatus.get('ok')?.nodes.f1 ?? 0,
             rejectShare: (byStatus.get('reject')?.queries ?? 0) / c.queries,
             rejectNodeF1: byStatus.get('reject')?.nodes.f1 ?? 0,
+            stepLoss: stepScore.steps > 0 ? stepScore.loss / stepScore.steps : 0,
+            stepBrier: stepScore.steps > 0 ? stepScore.brier / stepScore.steps : 0,
           }
         : {}),
     };

@@ -211,7 +211,7 @@ const evalCommand: Command = {
       const metrics = {
         next: ['n', 'hit1', 'hit3', 'hit5', 'mrr'],
         search: withContext ? ['n', 'hit1', 'hit3', 'hit5', 'mrr'] : ['n', 'hit1', 'recall5', 'recall10', 'ndcg10', 'mrr', 'nll'],
-        dag: ['n', 'nodeF1', 'edgeF1', 'nodePrecision', 'nodeRecall', 'edgePrecision', 'edgeRecall', 'meanNodes', 'okShare', 'okNodeF1', 'rejectShare', 'rejectNodeF1'],
+        dag: ['n', 'nodeF1', 'edgeF1', 'nodePrecision', 'nodeRecall', 'edgePrecision', 'edgeRecall', 'meanNodes', 'okShare', 'okNodeF1', 'rejectShare', 'rejectNodeF1', 'stepLoss', 'stepBrier'],
       }[task];
       process.stdout.write(`${formatTable(['data', 'method', ...metrics], rows.map((r) => [r['data']!, r['method']!, ...metrics.map((m) => r[m] ?? '-')]))}\n`);
     }
@@ -285,10 +285,19 @@ const fitCommand: Command = {
             ['search (never-called)', u.queries, u.initialLoss, u.loss, u.hit1After, u.hit1Before, u.refitted ? 'refitted' : 'unchanged', '-'],
           ],
         ),
+        '',
+        stepCalibrationLine(report.steps),
       ].join('\n'),
     );
   },
 };
+
+/** What the workflow steps' calibration was fitted on and what it gained. */
+function stepCalibrationLine(r: FitReport['steps']): string {
+  const seen = `${r.steps} steps of ${r.workflows} held-out workflows, ${(100 * r.correct).toFixed(1)}% right`;
+  if (r.scaling === null) return `workflow steps: not calibrated (${seen}; too few)`;
+  return `workflow steps: calibrated on ${seen}: a ${r.scaling.a.toPrecision(3)}, b ${r.scaling.b.toPrecision(3)}; cross-entropy ${r.lossBefore.toFixed(3)} -> ${r.lossAfter.toFixed(3)}`;
+}
 
 /** `fit --data / --traces`: as the store's fit, INVALID_INPUT when no trace succeeded (the weights would be the prior's, marked fitted). */
 async function fitInMemory(values: Values): Promise<FitReport> {

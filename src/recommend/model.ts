@@ -10,6 +10,7 @@ import type { ToolInfo } from '../schema/types.js';
 import type { TextEmbedding } from '../text/text-embedding.js';
 import { buildTextModel, textModelStages, type TextModel } from '../text/text-model.js';
 import type { PreviousToolVectors } from '../text/tool-vectors.js';
+import type { PlattScaling } from './dag/calibration.js';
 import { buildCapabilityModel, type CapabilityModel, type CapabilityModelInput } from './capability-model.js';
 import { buildEdgeFeedback, type EdgeFeedback, type HumanPatternScore } from './edge-adjustment.js';
 import { F, FeatureScratch, SIGNALS, type SignalName } from './features.js';
@@ -30,6 +31,12 @@ export interface FittedWeights {
    * match; below it searchTools answers `no-match`. Absent: any matched word is enough.
    */
   readonly noMatchCoverage?: number;
+  /**
+   * Platt scaling of a workflow step's confidence (dag/calibration.ts), fitted on held-out
+   * suggestions of the fit's folds: suggestDag's node confidences are then probabilities that
+   * the step belongs to the workflow. Absent: the raw confidences.
+   */
+  readonly stepCalibration?: PlattScaling;
   /** How they were obtained: 'prior' until a fit replaces them. */
   readonly source: 'prior' | 'fitted';
 }

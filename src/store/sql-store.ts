@@ -62,6 +62,7 @@ const weightsSchema = z.strictObject({
   nextNoIntent: z.array(z.number()),
   search: z.array(z.number()),
   noMatchCoverage: z.number().min(0).max(1).optional(),
+  stepCalibration: z.strictObject({ a: z.number(), b: z.number() }).optional(),
   source: z.enum(['prior', 'fitted']),
 });
 
@@ -515,8 +516,13 @@ export class SqlStore implements Store {
         nextNoIntent: [...weights.nextNoIntent],
         search: [...weights.search],
         ...(weights.noMatchCoverage !== undefined ? { noMatchCoverage: weights.noMatchCoverage } : {}),
+        ...(weights.stepCalibration !== undefined ? { stepCalibration: { a: weights.stepCalibration.a, b: weights.stepCalibration.b } } : {}),
         source: weights.source,
       };
+      const steps = body.stepCalibration;
+      if (steps !== undefined && !(Number.isFinite(steps.a) && Number.isFinite(steps.b))) {
+        throw new ToolgraphError('INVALID_INPUT', `putWeights: stepCalibration must hold finite numbers a and b`);
+      }
       for (const [key, vector] of Object.entries(body)) {
         if (Array.isArray(vector) && !vector.every((v) => Number.isFinite(v))) {
           throw new ToolgraphError('INVALID_INPUT', `putWeights: ${key} must hold finite numbers`);

@@ -519,6 +519,7 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
       const fitted = await runAsync(['fit', '--data-dir', dataDir]);
       expect(fitted.status).toBe(0);
       for (const row of ['next ', 'next (no intent)', 'search ']) expect(fitted.stdout).toMatch(new RegExp(`^${row.replace(/[()]/g, '\\$&')}.*\\bprior +-$`, 'm'));
+      expect(fitted.stdout).toContain('workflow steps: not calibrated (0 steps of 0 held-out workflows, 0.0% right; too few)');
       expect((JSON.parse((await runAsync(['stats', '--data-dir', dataDir, '--json'])).stdout) as { weights: string }).weights).toBe('prior');
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -252,10 +252,11 @@ export function storeContract(name: string, harness: StoreHarness): void {
       const store = await fresh();
       await store.putWeights(PRIOR_WEIGHTS);
       expect(await store.getWeights()).toEqual(PRIOR_WEIGHTS);
-      const fitted: FittedWeights = { next: [0.5, -1.25], nextNoIntent: [1e-9], search: [], noMatchCoverage: 0.18, source: 'fitted' };
+      const fitted: FittedWeights = { next: [0.5, -1.25], nextNoIntent: [1e-9], search: [], noMatchCoverage: 0.18, stepCalibration: { a: 0.19, b: -0.93 }, source: 'fitted' };
       await store.putWeights(fitted);
-      // The no-match threshold is part of the fit: it survives with the weights.
+      // The no-match threshold and the steps' calibration are part of the fit: they survive with the weights.
       expect(await store.getWeights()).toEqual(fitted);
+      expect((await rejectionOf(store.putWeights({ ...fitted, stepCalibration: { a: Number.POSITIVE_INFINITY, b: 0 } }))).code).toBe('INVALID_INPUT');
       const error = await rejectionOf(store.putWeights({ ...fitted, next: [Number.NaN] }));
       expect(error.code).toBe('INVALID_INPUT');
       expect((await rejectionOf(store.putWeights({ ...fitted, noMatchCoverage: 2 }))).code).toBe('INVALID_INPUT');

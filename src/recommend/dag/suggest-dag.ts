@@ -12,7 +12,9 @@
  *    until the length is reached; a tool repeats as often as it typically does in
  *    the similar past tasks that use it. A node's confidence is its estimated probability of
  *    belonging to the workflow, min(1, L x P_search(tool)) with L the similar tasks'
- *    length: the search distribution spreads one unit of mass over a workflow's tools.
+ *    length: the search distribution spreads one unit of mass over a workflow's tools; or its
+ *    clause's probability for it, where more. After a fit, both pass through the fitted Platt
+ *    scaling (calibration.ts), which makes them probabilities on held-out workflows.
  *    Tools already called (the context) are not suggested again, and count towards the
  *    length.
  * 3. In which order: step by step, the remaining tool most likely to precede all the others
@@ -56,6 +58,7 @@ import type { RecommenderModel } from '../model.js';
 import { scoreAllTools } from '../score-all.js';
 import { createTopK, selectTopKDense } from '../top-k.js';
 import { breakCycles, layers, type WeightedEdge } from './acyclic.js';
+import { calibrate } from './calibration.js';
 import { capabilityUnits, unitEdges } from './capability-nodes.js';
 import { feeds, outputKeys, producers } from './data-flow.js';
 import { neighbourPrecedence, precedenceOf, probabilityBefore } from './precedence.js';
@@ -138,8 +141,10 @@ export function suggestDag(model: RecommenderModel, request: DagRequest): DagSug
   const scores = new Float64Array(graph.n);
   const candidates = chooseTools(model, request.intent, clauses, neighbours, length, maxNodes, new Set(context), scores);
 
-  // 3. Order.
-  const steps = orderSteps(model, candidates, neighbours, clauses, warnings);
+  // 3. Order. The confidences are calibrated once the fit has learned how (calibration.ts).
+  const calibration = model.weights.stepCalibration;
+  const ordered = orderSteps(model, candidates, neighbours, clauses, warnings);
+  const steps = calibration === undefined ? ordered : ordered.map((s) => ({ tool: s.tool, confidence: calibrate(s.confidence, calibration) }));
 
   // 4. Dependencies: forward in that order, so acyclic by construction.
   const infos = steps.map((s) => catalog.get(graph.names[s.tool]!));
