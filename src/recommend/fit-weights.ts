@@ -236,8 +236,10 @@ export function fitWeights(
     source: [next, nextNoIntent, search].some((task) => task.report.queries > 0) ? 'fitted' : 'prior',
   };
   const steps = fitStepCalibration(foldModels, catalog, weights, { seed: options.seed, embedding: options.embedding ?? null });
+  // Key order as the store writes it (sql-store.ts, putWeights), so that a read back compares equal.
+  const { source, ...rest } = weights;
   return {
-    weights: steps.scaling !== null ? { ...weights, stepCalibration: steps.scaling } : weights,
+    weights: steps.scaling !== null ? { ...rest, stepCalibration: steps.scaling, source } : weights,
     noMatch: { queries: coverages.length, coverage: noMatchCoverage },
     steps: steps.report,
     folds,
