@@ -11,17 +11,23 @@ import { trace } from '../../helpers/traces.js';
 const logit = (p: number): number => Math.log(p / (1 - p));
 const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
 
+/** 20,000 confidences uniform on (0.001, 0.999), each right with probability truth(confidence). */
+function outcomes(seed: number, truth: (p: number) => number): { confidence: number[]; correct: boolean[] } {
+  const rng = createRng(seed);
+  const confidence: number[] = [];
+  const correct: boolean[] = [];
+  for (let i = 0; i < 20_000; i++) {
+    const p = 0.001 + 0.998 * rng();
+    confidence.push(p);
+    correct.push(rng() < truth(p));
+  }
+  return { confidence, correct };
+}
+
 describe('Platt scaling of workflow steps', () => {
   it('recovers the scaling that generated the outcomes', () => {
-    const rng = createRng(11);
-    const confidence: number[] = [];
-    const correct: boolean[] = [];
     // Raw confidences too spread out: the truth is sigmoid(0.4 logit(p) + 1).
-    for (let i = 0; i < 20_000; i++) {
-      const p = 0.001 + 0.998 * rng();
-      confidence.push(p);
-      correct.push(rng() < sigmoid(0.4 * logit(p) + 1));
-    }
+    const { confidence, correct } = outcomes(11, (p) => sigmoid(0.4 * logit(p) + 1));
     const s = fitPlatt(confidence, correct)!;
     expect(s.a).toBeCloseTo(0.4, 1);
     expect(s.b).toBeCloseTo(1, 1);
@@ -29,14 +35,7 @@ describe('Platt scaling of workflow steps', () => {
   });
 
   it('leaves calibrated confidences as they are, and fits separable steps finitely', () => {
-    const rng = createRng(5);
-    const confidence: number[] = [];
-    const correct: boolean[] = [];
-    for (let i = 0; i < 20_000; i++) {
-      const p = 0.01 + 0.98 * rng();
-      confidence.push(p);
-      correct.push(rng() < p);
-    }
+    const { confidence, correct } = outcomes(5, (p) => p);
     const s = fitPlatt(confidence, correct)!;
     expect(s.a).toBeCloseTo(1, 1);
     expect(s.b).toBeCloseTo(0, 1);
