@@ -295,8 +295,10 @@ const fitCommand: Command = {
 /** What the workflow steps' calibration was fitted on and what it gained. */
 function stepCalibrationLine(r: FitReport['steps']): string {
   const seen = `${r.steps} steps of ${r.workflows} held-out workflows, ${(100 * r.correct).toFixed(1)}% right`;
-  if (r.scaling === null) return `workflow steps: not calibrated (${seen}; too few)`;
-  return `workflow steps: calibrated on ${seen}: a ${r.scaling.a.toPrecision(3)}, b ${r.scaling.b.toPrecision(3)}; cross-entropy ${r.lossBefore.toFixed(3)} -> ${r.lossAfter.toFixed(3)}`;
+  const c = r.calibration;
+  if (c === null) return `workflow steps: not calibrated (${seen}; too few)`;
+  const range = `${c.value[0]!.toFixed(3)}-${c.value[c.value.length - 1]!.toFixed(3)}`;
+  return `workflow steps: calibrated on ${seen}: ${c.value.length} levels, ${range}; cross-entropy ${r.lossBefore.toFixed(3)} -> ${r.lossAfter.toFixed(3)}`;
 }
 
 /** `fit --data / --traces`: as the store's fit, INVALID_INPUT when no trace succeeded (the weights would be the prior's, marked fitted). */

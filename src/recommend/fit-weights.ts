@@ -20,7 +20,7 @@ import { transform } from './linear-profile.js';
 import type { TextEmbedding } from '../text/text-embedding.js';
 import { buildModel, EXPERT_WEIGHTS, PRIOR_WEIGHTS, type FittedWeights, type RecommenderModel } from './model.js';
 import { DEFAULT_K } from './predict-next.js';
-import { calibrate, fitPlatt, type PlattScaling } from './dag/calibration.js';
+import { calibrate, fitCalibration, type StepCalibration } from './dag/calibration.js';
 import { suggestDag } from './dag/suggest-dag.js';
 import { searchTools } from './search-tools.js';
 import { fitScale, fitSoftmax, topHits, type FitGroup, type FitQuery } from './softmax-fit.js';
@@ -104,8 +104,8 @@ export interface StepCalibrationReport {
   /** Mean cross-entropy of the steps' correctness, nats, under the raw and the calibrated confidences. */
   readonly lossBefore: number;
   readonly lossAfter: number;
-  /** The scaling, or null: too few steps (MIN_CALIBRATION_STEPS), and the raw confidences serve. */
-  readonly scaling: PlattScaling | null;
+  /** The calibration, or null: too few steps (MIN_CALIBRATION_STEPS), and the raw confidences serve. */
+  readonly calibration: StepCalibration | null;
 }
 
 interface FoldModel {
@@ -239,7 +239,7 @@ export function fitWeights(
   // Key order as the store writes it (sql-store.ts, putWeights), so that a read back compares equal.
   const { source, ...rest } = weights;
   return {
-    weights: steps.scaling !== null ? { ...rest, stepCalibration: steps.scaling, source } : weights,
+    weights: steps.calibration !== null ? { ...rest, stepCalibration: steps.calibration, source } : weights,
     noMatch: { queries: coverages.length, coverage: noMatchCoverage },
     steps: steps.report,
     folds,
@@ -295,10 +295,10 @@ function fitUnseen(
 }
 
 /**
- * Held-out workflows suggested for the step calibration, at most, spread over the folds: two
- * parameters need far fewer than the ranking fits, and each suggestion costs a search per clause
- * (with all 1,560 of Seal-Tools' workflows its fit took 2 min 57 s, with 1,000 2 min 50 s,
- * without any 2 min 38 s).
+ * Held-out workflows suggested for the step calibration, at most, spread over the folds: one
+ * function of one variable needs far fewer than the ranking fits, and each suggestion costs a
+ * search per clause (with all 1,560 of Seal-Tools' workflows its fit took 2 min 57 s, with 1,000
+ * 2 min 50 s, without any 2 min 38 s).
  */
 const CALIBRATION_WORKFLOWS = 1000;
 
@@ -314,7 +314,7 @@ function fitStepCalibration(
   catalog: ReadonlyMap<string, ToolInfo>,
   weights: FittedWeights,
   options: { readonly seed: number | undefined; readonly embedding: TextEmbedding | null },
-): { scaling: PlattScaling | null; report: StepCalibrationReport } {
+): { calibration: StepCalibration | null; report: StepCalibrationReport } {
   const asked = folds.map((f) => f.heldOut.filter((t) => t.intent !== '' && t.steps.length >= 2));
   const total = asked.reduce((sum, a) => sum + a.length, 0);
   const keep = total > CALIBRATION_WORKFLOWS ? CALIBRATION_WORKFLOWS / total : 1;
@@ -343,7 +343,7 @@ function fitStepCalibration(
       }
     }
   });
-  const scaling = fitPlatt(confidence, correct);
+  const calibration = fitCalibration(confidence, correct);
   const crossEntropy = (map: (p: number) => number): number => {
     let sum = 0;
     confidence.forEach((p, i) => {
@@ -354,14 +354,14 @@ function fitStepCalibration(
   };
   const before = crossEntropy((p) => p);
   return {
-    scaling,
+    calibration,
     report: {
       workflows,
       steps: confidence.length,
       correct: confidence.length > 0 ? correct.filter(Boolean).length / confidence.length : 0,
       lossBefore: before,
-      lossAfter: scaling !== null ? crossEntropy((p) => calibrate(p, scaling)) : before,
-      scaling,
+      lossAfter: calibration !== null ? crossEntropy((p) => calibrate(p, calibration)) : before,
+      calibration,
     },
   };
 }

@@ -10,7 +10,7 @@ import type { ToolInfo } from '../schema/types.js';
 import type { TextEmbedding } from '../text/text-embedding.js';
 import { buildTextModel, textModelStages, type TextModel } from '../text/text-model.js';
 import type { PreviousToolVectors } from '../text/tool-vectors.js';
-import type { PlattScaling } from './dag/calibration.js';
+import type { StepCalibration } from './dag/calibration.js';
 import { buildCapabilityModel, type CapabilityModel, type CapabilityModelInput } from './capability-model.js';
 import { buildEdgeFeedback, type EdgeFeedback, type HumanPatternScore } from './edge-adjustment.js';
 import { F, FeatureScratch, SIGNALS, type SignalName } from './features.js';
@@ -32,11 +32,11 @@ export interface FittedWeights {
    */
   readonly noMatchCoverage?: number;
   /**
-   * Platt scaling of a workflow step's confidence (dag/calibration.ts), fitted on held-out
+   * Isotonic calibration of a workflow step's confidence (dag/calibration.ts), fitted on held-out
    * suggestions of the fit's folds: suggestDag's node confidences are then probabilities that
    * the step belongs to the workflow. Absent: the raw confidences.
    */
-  readonly stepCalibration?: PlattScaling;
+  readonly stepCalibration?: StepCalibration;
   /** How they were obtained: 'prior' until a fit replaces them. */
   readonly source: 'prior' | 'fitted';
 }

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { deflate, inflate } from 'node:zlib';
 import { z } from 'zod';
 import type { FittedWeights } from '../recommend/model.js';
+import type { StepCalibration } from '../recommend/dag/calibration.js';
 import { ToolgraphError } from '../schema/errors.js';
 import { parseWith } from '../schema/issues.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
@@ -62,9 +63,20 @@ const weightsSchema = z.strictObject({
   nextNoIntent: z.array(z.number()),
   search: z.array(z.number()),
   noMatchCoverage: z.number().min(0).max(1).optional(),
-  stepCalibration: z.strictObject({ a: z.number(), b: z.number() }).optional(),
+  stepCalibration: z.strictObject({ upper: z.array(z.number()), value: z.array(z.number().min(0).max(1)) }).optional(),
   source: z.enum(['prior', 'fitted']),
 });
+
+/** A step calibration calibrate() can read: one value per block, both increasing, values in [0, 1]. */
+function validCalibration(c: StepCalibration): boolean {
+  const { upper, value } = c;
+  if (upper.length === 0 || upper.length !== value.length) return false;
+  for (let k = 0; k < upper.length; k++) {
+    if (!Number.isFinite(upper[k]) || !(value[k]! >= 0 && value[k]! <= 1)) return false;
+    if (k > 0 && !(upper[k]! >= upper[k - 1]! && value[k]! >= value[k - 1]!)) return false;
+  }
+  return true;
+}
 
 function placeholders(rows: number, columns: number, casts: readonly string[] = []): string {
   const out: string[] = [];
@@ -516,12 +528,12 @@ export class SqlStore implements Store {
         nextNoIntent: [...weights.nextNoIntent],
         search: [...weights.search],
         ...(weights.noMatchCoverage !== undefined ? { noMatchCoverage: weights.noMatchCoverage } : {}),
-        ...(weights.stepCalibration !== undefined ? { stepCalibration: { a: weights.stepCalibration.a, b: weights.stepCalibration.b } } : {}),
+        ...(weights.stepCalibration !== undefined ? { stepCalibration: { upper: [...weights.stepCalibration.upper], value: [...weights.stepCalibration.value] } } : {}),
         source: weights.source,
       };
       const steps = body.stepCalibration;
-      if (steps !== undefined && !(Number.isFinite(steps.a) && Number.isFinite(steps.b))) {
-        throw new ToolgraphError('INVALID_INPUT', `putWeights: stepCalibration must hold finite numbers a and b`);
+      if (steps !== undefined && !validCalibration(steps)) {
+        throw new ToolgraphError('INVALID_INPUT', 'putWeights: stepCalibration must hold as many increasing upper bounds as increasing values in [0, 1], at least one');
       }
       for (const [key, vector] of Object.entries(body)) {
         if (Array.isArray(vector) && !vector.every((v) => Number.isFinite(v))) {

@@ -44,7 +44,7 @@ describe('SharedState', () => {
     shared.noteWeights(fitted);
     expect(shared.weightsChanged({ ...fitted, next: [...fitted.next] })).toBe(false);
     expect(shared.weightsChanged({ ...fitted, noMatchCoverage: 0.3 })).toBe(true);
-    expect(shared.weightsChanged({ ...fitted, stepCalibration: { a: 0.5, b: 0 } })).toBe(true);
+    expect(shared.weightsChanged({ ...fitted, stepCalibration: { upper: [1], value: [0.5] } })).toBe(true);
   });
 
   it("applies other instances' verdicts once each, never its own, and reads past every one", () => {

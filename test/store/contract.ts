@@ -252,11 +252,13 @@ export function storeContract(name: string, harness: StoreHarness): void {
       const store = await fresh();
       await store.putWeights(PRIOR_WEIGHTS);
       expect(await store.getWeights()).toEqual(PRIOR_WEIGHTS);
-      const fitted: FittedWeights = { next: [0.5, -1.25], nextNoIntent: [1e-9], search: [], noMatchCoverage: 0.18, stepCalibration: { a: 0.19, b: -0.93 }, source: 'fitted' };
+      const fitted: FittedWeights = { next: [0.5, -1.25], nextNoIntent: [1e-9], search: [], noMatchCoverage: 0.18, stepCalibration: { upper: [0.01, 0.4, 1], value: [0.31, 0.62, 0.9] }, source: 'fitted' };
       await store.putWeights(fitted);
       // The no-match threshold and the steps' calibration are part of the fit: they survive with the weights.
       expect(await store.getWeights()).toEqual(fitted);
-      expect((await rejectionOf(store.putWeights({ ...fitted, stepCalibration: { a: Number.POSITIVE_INFINITY, b: 0 } }))).code).toBe('INVALID_INPUT');
+      for (const stepCalibration of [{ upper: [], value: [] }, { upper: [0.5, 1], value: [0.5] }, { upper: [1, 0.5], value: [0.2, 0.4] }, { upper: [0.5, 1], value: [0.4, 0.2] }, { upper: [1], value: [1.5] }, { upper: [Number.NaN], value: [0.5] }]) {
+        expect((await rejectionOf(store.putWeights({ ...fitted, stepCalibration }))).code, JSON.stringify(stepCalibration)).toBe('INVALID_INPUT');
+      }
       const error = await rejectionOf(store.putWeights({ ...fitted, next: [Number.NaN] }));
       expect(error.code).toBe('INVALID_INPUT');
       expect((await rejectionOf(store.putWeights({ ...fitted, noMatchCoverage: 2 }))).code).toBe('INVALID_INPUT');

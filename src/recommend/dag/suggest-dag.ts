@@ -13,8 +13,8 @@
  *    the similar past tasks that use it. A node's confidence is its estimated probability of
  *    belonging to the workflow, min(1, L x P_search(tool)) with L the similar tasks'
  *    length: the search distribution spreads one unit of mass over a workflow's tools; or its
- *    clause's probability for it, where more. After a fit, both pass through the fitted Platt
- *    scaling (calibration.ts), which makes them probabilities on held-out workflows.
+ *    clause's probability for it, where more. After a fit, both pass through the fitted isotonic
+ *    calibration (calibration.ts), which makes them probabilities on held-out workflows.
  *    Tools already called (the context) are not suggested again, and count towards the
  *    length.
  * 3. In which order: step by step, the remaining tool most likely to precede all the others

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ToolGraph } from '../../../src/graph/tool-graph.js';
 import { createRng } from '../../../src/graph/rng.js';
-import { calibrate, fitPlatt, MIN_CALIBRATION_STEPS } from '../../../src/recommend/dag/calibration.js';
+import { calibrate, fitCalibration, MIN_CALIBRATION_STEPS } from '../../../src/recommend/dag/calibration.js';
 import { suggestDag } from '../../../src/recommend/dag/suggest-dag.js';
 import { fitWeights } from '../../../src/recommend/fit-weights.js';
 import { buildModel, PRIOR_WEIGHTS } from '../../../src/recommend/model.js';
@@ -24,36 +24,46 @@ function outcomes(seed: number, truth: (p: number) => number): { confidence: num
   return { confidence, correct };
 }
 
-describe('Platt scaling of workflow steps', () => {
-  it('recovers the scaling that generated the outcomes', () => {
+describe('isotonic calibration of workflow steps', () => {
+  it('recovers the function that generated the outcomes', () => {
     // Raw confidences too spread out: the truth is sigmoid(0.4 logit(p) + 1).
-    const { confidence, correct } = outcomes(11, (p) => sigmoid(0.4 * logit(p) + 1));
-    const s = fitPlatt(confidence, correct)!;
-    expect(s.a).toBeCloseTo(0.4, 1);
-    expect(s.b).toBeCloseTo(1, 1);
-    expect(calibrate(0.01, s)).toBeCloseTo(sigmoid(0.4 * logit(0.01) + 1), 1);
-  });
-
-  it('leaves calibrated confidences as they are, and fits separable steps finitely', () => {
-    const { confidence, correct } = outcomes(5, (p) => p);
-    const s = fitPlatt(confidence, correct)!;
-    expect(s.a).toBeCloseTo(1, 1);
-    expect(s.b).toBeCloseTo(0, 1);
-    // Every low step wrong, every high step right: Platt's targets keep the fit finite.
-    const separable = fitPlatt([0.1, 0.2, 0.3, 0.7, 0.8, 0.9].flatMap((p) => Array<number>(10).fill(p)), [0.1, 0.2, 0.3, 0.7, 0.8, 0.9].flatMap((p) => Array<boolean>(10).fill(p > 0.5)))!;
-    expect(Number.isFinite(separable.a) && Number.isFinite(separable.b)).toBe(true);
-    expect(calibrate(0.9, separable)).toBeGreaterThan(0.9);
-    expect(calibrate(0.1, separable)).toBeLessThan(0.1);
-  });
-
-  it('fits nothing on too few steps, and is monotone', () => {
-    expect(fitPlatt(Array<number>(MIN_CALIBRATION_STEPS - 1).fill(0.5), Array<boolean>(MIN_CALIBRATION_STEPS - 1).fill(true))).toBeNull();
-    const s = { a: 0.3, b: 0.8 };
-    let last = 0;
-    for (let p = 0; p <= 1; p += 0.01) {
-      expect(calibrate(p, s)).toBeGreaterThanOrEqual(last);
-      last = calibrate(p, s);
+    const truth = (p: number): number => sigmoid(0.4 * logit(p) + 1);
+    const { confidence, correct } = outcomes(11, truth);
+    const c = fitCalibration(confidence, correct)!;
+    for (const p of [0.01, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99]) expect(Math.abs(calibrate(p, c) - truth(p))).toBeLessThan(0.05);
+    expect(c.value.length).toBeGreaterThan(10);
+    for (let k = 1; k < c.value.length; k++) {
+      expect(c.value[k]!).toBeGreaterThanOrEqual(c.value[k - 1]!);
+      expect(c.upper[k]!).toBeGreaterThan(c.upper[k - 1]!);
     }
+    // Calibrated already: left about as it is.
+    const same = fitCalibration(...Object.values(outcomes(5, (p) => p)) as [number[], boolean[]])!;
+    for (const p of [0.1, 0.3, 0.5, 0.7, 0.9]) expect(Math.abs(calibrate(p, same) - p)).toBeLessThan(0.05);
+  });
+
+  it('pools equal confidences and what a higher score does not beat, and never says 0 or 1', () => {
+    // Half the steps at exactly 1 (a capped confidence) right 60% of the time, the rest spread
+    // below and right 90% of the time: the best non-decreasing fit is one level for all.
+    const confidence: number[] = [];
+    const correct: boolean[] = [];
+    for (let i = 0; i < 100; i++) {
+      confidence.push(1, 0.2 + 0.006 * i);
+      correct.push(i % 10 < 6, i % 10 < 9);
+    }
+    const c = fitCalibration(confidence, correct)!;
+    expect(c.value.length).toBe(1); // 150 right of 200, pooled: a higher raw score is not more often right here
+    expect(calibrate(1, c)).toBeCloseTo(150.5 / 201, 9);
+    // Separable: every low step wrong, every high one right; still strictly inside (0, 1).
+    const separable = fitCalibration([...Array<number>(20).fill(0.1), ...Array<number>(20).fill(0.9)], [...Array<boolean>(20).fill(false), ...Array<boolean>(20).fill(true)])!;
+    expect(calibrate(0.1, separable)).toBeCloseTo(0.5 / 21, 9);
+    expect(calibrate(0.9, separable)).toBeCloseTo(20.5 / 21, 9);
+    // Below the first block and beyond the last: the nearest block.
+    expect(calibrate(0, separable)).toBe(calibrate(0.1, separable));
+    expect(calibrate(0.95, separable)).toBe(calibrate(0.9, separable));
+  });
+
+  it('fits nothing on too few steps', () => {
+    expect(fitCalibration(Array<number>(MIN_CALIBRATION_STEPS - 1).fill(0.5), Array<boolean>(MIN_CALIBRATION_STEPS - 1).fill(true))).toBeNull();
   });
 });
 
@@ -82,8 +92,8 @@ describe('calibrated workflow steps', () => {
     for (const t of catalog) g.addTool(t.name);
     for (const t of traces()) g.ingest(t);
     const raw = suggestDag(buildModel(g, tools), { intent: 'book a flight to Rome' });
-    // a = 0: every step gets sigmoid(b), whatever its raw confidence.
-    const flat = suggestDag(buildModel(g, tools, { ...PRIOR_WEIGHTS, stepCalibration: { a: 0, b: logit(0.7) } }), { intent: 'book a flight to Rome' });
+    // One level: every step gets 0.7, whatever its raw confidence.
+    const flat = suggestDag(buildModel(g, tools, { ...PRIOR_WEIGHTS, stepCalibration: { upper: [1], value: [0.7] } }), { intent: 'book a flight to Rome' });
     expect(flat.nodes.map((n) => (n.kind === 'tool' ? n.tool : ''))).toEqual(raw.nodes.map((n) => (n.kind === 'tool' ? n.tool : '')));
     expect(flat.edges).toEqual(raw.edges);
     expect(raw.nodes.some((n) => Math.abs(n.confidence - 0.7) > 0.01)).toBe(true);
@@ -94,8 +104,8 @@ describe('calibrated workflow steps', () => {
     const report = fitWeights(traces(), tools, { seed: 3 });
     expect(report.steps.workflows).toBe(120);
     expect(report.steps.steps).toBeGreaterThanOrEqual(MIN_CALIBRATION_STEPS);
-    expect(report.steps.scaling).not.toBeNull();
-    expect(report.weights.stepCalibration).toEqual(report.steps.scaling);
+    expect(report.steps.calibration).not.toBeNull();
+    expect(report.weights.stepCalibration).toEqual(report.steps.calibration);
     expect(report.steps.lossAfter).toBeLessThanOrEqual(report.steps.lossBefore);
     expect(report.steps.correct).toBeGreaterThan(0);
   });
@@ -103,7 +113,7 @@ describe('calibrated workflow steps', () => {
   it('the fit leaves steps raw when too few workflows were held out', () => {
     const report = fitWeights(traces().slice(0, 6), tools, { seed: 3 });
     expect(report.steps.steps).toBeLessThan(MIN_CALIBRATION_STEPS);
-    expect(report.steps.scaling).toBeNull();
+    expect(report.steps.calibration).toBeNull();
     expect(report.weights.stepCalibration).toBeUndefined();
   });
 });
