@@ -232,15 +232,19 @@ export function symmetrizeCsr(csr: Csr, transposed?: Csr): Csr {
 export function csrWeight(csr: Csr, u: number, v: number): number {
   assertNodeIndex('csrWeight', 'u', u, csr.n);
   assertNodeIndex('csrWeight', 'v', v, csr.n);
-  const targets = csr.targets;
-  let lo = csr.offsets[u]!;
-  let hi = csr.offsets[u + 1]! - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
+  return sortedRangeWeight(csr.targets, csr.weights, csr.offsets[u]!, csr.offsets[u + 1]!, v);
+}
+
+/** The weight beside `v` in targets[lo, hi), which is sorted ascending; 0 when absent. */
+export function sortedRangeWeight(targets: Int32Array, weights: Float64Array, lo: number, hi: number, v: number): number {
+  let l = lo;
+  let h = hi - 1;
+  while (l <= h) {
+    const mid = (l + h) >>> 1;
     const t = targets[mid]!;
-    if (t === v) return csr.weights[mid]!;
-    if (t < v) lo = mid + 1;
-    else hi = mid - 1;
+    if (t === v) return weights[mid]!;
+    if (t < v) l = mid + 1;
+    else h = mid - 1;
   }
   return 0;
 }

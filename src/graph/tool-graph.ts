@@ -263,6 +263,19 @@ export class ToolGraph {
     return row < 0 ? undefined : this.secondTable.stats(row);
   }
 
+  /** Successful observations of a -> b (0 when never observed), without copying its statistics. */
+  successOf(a: number, b: number): number {
+    const row = this.edgeIndex.get(a, b);
+    return row < 0 ? 0 : this.edgeTable.read('success', row);
+  }
+
+  /** Successful observations of c after the context (a, b) (0 when never observed). */
+  secondOrderSuccessOf(a: number, b: number, c: number): number {
+    const context = this.contextIndex.get(a, b);
+    const row = context < 0 ? -1 : this.secondIndex.get(context, c);
+    return row < 0 ? 0 : this.secondTable.read('success', row);
+  }
+
   /** Calls `fn(a, b, stats)` for every first-order transition, in order of first observation. */
   forEachTransition(fn: (a: number, b: number, stats: Readonly<TransitionStats>) => void): void {
     const m = this.edgeTable.size;

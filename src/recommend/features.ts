@@ -28,6 +28,8 @@
  * by the caller and are reset after each query: nothing is allocated per candidate.
  */
 import { adamicAdarFrom } from '../graph/adamic-adar.js';
+import { sortedRangeWeight } from '../graph/csr.js';
+import type { RecentTransitions } from '../graph/recent-transitions.js';
 import type { GraphSnapshot } from '../graph/snapshot.js';
 import { scoreBm25 } from '../text/bm25.js';
 import { scoreIntent } from '../text/intent-association.js';
@@ -109,6 +111,11 @@ export interface QueryInput {
    * touches.
    */
   readonly weights?: readonly number[];
+  /**
+   * The successes the live graph learned since the snapshot (recent-transitions.ts): read beside
+   * the snapshot's rows, so the transition signals count a trace before the model is rebuilt.
+   */
+  readonly recent?: RecentTransitions;
 }
 
 export class FeatureScratch {
@@ -204,9 +211,19 @@ export function collectFeatures(graph: GraphSnapshot, text: TextModel, query: Qu
 
   if (last >= 0) {
     const { offsets, targets, weights } = graph.out;
-    const total = graph.outTotal[last]!;
+    const recent = query.recent;
+    const lo = offsets[last]!;
+    const hi = offsets[last + 1]!;
+    const changed = recent === undefined ? 0 : recent.firstOrder(last, graph.version);
+    let total = graph.outTotal[last]!;
+    // A changed edge's live count replaces its snapshot count, in its row's total too (a tool
+    // the snapshot does not have yet counts there only: it has no row to score).
+    for (let i = 0; i < changed; i++) {
+      const c = recent!.targets[i]!;
+      total += recent!.success[i]! - (c < scratch.n ? sortedRangeWeight(targets, weights, lo, hi, c) : 0);
+    }
     if (total > 0 || graph.reliability.anyPenalty) {
-      for (let j = offsets[last]!; j < offsets[last + 1]!; j++) {
+      for (let j = lo; j < hi; j++) {
         const w = weights[j]!;
         // An edge seen only in failures carries no transition probability, but its candidate
         // is touched so the reliability penalty reaches it (edge-adjustment.ts).
@@ -218,14 +235,31 @@ export function collectFeatures(graph: GraphSnapshot, text: TextModel, query: Qu
         values[scratch.touch(c) * F + S_TRANSITION] = w / total;
         scratch.transitionCount[c] = w;
       }
+      for (let i = 0; i < changed; i++) {
+        const c = recent!.targets[i]!;
+        if (c >= scratch.n) continue;
+        const w = recent!.success[i]!;
+        values[scratch.touch(c) * F + S_TRANSITION] = w / total;
+        scratch.transitionCount[c] = w;
+      }
     }
     if (ctx.length >= 2) {
+      const prev = ctx[ctx.length - 2]!;
       const second = graph.second;
-      const r = second.rows.get(ctx[ctx.length - 2]!, last);
-      if (r >= 0) {
-        const total = second.totals[r]!;
-        for (let j = second.offsets[r]!; j < second.offsets[r + 1]!; j++) {
-          values[scratch.touch(second.targets[j]!) * F + S_SECOND] = second.weights[j]! / total;
+      const r = second.rows.get(prev, last);
+      const from = r >= 0 ? second.offsets[r]! : 0;
+      const to = r >= 0 ? second.offsets[r + 1]! : 0;
+      const changedSecond = recent === undefined ? 0 : recent.secondOrder(prev, last, graph.version);
+      let total = r >= 0 ? second.totals[r]! : 0;
+      for (let i = 0; i < changedSecond; i++) {
+        const c = recent!.targets[i]!;
+        total += recent!.success[i]! - (c < scratch.n ? sortedRangeWeight(second.targets, second.weights, from, to, c) : 0);
+      }
+      if (total > 0) {
+        for (let j = from; j < to; j++) values[scratch.touch(second.targets[j]!) * F + S_SECOND] = second.weights[j]! / total;
+        for (let i = 0; i < changedSecond; i++) {
+          const c = recent!.targets[i]!;
+          if (c < scratch.n) values[scratch.touch(c) * F + S_SECOND] = recent!.success[i]! / total;
         }
       }
     }

@@ -9,6 +9,7 @@
  * With no recorded traces at all the answer is intent and popularity only, `kind: 'cold-start'`.
  * Context tools the graph has never seen are skipped and listed in `unknownContext`.
  */
+import type { RecentTransitions } from '../graph/recent-transitions.js';
 import { splitClauses } from '../text/clauses.js';
 import { tokenize } from '../text/tokenize.js';
 import { withCapabilities, type PredictionItem } from './capability-items.js';
@@ -46,7 +47,11 @@ export interface Prediction {
 
 export const DEFAULT_K = 5;
 
-export function predictNext(model: RecommenderModel, request: PredictRequest): Prediction {
+/**
+ * `recent`: the live graph's successes since the model's snapshot (recent-transitions.ts), for
+ * the transition signals; omitted, the snapshot's counts alone.
+ */
+export function predictNext(model: RecommenderModel, request: PredictRequest, recent?: RecentTransitions): Prediction {
   const { graph, scratch, rowScore } = model;
   const profile = request.profile ?? 'default';
   const k = Math.min(request.k ?? DEFAULT_K, graph.n);
@@ -65,7 +70,7 @@ export function predictNext(model: RecommenderModel, request: PredictRequest): P
   const clauses = intentTokens !== null ? splitClauses(request.intent!) : undefined;
   const mode = coldStart ? 'search' : profile === 'seed' ? 'seed' : 'next';
   const weights = modeWeights(model, mode, intentTokens !== null);
-  collectFeatures(graph, model.text, { context, intent: intentTokens, ...(clauses ? { clauses } : {}), ...(weights ? { weights } : {}) }, scratch);
+  collectFeatures(graph, model.text, { context, intent: intentTokens, ...(clauses ? { clauses } : {}), ...(weights ? { weights } : {}), ...(recent ? { recent } : {}) }, scratch);
   try {
     const bg = scoreTouchedRows(model, mode, intentTokens !== null);
     const probabilities = mode !== 'seed';

@@ -4,8 +4,10 @@
  *
  * Ingestion mutates the graph and bumps its version; a rebuild of the model (snapshot, text
  * index, profile precomputation) is scheduled after a short debounce and swapped in atomically.
- * Queries never wait for it: they read whichever model is current. Only when no model exists
- * yet (the very first query) is one built on the spot. Node runs one rebuild at a time by
+ * Queries never wait for it: they read whichever model is current, and next-tool predictions
+ * read beside it the transitions learned since its snapshot (recent-transitions.ts), so a trace
+ * counts in them as soon as it is ingested. Only when no model exists yet (the very first query)
+ * is one built on the spot. Node runs one rebuild at a time by
  * construction (it is synchronous), and a pending timer is never doubled.
  */
 import { edgeIndex, reliabilityReport, type EdgeReliabilityReport } from '../graph/edge-reliability.js';
@@ -14,6 +16,7 @@ import { exportGraph, type ExportedGraph } from '../graph/graph-export.js';
 import { snapshotInput, type GraphSnapshot } from '../graph/snapshot.js';
 import { runStages } from '../graph/stages.js';
 import { SnapshotThread } from '../graph/snapshot-thread.js';
+import { RecentTransitions } from '../graph/recent-transitions.js';
 import { DEFAULT_HALF_LIFE_MS, ToolGraph, type ToolGraphState } from '../graph/tool-graph.js';
 import { buildEdgeFeedback, type HumanPatternScore } from '../recommend/edge-adjustment.js';
 import { fitWeights, type FitOptions, type FitReport } from '../recommend/fit-weights.js';
@@ -156,6 +159,11 @@ export interface ToolgraphStats {
   readonly offThreadBuilds: number;
   /** Rebuilds built in stages on this thread with the event loop turning between them (rebuildInSlices). */
   readonly slicedBuilds: number;
+  /**
+   * Tools and context pairs with successes the model's snapshot lacks, which next-tool
+   * predictions read from the live graph until the next rebuild (recent-transitions.ts).
+   */
+  readonly recentTransitions: number;
 }
 
 export interface IngestResult {
@@ -186,6 +194,8 @@ async function giveWay(stageMs: number): Promise<void> {
 export class Toolgraph {
   // Replaced only by restoreGraph (a cold start from a stored snapshot).
   private graph: ToolGraph;
+  /** What the graph learned since the installed model's snapshot, which predictNext reads beside it. */
+  private recent: RecentTransitions;
   /** Half-life of edge reliability, kept for a restored graph. */
   private readonly halfLifeMs: number | undefined;
   /** Human approvals and rejections of patterns (the feedback loop). */
@@ -274,6 +284,7 @@ export class Toolgraph {
     const options = parseToolgraphOptions(input);
     this.halfLifeMs = options.halfLifeMs;
     this.graph = new ToolGraph(options.halfLifeMs === undefined ? {} : { halfLifeMs: options.halfLifeMs });
+    this.recent = new RecentTransitions(this.graph);
     this.registry = new PatternRegistry(options.patterns);
     for (const p of this.registry.list()) for (const e of p.feedback) this.feedbackClock = Math.max(this.feedbackClock, e.at);
     this.seed = options.seed;
@@ -331,6 +342,7 @@ export class Toolgraph {
       this.queueCapabilityTraces(trace);
       const value = options.values?.[i];
       this.graph.ingest(trace, value === undefined ? {} : { value });
+      this.recent.note(trace);
       ingested++;
     }
     if (ingested > 0) this.invalidate();
@@ -371,7 +383,7 @@ export class Toolgraph {
   }
 
   predictNext(request: unknown): Prediction {
-    return predictNext(this.current(), parsePredictRequest(request));
+    return predictNext(this.current(), parsePredictRequest(request), this.recent);
   }
 
   searchTools(request: unknown): SearchResult {
@@ -642,6 +654,7 @@ export class Toolgraph {
 
   private installModel(model: RecommenderModel, plan: ModelPlan): void {
     this.model = model;
+    this.recent.forget(model.graph.version);
     if (!plan.reuseClusters) {
       this.clustered = { at: performance.now(), ids: model.capabilities?.indexById ?? new Map(), version: plan.capabilityVersion };
     }
@@ -764,6 +777,7 @@ export class Toolgraph {
   applyStoredTraces(traces: readonly Trace[]): IngestResult {
     for (const trace of traces) {
       this.graph.ingest(trace);
+      this.recent.note(trace);
       this.queueCapabilityTraces(trace);
     }
     if (traces.length > 0) this.invalidate();
@@ -837,6 +851,7 @@ export class Toolgraph {
     }
     this.cancelTimer();
     this.graph = restored instanceof ToolGraph ? restored : ToolGraph.fromState(restored, options);
+    this.recent = new RecentTransitions(this.graph);
     const intentTokens = caches?.intentTokens ? restoreIntentTokens(this.graph.intents(), caches.intentTokens) : false;
     for (const name of this.catalog.keys()) this.graph.addTool(name);
     this.model = null;
@@ -890,6 +905,7 @@ export class Toolgraph {
       rebuildMs: this.lastRebuildMs,
       offThreadBuilds: this.offThreadBuilds,
       slicedBuilds: this.slicedBuilds,
+      recentTransitions: this.recent.size,
     };
   }
 

@@ -1,0 +1,108 @@
+/**
+ * Traces count in next-tool predictions before the model is rebuilt: the transition signals read
+ * the live graph's successes since the snapshot beside it (recent-transitions.ts, features.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { createRng } from '../../src/graph/rng.js';
+import { Toolgraph } from '../../src/service/toolgraph.js';
+
+/** Seeded traces over `tools` tools named t0.., some failing, some with a failed step. */
+function traces(seed: number, count: number, tools: number, prefix: string): unknown[] {
+  const rng = createRng(seed);
+  return Array.from({ length: count }, (_, i) => {
+    const length = 2 + Math.floor(rng() * 4);
+    const names = Array.from({ length }, () => `t${Math.floor(rng() * tools)}`);
+    const success = rng() > 0.15;
+    if (rng() < 0.2) {
+      // A step that failed in a successful trace: its incoming edge gains no success.
+      return { id: `${prefix}${i}`, success, tools: names.map((name, j) => ({ name, ok: j !== 1 })) };
+    }
+    return { id: `${prefix}${i}`, tools: names, success };
+  });
+}
+
+/** Each tool's transition and second-order signals after `context`, every tool ranked. */
+function transitionSignals(tg: Toolgraph, context: string[]): Map<string, [number, number]> {
+  const prediction = tg.predictNext({ context, k: 1_000 });
+  const out = new Map<string, [number, number]>();
+  for (const item of prediction.items) {
+    if (item.kind === 'tool') out.set(item.tool, [item.signals.transition, item.signals.secondOrder]);
+  }
+  return out;
+}
+
+describe('recent transitions', () => {
+  it('gives the transition signals a rebuilt model would, before the rebuild', () => {
+    const before = traces(1, 300, 30, 'a');
+    // Later traces reach five tools the first model does not have.
+    const after = traces(2, 200, 35, 'b');
+    const live = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
+    live.ingest(before);
+    live.rebuild();
+    live.ingest(after);
+    const version = live.stats().version;
+    const fresh = new Toolgraph({ learnCapabilities: false });
+    fresh.ingest([...before, ...after]);
+    fresh.rebuild();
+
+    let changedContexts = 0;
+    let compared = 0;
+    for (let a = 0; a < 30; a++) {
+      const contexts = [[`t${a}`], ...Array.from({ length: 30 }, (_, b) => [`t${b}`, `t${a}`])];
+      for (const context of contexts) {
+        const got = transitionSignals(live, context);
+        const want = transitionSignals(fresh, context);
+        for (const [tool, signals] of got) {
+          expect(signals[0]).toBeCloseTo(want.get(tool)![0], 12);
+          expect(signals[1]).toBeCloseTo(want.get(tool)![1], 12);
+          compared++;
+        }
+        // Tools the first model lacks are not ranked yet; the rest are all there.
+        expect(got.size).toBe(30);
+        if ([...got].some(([tool, s]) => s[0] !== 0 && want.get(tool)![0] !== 0)) changedContexts++;
+      }
+    }
+    expect(compared).toBe(30 * 31 * 30);
+    expect(changedContexts).toBeGreaterThan(30);
+    // Answered by the first model all along.
+    expect(live.stats().modelVersion).toBeLessThan(version);
+    live.close();
+    fresh.close();
+  });
+
+  it('ranks a transition seen only since the last rebuild', () => {
+    const tg = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
+    tg.ingest([
+      { id: '1', tools: ['search', 'read'] },
+      { id: '2', tools: ['search', 'read'] },
+      { id: '3', tools: ['book', 'pay'] },
+    ]);
+    tg.rebuild();
+    expect(tg.predictNext({ context: ['search'] }).items[0]!.tool).toBe('read');
+    tg.ingest([1, 2, 3].map((i) => ({ id: `later${i}`, tools: ['search', 'pay'] })));
+    const prediction = tg.predictNext({ context: ['search'] });
+    expect(prediction.items[0]!.tool).toBe('pay');
+    const pay = prediction.items[0]!;
+    expect(pay.kind === 'tool' && pay.signals.transition).toBeCloseTo(3 / 5, 12);
+    // The model that answered is still the one built before those traces.
+    expect(prediction.version).toBeLessThan(tg.stats().version);
+    // A failed trace adds no success: the signal stays.
+    tg.ingest({ id: 'failed', tools: ['search', 'book'], success: false });
+    const after = tg.predictNext({ context: ['search'] }).items.find((i) => i.kind === 'tool' && i.tool === 'pay')!;
+    expect(after.kind === 'tool' && after.signals.transition).toBeCloseTo(3 / 5, 12);
+    tg.close();
+  });
+
+  it('forgets what an installed model holds', () => {
+    const tg = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
+    tg.ingest([{ id: '1', tools: ['a', 'b', 'c'] }]);
+    tg.rebuild();
+    tg.ingest([{ id: '2', tools: ['a', 'c', 'b'] }]);
+    expect(tg.stats().recentTransitions).toBe(3);
+    tg.rebuild();
+    expect(tg.stats().recentTransitions).toBe(0);
+    const item = tg.predictNext({ context: ['a'] }).items.find((i) => i.kind === 'tool' && i.tool === 'c')!;
+    expect(item.kind === 'tool' && item.signals.transition).toBeCloseTo(1 / 2, 12);
+    tg.close();
+  });
+});
