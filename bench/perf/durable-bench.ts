@@ -79,6 +79,10 @@ interface IngestRun {
   readonly visible: Float64Array;
   /** One call on the idle service, from its acknowledgement until predictions see it: median of five, ms. */
   readonly idleVisibleMs: number;
+  /** Every PROBE_EVERY-th call: from its acknowledgement until a prediction asked then answered, ms (sorted). */
+  readonly probe: Float64Array;
+  /** Probes whose answer gave the call's first transition a probability. */
+  readonly probeReflected: number;
   readonly graphTraces: number;
   /** How long the event loop was held during ingestion (sampled every 10 ms): 99th percentile and longest, ms. */
   readonly loopP99Ms: number;
@@ -139,6 +143,13 @@ async function idleVisibility(tg: DurableToolgraph, sample: unknown): Promise<nu
   return delays.sort((a, b) => a - b)[2]!;
 }
 
+/**
+ * Every this many calls, the caller asks for the next tool after its trace's first tool as soon
+ * as it is acknowledged (and notes whether the answer gives the trace's second tool a transition
+ * probability): the delay a gateway sees between its ack and an answer that counts the trace.
+ */
+const PROBE_EVERY = 20;
+
 /** `clients` concurrent callers, each sending `perCall` traces and waiting for the ack. */
 async function ingestRun(dir: string, schema: string, traces: readonly unknown[], rebuildDelayMs: number, seed: number): Promise<IngestRun> {
   const clients = 200;
@@ -153,6 +164,8 @@ async function ingestRun(dir: string, schema: string, traces: readonly unknown[]
   const ackedAt = new Float64Array(calls);
   const ackedVersion = new Float64Array(calls);
   const installs = new Installs(tg);
+  const probe: number[] = [];
+  let probeReflected = 0;
   let next = 1_000;
   let call = 0;
   const loop = monitorEventLoopDelay({ resolution: 10 });
@@ -173,6 +186,13 @@ async function ingestRun(dir: string, schema: string, traces: readonly unknown[]
         ackedAt[i] = acked;
         ackedVersion[i] = version;
         installs.sample(acked);
+        // The call's second trace: the first of every ten fails, and adds no transition.
+        const tools = (traces[from + 1] as { tools?: string[] } | undefined)?.tools;
+        if (i % PROBE_EVERY === 0 && tools !== undefined && tools.length >= 2) {
+          const answer = await tg.predictNext({ context: [tools[0]!], k: 50 });
+          probe.push(performance.now() - acked);
+          if (answer.items.some((item) => item.kind === 'tool' && item.tool === tools[1] && item.signals.transition > 0)) probeReflected++;
+        }
       }
     }),
   );
@@ -201,6 +221,8 @@ async function ingestRun(dir: string, schema: string, traces: readonly unknown[]
     latency,
     visible,
     idleVisibleMs,
+    probe: Float64Array.from(probe).sort(),
+    probeReflected,
     graphTraces,
     loopP99Ms: loop.percentile(99) / 1e6,
     loopMaxMs: loop.max / 1e6,
@@ -244,11 +266,18 @@ export async function ingestDurableBench(options: DurableBenchOptions): Promise<
       meanCommitTraces: round(live.committed / Math.max(1, live.commits)),
       ackP50Ms: round(percentile(live.latency, 0.5), 2),
       ackP99Ms: round(percentile(live.latency, 0.99), 2),
-      // From an acknowledgement until predictions see the call's traces (the model rebuilt after it).
+      // From an acknowledgement until a model rebuilt after it holds the call's traces (every
+      // signal, where the probes below need only the transitions).
       visibleP50Ms: round(percentile(live.visible, 0.5)),
       visibleP99Ms: round(percentile(live.visible, 0.99)),
       visibleMaxMs: round(live.visible[live.visible.length - 1] ?? 0),
       idleVisibleMs: round(live.idleVisibleMs),
+      // From an acknowledgement until a prediction asked then answered: it counts the call's
+      // transitions (recent-transitions.ts) unless a tool is new to the model.
+      probes: live.probe.length,
+      probeAnswerP50Ms: round(percentile(live.probe, 0.5), 2),
+      probeAnswerP99Ms: round(percentile(live.probe, 0.99), 2),
+      probeReflectedShare: round(live.probeReflected / Math.max(1, live.probe.length), 3),
       // Longer than a rebuild's stage only where something held the thread (a commit's rows, a stage).
       eventLoopDelayP99Ms: round(live.loopP99Ms),
       eventLoopDelayMaxMs: round(live.loopMaxMs),

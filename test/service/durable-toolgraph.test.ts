@@ -139,6 +139,27 @@ describe('durable toolgraph on PGlite', () => {
     }
   });
 
+  it('counts an acknowledged trace\'s transitions in the next prediction, before any rebuild', async () => {
+    // Rebuilds held off: only the live transitions beside the model can carry the trace.
+    const tg = await pglite(`d${++counter}`, { rebuildDelayMs: 3_600_000 });
+    try {
+      await tg.ingest([
+        { id: 'w1', tools: ['p', 'q'] },
+        { id: 'w2', tools: ['p', 'q'] },
+        { id: 'w3', tools: ['r', 's'] },
+      ]);
+      tg.engine.rebuild();
+      expect((await tg.predictNext({ context: ['p'] })).items[0]!.tool).toBe('q');
+      const { version } = await tg.ingest([1, 2, 3].map((i) => ({ id: `n${i}`, tools: ['p', 's'] })));
+      const prediction = await tg.predictNext({ context: ['p'] });
+      expect(prediction.version).toBeLessThan(version);
+      expect(prediction.items[0]!.tool).toBe('s');
+      expect(prediction.items[0]!.kind === 'tool' && prediction.items[0]!.signals.transition).toBeCloseTo(3 / 5, 12);
+    } finally {
+      await tg.close();
+    }
+  });
+
   it('validates the whole input first: one bad trace and nothing is written', async () => {
     const tg = await pglite(`d${++counter}`);
     try {
