@@ -13,6 +13,7 @@
  * presented as results.
  */
 import { edgeIndex } from '../graph/edge-reliability.js';
+import type { RecentTransitions } from '../graph/recent-transitions.js';
 import { tokenize } from '../text/tokenize.js';
 import { breakdown, collectFeatures, type SignalBreakdown } from './features.js';
 import { logNormaliser } from './linear-profile.js';
@@ -57,7 +58,11 @@ export interface SearchResult {
   readonly hint?: string;
 }
 
-export function searchTools(model: RecommenderModel, request: SearchRequest): SearchResult {
+/**
+ * `recent`: the live graph's successes since the model's snapshot (recent-transitions.ts), which
+ * a search with context reads for its transition signals in the default profile.
+ */
+export function searchTools(model: RecommenderModel, request: SearchRequest, recent?: RecentTransitions): SearchResult {
   const { graph, scratch } = model;
   const profile = request.profile ?? 'default';
   const context: number[] = [];
@@ -71,7 +76,8 @@ export function searchTools(model: RecommenderModel, request: SearchRequest): Se
   const tokens = tokenize(request.query);
   const mode = fitted ? 'next' : 'search';
   const weights = modeWeights(model, mode, true)!;
-  collectFeatures(graph, model.text, { context: fitted ? context : [], intent: tokens, intentText: request.query, weights }, scratch);
+  const live = fitted && recent !== undefined ? { recent } : {};
+  collectFeatures(graph, model.text, { context: fitted ? context : [], intent: tokens, intentText: request.query, weights, ...live }, scratch);
   try {
     const top = topBuffer(model, Math.min(request.k ?? DEFAULT_K, graph.n));
     const score = profile === 'seed' ? seedTop(model, withContext ? context : [], top) : fittedTop(model, mode, top);

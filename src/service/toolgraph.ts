@@ -5,8 +5,8 @@
  * Ingestion mutates the graph and bumps its version; a rebuild of the model (snapshot, text
  * index, profile precomputation) is scheduled after a short debounce and swapped in atomically.
  * Queries never wait for it: they read whichever model is current, and next-tool predictions
- * read beside it the transitions learned since its snapshot (recent-transitions.ts), so a trace
- * counts in them as soon as it is ingested. Only when no model exists yet (the very first query)
+ * (and searches with context) read beside it the transitions learned since its snapshot
+ * (recent-transitions.ts), so a trace counts in them as soon as it is ingested. Only when no model exists yet (the very first query)
  * is one built on the spot. Node runs one rebuild at a time by
  * construction (it is synchronous), and a pending timer is never doubled.
  */
@@ -387,7 +387,7 @@ export class Toolgraph {
   }
 
   searchTools(request: unknown): SearchResult {
-    return searchTools(this.current(), parseSearchRequest(request));
+    return searchTools(this.current(), parseSearchRequest(request), this.recent);
   }
 
   /**

@@ -93,6 +93,20 @@ describe('recent transitions', () => {
     tg.close();
   });
 
+  it('counts them in a search with context too', () => {
+    const tg = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
+    tg.setTools(['search', 'read', 'pay', 'book'].map((name) => ({ name, description: `${name} things` })));
+    tg.ingest([
+      { id: '1', tools: ['search', 'read'] },
+      { id: '2', tools: ['book', 'pay'] },
+    ]);
+    tg.rebuild();
+    tg.ingest({ id: '3', tools: ['search', 'pay'] });
+    const pay = tg.searchTools({ query: 'things', context: ['search'], k: 4 }).items.find((i) => i.tool === 'pay');
+    expect(pay?.signals.transition).toBeCloseTo(1 / 2, 12);
+    tg.close();
+  });
+
   it('forgets what an installed model holds', () => {
     const tg = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
     tg.ingest([{ id: '1', tools: ['a', 'b', 'c'] }]);
