@@ -69,28 +69,26 @@ export class RecentTransitions {
    * success counts, into `targets` and `success`; returns how many.
    */
   firstOrder(a: number, since: number): number {
-    const changedOf = this.first.get(a);
-    if (changedOf === undefined) return 0;
-    let n = 0;
-    for (const [c, version] of changedOf) {
-      if (version <= since) continue;
-      this.reserve(n + 1);
-      this.targets[n] = c;
-      this.success[n++] = this.graph.successOf(a, c);
-    }
+    const n = this.changedSince(this.first.get(a), since);
+    for (let i = 0; i < n; i++) this.success[i] = this.graph.successOf(a, this.targets[i]!);
     return n;
   }
 
   /** The same for the successors of the context (a, b). */
   secondOrder(a: number, b: number, since: number): number {
-    const changedOf = this.second.get(pairKey(a, b));
-    if (changedOf === undefined) return 0;
+    const n = this.changedSince(this.second.get(pairKey(a, b)), since);
+    for (let i = 0; i < n; i++) this.success[i] = this.graph.secondOrderSuccessOf(a, b, this.targets[i]!);
+    return n;
+  }
+
+  /** Puts the successors changed after `since` into `targets`; returns how many. */
+  private changedSince(successors: Changed | undefined, since: number): number {
+    if (successors === undefined) return 0;
     let n = 0;
-    for (const [c, version] of changedOf) {
+    for (const [c, version] of successors) {
       if (version <= since) continue;
       this.reserve(n + 1);
-      this.targets[n] = c;
-      this.success[n++] = this.graph.secondOrderSuccessOf(a, b, c);
+      this.targets[n++] = c;
     }
     return n;
   }
