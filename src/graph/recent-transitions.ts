@@ -34,6 +34,11 @@ export class RecentTransitions {
     return this.first.size + this.second.size;
   }
 
+  /** The live graph's index of a tool, which a snapshot older than the tool lacks. */
+  liveIndex(name: string): number | undefined {
+    return this.graph.indexOf(name);
+  }
+
   /** Records what `trace`, just ingested into the graph, added to its success counts. */
   note(trace: Trace): void {
     if (!trace.success) return;

@@ -116,6 +116,12 @@ export interface QueryInput {
    * the snapshot's rows, so the transition signals count a trace before the model is rebuilt.
    */
   readonly recent?: RecentTransitions;
+  /**
+   * With `recent`: the context's last tool when the snapshot does not have it yet but the live
+   * graph does (its live index, and the live index of the tool before it, or -1). Its
+   * transitions are all recent; `context` then holds the known tools before it.
+   */
+  readonly liveLast?: { readonly tool: number; readonly prev: number };
 }
 
 export class FeatureScratch {
@@ -205,63 +211,25 @@ export class FeatureScratch {
 export function collectFeatures(graph: GraphSnapshot, text: TextModel, query: QueryInput, scratch: FeatureScratch): void {
   const { values } = scratch;
   const ctx = query.context;
-  const last = ctx.length > 0 ? ctx[ctx.length - 1]! : -1;
+  const recent = query.recent;
+  const liveLast = recent === undefined ? undefined : query.liveLast;
+  const last = liveLast === undefined && ctx.length > 0 ? ctx[ctx.length - 1]! : -1;
   scratch.last = last;
-  scratch.prev = ctx.length >= 2 ? ctx[ctx.length - 2]! : -1;
+  scratch.prev = liveLast === undefined && ctx.length >= 2 ? ctx[ctx.length - 2]! : -1;
 
   if (last >= 0) {
     const { offsets, targets, weights } = graph.out;
-    const recent = query.recent;
-    const lo = offsets[last]!;
-    const hi = offsets[last + 1]!;
     const changed = recent === undefined ? 0 : recent.firstOrder(last, graph.version);
-    let total = graph.outTotal[last]!;
-    // A changed edge's live count replaces its snapshot count, in its row's total too (a tool
-    // the snapshot does not have yet counts there only: it has no row to score).
-    for (let i = 0; i < changed; i++) {
-      const c = recent!.targets[i]!;
-      total += recent!.success[i]! - (c < scratch.n ? sortedRangeWeight(targets, weights, lo, hi, c) : 0);
-    }
-    if (total > 0 || graph.reliability.anyPenalty) {
-      for (let j = lo; j < hi; j++) {
-        const w = weights[j]!;
-        // An edge seen only in failures carries no transition probability, but its candidate
-        // is touched so the reliability penalty reaches it (edge-adjustment.ts).
-        if (w <= 0) {
-          scratch.touch(targets[j]!);
-          continue;
-        }
-        const c = targets[j]!;
-        values[scratch.touch(c) * F + S_TRANSITION] = w / total;
-        scratch.transitionCount[c] = w;
-      }
-      for (let i = 0; i < changed; i++) {
-        const c = recent!.targets[i]!;
-        if (c >= scratch.n) continue;
-        const w = recent!.success[i]!;
-        values[scratch.touch(c) * F + S_TRANSITION] = w / total;
-        scratch.transitionCount[c] = w;
-      }
-    }
+    // An edge seen only in failures carries no transition probability, but its candidate is
+    // touched so the reliability penalty reaches it (edge-adjustment.ts).
+    writeRow(scratch, S_TRANSITION, targets, weights, offsets[last]!, offsets[last + 1]!, graph.outTotal[last]!, recent, changed, graph.reliability.anyPenalty);
     if (ctx.length >= 2) {
       const prev = ctx[ctx.length - 2]!;
       const second = graph.second;
       const r = second.rows.get(prev, last);
-      const from = r >= 0 ? second.offsets[r]! : 0;
-      const to = r >= 0 ? second.offsets[r + 1]! : 0;
       const changedSecond = recent === undefined ? 0 : recent.secondOrder(prev, last, graph.version);
-      let total = r >= 0 ? second.totals[r]! : 0;
-      for (let i = 0; i < changedSecond; i++) {
-        const c = recent!.targets[i]!;
-        total += recent!.success[i]! - (c < scratch.n ? sortedRangeWeight(second.targets, second.weights, from, to, c) : 0);
-      }
-      if (total > 0) {
-        for (let j = from; j < to; j++) values[scratch.touch(second.targets[j]!) * F + S_SECOND] = second.weights[j]! / total;
-        for (let i = 0; i < changedSecond; i++) {
-          const c = recent!.targets[i]!;
-          if (c < scratch.n) values[scratch.touch(c) * F + S_SECOND] = recent!.success[i]! / total;
-        }
-      }
+      if (r >= 0) writeRow(scratch, S_SECOND, second.targets, second.weights, second.offsets[r]!, second.offsets[r + 1]!, second.totals[r]!, recent, changedSecond, false);
+      else writeRow(scratch, S_SECOND, second.targets, second.weights, 0, 0, 0, recent, changedSecond, false);
     }
     const touchedAa = adamicAdarFrom(graph.undirected, last, scratch.aaRaw, scratch.aaTouched);
     scratch.aaCount = touchedAa;
@@ -280,6 +248,16 @@ export function collectFeatures(graph: GraphSnapshot, text: TextModel, query: Qu
       for (let j = graph.communityOffsets[community]!; j < graph.communityOffsets[community + 1]!; j++) {
         values[scratch.touch(graph.communityMembers[j]!) * F + S_COMMUNITY] = 1;
       }
+    }
+    for (let i = 0; i < ctx.length; i++) values[scratch.touch(ctx[i]!) * F + S_IN_CONTEXT] = 1;
+  } else if (liveLast !== undefined) {
+    // The last tool is newer than the snapshot: every success it has is a recent one. Its
+    // neighbourhood signals wait for the rebuild, as do its similar-task successors.
+    const { targets, weights } = graph.out;
+    writeRow(scratch, S_TRANSITION, targets, weights, 0, 0, 0, recent, recent!.firstOrder(liveLast.tool, graph.version), false);
+    if (liveLast.prev >= 0) {
+      const second = graph.second;
+      writeRow(scratch, S_SECOND, second.targets, second.weights, 0, 0, 0, recent, recent!.secondOrder(liveLast.prev, liveLast.tool, graph.version), false);
     }
     for (let i = 0; i < ctx.length; i++) values[scratch.touch(ctx[i]!) * F + S_IN_CONTEXT] = 1;
   }
@@ -328,6 +306,47 @@ export function collectFeatures(graph: GraphSnapshot, text: TextModel, query: Qu
     const c = scratch.rowTool[r]!;
     values[r * F + S_PAGERANK] = graph.pagerankPercentile[c]!;
     values[r * F + S_POPULARITY] = maxCalls > 0 ? graph.calls[c]! / maxCalls : 0;
+  }
+}
+
+/**
+ * Writes `signal` = w / total for one context's successors: the snapshot's row, targets[lo, hi)
+ * with `weights` and their sum `total`, where the `changed` live counts `recent` read replace
+ * theirs, in the total too (a tool the snapshot does not have yet counts there only: it has no
+ * row to score). `touchFailed`: touch the row's failure-only entries even when nothing succeeded.
+ */
+function writeRow(
+  scratch: FeatureScratch,
+  signal: number,
+  targets: Int32Array,
+  weights: Float64Array,
+  lo: number,
+  hi: number,
+  total: number,
+  recent: RecentTransitions | undefined,
+  changed: number,
+  touchFailed: boolean,
+): void {
+  const { values, n } = scratch;
+  for (let i = 0; i < changed; i++) {
+    const c = recent!.targets[i]!;
+    total += recent!.success[i]! - (c < n ? sortedRangeWeight(targets, weights, lo, hi, c) : 0);
+  }
+  if (total <= 0 && !touchFailed) return;
+  for (let j = lo; j < hi; j++) {
+    const c = targets[j]!;
+    const r = scratch.touch(c);
+    const w = weights[j]!;
+    if (w <= 0) continue;
+    values[r * F + signal] = w / total;
+    if (signal === S_TRANSITION) scratch.transitionCount[c] = w;
+  }
+  for (let i = 0; i < changed; i++) {
+    const c = recent!.targets[i]!;
+    if (c >= n) continue;
+    const w = recent!.success[i]!;
+    values[scratch.touch(c) * F + signal] = w / total;
+    if (signal === S_TRANSITION) scratch.transitionCount[c] = w;
   }
 }
 

@@ -57,11 +57,14 @@ export function predictNext(model: RecommenderModel, request: PredictRequest, re
   const k = Math.min(request.k ?? DEFAULT_K, graph.n);
   const context: number[] = [];
   const unknownContext: string[] = [];
-  for (const name of request.context) {
+  const names = request.context;
+  for (const name of names) {
     const index = graph.indexByName.get(name);
     if (index === undefined) unknownContext.push(name);
     else context.push(index);
   }
+  const liveLast = newestLast(model, names, recent);
+  if (liveLast !== undefined) unknownContext.pop();
   // An intent with no content words (only stop words, punctuation) is no intent at all.
   const tokens = request.intent !== undefined ? tokenize(request.intent) : [];
   const intentTokens = tokens.length > 0 ? tokens : null;
@@ -70,7 +73,7 @@ export function predictNext(model: RecommenderModel, request: PredictRequest, re
   const clauses = intentTokens !== null ? splitClauses(request.intent!) : undefined;
   const mode = coldStart ? 'search' : profile === 'seed' ? 'seed' : 'next';
   const weights = modeWeights(model, mode, intentTokens !== null);
-  collectFeatures(graph, model.text, { context, intent: intentTokens, ...(clauses ? { clauses } : {}), ...(weights ? { weights } : {}), ...(recent ? { recent } : {}) }, scratch);
+  collectFeatures(graph, model.text, { context, intent: intentTokens, ...(clauses ? { clauses } : {}), ...(weights ? { weights } : {}), ...(recent ? { recent } : {}), ...(liveLast ? { liveLast } : {}) }, scratch);
   try {
     const bg = scoreTouchedRows(model, mode, intentTokens !== null);
     const probabilities = mode !== 'seed';
@@ -100,4 +103,19 @@ export function predictNext(model: RecommenderModel, request: PredictRequest, re
   } finally {
     scratch.reset();
   }
+}
+
+/**
+ * The context's last tool, when the model's snapshot does not have it yet and the live graph
+ * does: its transitions (and those after the tool before it) are read live. Live indexes are the
+ * snapshot's for the tools it has.
+ */
+function newestLast(model: RecommenderModel, names: readonly string[], recent: RecentTransitions | undefined): { tool: number; prev: number } | undefined {
+  if (recent === undefined || names.length === 0) return undefined;
+  const name = names[names.length - 1]!;
+  if (model.graph.indexByName.has(name)) return undefined;
+  const tool = recent.liveIndex(name);
+  if (tool === undefined) return undefined;
+  const prev = names.length >= 2 ? (recent.liveIndex(names[names.length - 2]!) ?? -1) : -1;
+  return { tool, prev };
 }
