@@ -7,7 +7,8 @@
  *  - `default`: the fitted log-linear ranker; `score` is P(tool | context, intent) in [0, 1];
  *  - `seed`: spec 003 section 3 as written; `score` is its raw additive score.
  * With no recorded traces at all the answer is intent and popularity only, `kind: 'cold-start'`.
- * Context tools the graph has never seen are skipped and listed in `unknownContext`.
+ * Context tools the model has never seen are skipped and listed in `unknownContext`, but for a
+ * last tool the live graph has learned since (with `recent`): its transitions are read live.
  */
 import type { RecentTransitions } from '../graph/recent-transitions.js';
 import { splitClauses } from '../text/clauses.js';
