@@ -7,7 +7,9 @@
  * Kept live: the first- and second-order success counts, what a trace adds to the transition
  * signals; a query reads one live count per edge changed since the snapshot. Everything else a
  * trace changes (the intent association and similar tasks, PageRank, communities, popularity,
- * the reliability of edges that failed, tools the snapshot does not have) waits for the rebuild.
+ * the reliability of edges that failed, tools the snapshot does not have as candidates) waits
+ * for the rebuild. A context tool newer than the snapshot is read here alone: all its successes
+ * are recent.
  *
  * Entries are noted with the graph version after their trace and forgotten once a model whose
  * snapshot has that version is installed, so the maps hold only what no installed model has.
@@ -62,11 +64,6 @@ export class RecentTransitions {
   forget(version: number): void {
     forgetUpTo(this.first, version);
     forgetUpTo(this.second, version);
-  }
-
-  clear(): void {
-    this.first.clear();
-    this.second.clear();
   }
 
   /**
