@@ -3,11 +3,12 @@
  * builds first, so this exercises the current code.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { inTempDir } from '../helpers/temp-dir.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = `${ROOT}dist/src/cli/main.js`;
@@ -51,28 +52,28 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
   });
 
   it('runs the main job on the bundled sample, into a store', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'toolgraph-cli-demo-'));
-    const { status, stdout } = await runAsync(['demo', '--json', '--data-dir', dataDir]);
-    expect(status).toBe(0);
-    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
-    expect(lines[0]!['stats'].traces).toBeGreaterThan(200);
-    expect(lines[1]!['prediction'].kind).toBe('prediction');
-    expect(lines[1]!['prediction'].items[0].tool).toBe('TripadvisorSearchHotels');
-    expect(lines[2]!['search'].items.map((i: { tool: string }) => i.tool)).toContain('SkyScrapperFlightSearch');
-    expect(lines[0]!['store']).toMatchObject({ stored: 300, alreadyStored: 0, fitted: true });
-    // The sample catalogue's declared outputs reach the stored engine: the flight search takes
-    // its airports' ids as data, not as a guess from the order.
-    const dag = lines[3]!['dag'] as { nodes: { id: string; tool?: string }[]; edges: { from: string; to: string; source: string }[] };
-    const toolOf = new Map(dag.nodes.map((n) => [n.id, n.tool]));
-    const fed = dag.edges.filter((e) => e.source === 'data-flow').map((e) => `${toolOf.get(e.from)} -> ${toolOf.get(e.to)}`);
-    expect(fed).toContain('SkyScrapperSearchAirport -> SkyScrapperFlightSearch');
-    // The second run finds everything stored and fitted, and answers the same from the store.
-    const again = await runAsync(['demo', '--json', '--data-dir', dataDir]);
-    expect(again.status).toBe(0);
-    const second = again.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
-    expect(second[0]!['store']).toMatchObject({ stored: 0, alreadyStored: 300, fitted: false });
-    expect(second[1]!['prediction'].items).toEqual(lines[1]!['prediction'].items);
-    rmSync(dataDir, { recursive: true, force: true });
+    await inTempDir('toolgraph-cli-demo-', async (dataDir) => {
+      const { status, stdout } = await runAsync(['demo', '--json', '--data-dir', dataDir]);
+      expect(status).toBe(0);
+      const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+      expect(lines[0]!['stats'].traces).toBeGreaterThan(200);
+      expect(lines[1]!['prediction'].kind).toBe('prediction');
+      expect(lines[1]!['prediction'].items[0].tool).toBe('TripadvisorSearchHotels');
+      expect(lines[2]!['search'].items.map((i: { tool: string }) => i.tool)).toContain('SkyScrapperFlightSearch');
+      expect(lines[0]!['store']).toMatchObject({ stored: 300, alreadyStored: 0, fitted: true });
+      // The sample catalogue's declared outputs reach the stored engine: the flight search takes
+      // its airports' ids as data, not as a guess from the order.
+      const dag = lines[3]!['dag'] as { nodes: { id: string; tool?: string }[]; edges: { from: string; to: string; source: string }[] };
+      const toolOf = new Map(dag.nodes.map((n) => [n.id, n.tool]));
+      const fed = dag.edges.filter((e) => e.source === 'data-flow').map((e) => `${toolOf.get(e.from)} -> ${toolOf.get(e.to)}`);
+      expect(fed).toContain('SkyScrapperSearchAirport -> SkyScrapperFlightSearch');
+      // The second run finds everything stored and fitted, and answers the same from the store.
+      const again = await runAsync(['demo', '--json', '--data-dir', dataDir]);
+      expect(again.status).toBe(0);
+      const second = again.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+      expect(second[0]!['store']).toMatchObject({ stored: 0, alreadyStored: 300, fitted: false });
+      expect(second[1]!['prediction'].items).toEqual(lines[1]!['prediction'].items);
+    });
   }, 300_000);
 
   it('takes the forms of the command table: predict --after, search QUERY, dag INTENT; stray or doubled input is bad usage', () => {
@@ -249,8 +250,7 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
   });
 
   it('counts in stats every transition export writes, and apart those of successful steps', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'toolgraph-cli-stats-'));
-    try {
+    await inTempDir('toolgraph-cli-stats-', async (dir) => {
       const file = join(dir, 'traces.jsonl');
       writeFileSync(
         file,
@@ -272,27 +272,24 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
       expect(s).toMatchObject({ transitions: 4, successfulTransitions: 2 });
       const table = await runAsync(['stats', '--data-dir', dataDir]);
       expect(table.stdout.split('\n')[0]).toMatch(/transitions\s+successful/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('ingests trace files durably, reporting every rejected line, and answers from the store', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'toolgraph-cli-store-'));
-    const dataDir = join(dir, 'store');
-    const traces = join(dir, 'traces.jsonl');
-    writeFileSync(
-      traces,
-      [
-        JSON.stringify({ id: 'c1', intent: 'book a flight to Rome', tools: ['search_airport', 'search_flights', 'book_flight'] }),
-        '{not json',
-        JSON.stringify({ id: 'c2', tools: 'search_airport' }),
-        '',
-        JSON.stringify({ id: 'w1', domain: 'travel', intent: 'find flights', tools: ['search_airport', 'search_flights'], edges: [[0, 1]], structure: 'chain', ordered: true, split: 'train', source: 'test' }),
-        readFileSync(`${ROOT}samples/reasoning-traces.jsonl`, 'utf8').split('\n')[0]!,
-      ].join('\n'),
-    );
-    try {
+    await inTempDir('toolgraph-cli-store-', async (dir) => {
+      const dataDir = join(dir, 'store');
+      const traces = join(dir, 'traces.jsonl');
+      writeFileSync(
+        traces,
+        [
+          JSON.stringify({ id: 'c1', intent: 'book a flight to Rome', tools: ['search_airport', 'search_flights', 'book_flight'] }),
+          '{not json',
+          JSON.stringify({ id: 'c2', tools: 'search_airport' }),
+          '',
+          JSON.stringify({ id: 'w1', domain: 'travel', intent: 'find flights', tools: ['search_airport', 'search_flights'], edges: [[0, 1]], structure: 'chain', ordered: true, split: 'train', source: 'test' }),
+          readFileSync(`${ROOT}samples/reasoning-traces.jsonl`, 'utf8').split('\n')[0]!,
+        ].join('\n'),
+      );
       const strict = await runAsync(['ingest', traces, '--data-dir', dataDir, '--strict']);
       expect(strict.status).toBe(2);
       expect(strict.stderr).toMatch(/2 rejected line\(s\), nothing written/);
@@ -369,9 +366,7 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
 
       expect((await runAsync(['export', '--format', 'csv', '--data-dir', dataDir])).status).toBe(2);
       expect((await runAsync(['ingest', join(dir, 'missing.jsonl'), '--data-dir', dataDir])).status).toBe(3);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   }, 180_000);
 
   it('takes numbers in plain decimal only, naming the option otherwise', () => {
@@ -395,9 +390,8 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
   });
 
   it('refuses from the store what only in-memory sources take, and words after an action that takes none', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'toolgraph-cli-usage-'));
-    const dataDir = join(dir, 'store');
-    try {
+    await inTempDir('toolgraph-cli-usage-', async (dir) => {
+      const dataDir = join(dir, 'store');
       const catalogue = `${FIXTURE}/tools.jsonl`;
       // --tools was silently ignored when the answer came from the store.
       for (const args of [
@@ -423,15 +417,12 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
       }
       // Nothing above opened the store.
       expect(existsSync(dataDir)).toBe(false);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('ingests a dataset folder line by line as it does a file, and a folder without workflows.jsonl is not found', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'toolgraph-cli-folder-'));
-    const dataset = join(dir, 'dataset');
-    try {
+    await inTempDir('toolgraph-cli-folder-', async (dir) => {
+      const dataset = join(dir, 'dataset');
       const lines = readFileSync(`${FIXTURE}/workflows.jsonl`, 'utf8').split('\n').filter((l) => l.trim() !== '');
       const bad = { ...(JSON.parse(lines[1]!) as Record<string, unknown>), edges: [[0, 5]] };
       mkdirSync(dataset);
@@ -456,15 +447,12 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
         expect(result.stderr).toContain('NOT_FOUND');
         expect(result.stderr).toContain('workflows.jsonl');
       }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('exports JSON with --json as with --format json, and imports a catalogue listing whatever its file is named', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'toolgraph-cli-formats-'));
-    const dataDir = join(dir, 'store');
-    try {
+    await inTempDir('toolgraph-cli-formats-', async (dir) => {
+      const dataDir = join(dir, 'store');
       expect((await runAsync(['ingest', FIXTURE, '--data-dir', dataDir])).status).toBe(0);
       const json = await runAsync(['export', '--json', '--data-dir', dataDir]);
       expect(json.status, json.stderr).toBe(0);
@@ -489,15 +477,12 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
       const refused = await runAsync(['tools', 'import', garbled, '--data-dir', dataDir]);
       expect(refused.status).toBe(2);
       expect(refused.stderr).toContain(`INVALID_INPUT: ${garbled}:${listed.trim().split('\n').length + 1}`);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('says there is nothing to fit when no trace succeeded, and stores nothing', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'toolgraph-cli-fit-'));
-    const dataDir = join(dir, 'store');
-    try {
+    await inTempDir('toolgraph-cli-fit-', async (dir) => {
+      const dataDir = join(dir, 'store');
       const empty = await runAsync(['fit', '--data-dir', dataDir]);
       expect(empty.status).toBe(2);
       expect(empty.stderr).toContain('INVALID_INPUT: fit: nothing to fit: the store has no successful traces');
@@ -521,15 +506,12 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
       for (const row of ['next ', 'next (no intent)', 'search ']) expect(fitted.stdout).toMatch(new RegExp(`^${row.replace(/[()]/g, '\\$&')}.*\\bprior +-$`, 'm'));
       expect(fitted.stdout).toContain('workflow steps: not calibrated (0 steps of 0 held-out workflows, 0.0% right; too few)');
       expect((JSON.parse((await runAsync(['stats', '--data-dir', dataDir, '--json'])).stdout) as { weights: string }).weights).toBe('prior');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it("ranks a registered capability with the outcomes of the stored traces, in a one-shot command", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'toolgraph-cli-reliability-'));
-    const dataDir = join(dir, 'store');
-    try {
+    await inTempDir('toolgraph-cli-reliability-', async (dir) => {
+      const dataDir = join(dir, 'store');
       expect((await runAsync(['ingest', `${ROOT}samples/nestful`, '--data-dir', dataDir])).status).toBe(0);
       const capabilities = join(dir, 'capabilities.json');
       writeFileSync(capabilities, JSON.stringify([{ id: 'hotel', tools: ['TripadvisorSearchLocation', 'TripadvisorSearchHotels'], ordered: false }]));
@@ -541,9 +523,7 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
       const hotel = (JSON.parse(ranked.stdout) as { items: { capability: string; reliability: number; confidence: number | null }[] }).items.find((c) => c.capability === 'hotel')!;
       expect(hotel.reliability).toBeGreaterThan(0.8);
       expect(hotel.confidence).not.toBeNull();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   }, 120_000);
 
   it('is runnable through npx after install', () => {
