@@ -81,7 +81,7 @@ interface IngestRun {
   readonly idleVisibleMs: number;
   /** Every PROBE_EVERY-th call: from its acknowledgement until a prediction asked then answered, ms (sorted). */
   readonly probe: Float64Array;
-  /** Probes whose answer gave the call's first transition a probability. */
+  /** Probes whose answer gave the first transition of the call's second trace a probability. */
   readonly probeReflected: number;
   readonly graphTraces: number;
   /** How long the event loop was held during ingestion (sampled every 10 ms): 99th percentile and longest, ms. */
@@ -144,9 +144,10 @@ async function idleVisibility(tg: DurableToolgraph, sample: unknown): Promise<nu
 }
 
 /**
- * Every this many calls, the caller asks for the next tool after its trace's first tool as soon
- * as it is acknowledged (and notes whether the answer gives the trace's second tool a transition
- * probability): the delay a gateway sees between its ack and an answer that counts the trace.
+ * Every this many calls, the caller asks for the next tool after the first tool of its second
+ * trace as soon as it is acknowledged (and notes whether the answer gives that trace's second
+ * tool a transition probability): the delay a gateway sees between its ack and an answer that
+ * counts the trace.
  */
 const PROBE_EVERY = 20;
 
@@ -273,7 +274,7 @@ export async function ingestDurableBench(options: DurableBenchOptions): Promise<
       visibleMaxMs: round(live.visible[live.visible.length - 1] ?? 0),
       idleVisibleMs: round(live.idleVisibleMs),
       // From an acknowledgement until a prediction asked then answered: it counts the call's
-      // transitions (recent-transitions.ts) unless a tool is new to the model.
+      // transitions (recent-transitions.ts) unless they lead to a tool new to the model.
       probes: live.probe.length,
       probeAnswerP50Ms: round(percentile(live.probe, 0.5), 2),
       probeAnswerP99Ms: round(percentile(live.probe, 0.99), 2),
