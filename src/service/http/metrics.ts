@@ -109,6 +109,7 @@ export class HttpMetrics {
     gauge('toolgraph_graph_version', 'Version of the graph (bumped by every change).', stats.version);
     gauge('toolgraph_model_version', 'Graph version of the model answering queries (-1 before the first build).', stats.modelVersion);
     gauge('toolgraph_rebuild_seconds', 'Duration of the last model rebuild.', stats.rebuildMs / 1000);
+    gauge('toolgraph_recent_transitions', 'Tools and context pairs whose successes since the model predictions read live.', stats.recentTransitions);
     gauge('toolgraph_uptime_seconds', 'Seconds since this server started.', (Date.now() - this.started) / 1000);
     return `${out.join('\n')}\n`;
   }
