@@ -11,6 +11,7 @@
  * record's `edges` (a chain without listed edges: its consecutive pairs). Micro-averaged: true
  * positives, predictions and gold items are summed over the test set before dividing.
  */
+import { stepLoss, stepsRight } from '../../src/recommend/dag/calibration.js';
 import { suggestDag, type DagSuggestion } from '../../src/recommend/dag/suggest-dag.js';
 import { similarPastTasks, similarTaskLength } from '../../src/recommend/dag/workflow-length.js';
 import type { RecommenderModel } from '../../src/recommend/model.js';
@@ -79,14 +80,10 @@ class StepScore {
   brier = 0;
 
   add(tools: readonly string[], confidences: readonly number[], recordedTools: readonly string[]): void {
-    const left = new Map<string, number>();
-    for (const t of recordedTools) left.set(t, (left.get(t) ?? 0) + 1);
-    tools.forEach((tool, i) => {
-      const k = left.get(tool) ?? 0;
-      if (k > 0) left.set(tool, k - 1);
-      const p = Math.min(1 - 1e-6, Math.max(1e-6, confidences[i]!));
-      this.loss -= Math.log(k > 0 ? p : 1 - p);
-      this.brier += ((k > 0 ? 1 : 0) - p) ** 2;
+    stepsRight(tools, recordedTools).forEach((right, i) => {
+      const p = confidences[i]!;
+      this.loss += stepLoss(p, right);
+      this.brier += ((right ? 1 : 0) - Math.min(1 - 1e-6, Math.max(1e-6, p))) ** 2;
       this.steps++;
     });
   }

@@ -20,7 +20,7 @@ import { transform } from './linear-profile.js';
 import type { TextEmbedding } from '../text/text-embedding.js';
 import { buildModel, EXPERT_WEIGHTS, PRIOR_WEIGHTS, type FittedWeights, type RecommenderModel } from './model.js';
 import { DEFAULT_K } from './predict-next.js';
-import { calibrate, fitCalibration, type StepCalibration } from './dag/calibration.js';
+import { calibrate, fitCalibration, stepLoss, stepsRight, type StepCalibration } from './dag/calibration.js';
 import { suggestDag } from './dag/suggest-dag.js';
 import { searchTools } from './search-tools.js';
 import { fitScale, fitSoftmax, topHits, type FitGroup, type FitQuery } from './softmax-fit.js';
@@ -332,24 +332,21 @@ function fitStepCalibration(
     for (const t of asked[k]!) {
       if (rng() >= keep) continue;
       workflows++;
-      const recorded = new Map<string, number>();
-      for (const s of t.steps) recorded.set(s.tool, (recorded.get(s.tool) ?? 0) + 1);
-      for (const node of suggestDag(served, { intent: t.intent, expandCapabilities: true }).nodes) {
-        if (node.kind !== 'tool') continue;
-        const left = recorded.get(node.tool) ?? 0;
-        if (left > 0) recorded.set(node.tool, left - 1);
+      const nodes = suggestDag(served, { intent: t.intent, expandCapabilities: true }).nodes.flatMap((n) => (n.kind === 'tool' ? [n] : []));
+      const right = stepsRight(
+        nodes.map((n) => n.tool),
+        t.steps.map((s) => s.tool),
+      );
+      nodes.forEach((node, i) => {
         confidence.push(node.confidence);
-        correct.push(left > 0);
-      }
+        correct.push(right[i]!);
+      });
     }
   });
   const calibration = fitCalibration(confidence, correct);
   const crossEntropy = (map: (p: number) => number): number => {
     let sum = 0;
-    confidence.forEach((p, i) => {
-      const q = Math.min(1 - 1e-6, Math.max(1e-6, map(p)));
-      sum -= Math.log(correct[i] ? q : 1 - q);
-    });
+    confidence.forEach((p, i) => (sum += stepLoss(map(p), correct[i]!)));
     return confidence.length > 0 ? sum / confidence.length : 0;
   };
   const before = crossEntropy((p) => p);

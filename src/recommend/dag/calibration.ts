@@ -23,6 +23,26 @@ export interface StepCalibration {
   readonly value: readonly number[];
 }
 
+/**
+ * Whether each suggested step is right: the recorded workflow holds its tool, a tool counting as
+ * often as it was recorded. The label the calibration is fitted on and evaluated against.
+ */
+export function stepsRight(suggested: readonly string[], recorded: readonly string[]): boolean[] {
+  const left = new Map<string, number>();
+  for (const tool of recorded) left.set(tool, (left.get(tool) ?? 0) + 1);
+  return suggested.map((tool) => {
+    const k = left.get(tool) ?? 0;
+    if (k > 0) left.set(tool, k - 1);
+    return k > 0;
+  });
+}
+
+/** A step's cross-entropy, nats, with its confidence kept within [1e-6, 1 - 1e-6]: a wrong certainty costs much, not infinitely. */
+export function stepLoss(p: number, right: boolean): number {
+  const q = Math.min(1 - 1e-6, Math.max(1e-6, p));
+  return -Math.log(right ? q : 1 - q);
+}
+
 /** Fewer held-out steps than this say too little to move the confidences: none is fitted. */
 export const MIN_CALIBRATION_STEPS = 30;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ToolGraph } from '../../../src/graph/tool-graph.js';
 import { createRng } from '../../../src/graph/rng.js';
-import { calibrate, fitCalibration, MIN_CALIBRATION_STEPS } from '../../../src/recommend/dag/calibration.js';
+import { calibrate, fitCalibration, MIN_CALIBRATION_STEPS, stepLoss, stepsRight } from '../../../src/recommend/dag/calibration.js';
 import { suggestDag } from '../../../src/recommend/dag/suggest-dag.js';
 import { fitWeights } from '../../../src/recommend/fit-weights.js';
 import { buildModel, PRIOR_WEIGHTS } from '../../../src/recommend/model.js';
@@ -25,6 +25,15 @@ function outcomes(seed: number, truth: (p: number) => number): { confidence: num
 }
 
 describe('isotonic calibration of workflow steps', () => {
+  it('labels a step right while the record still holds its tool, and keeps a wrong certainty finite', () => {
+    // `a` was recorded twice, `b` once: a third `a` and a second `b` are wrong, `c` never recorded.
+    expect(stepsRight(['a', 'b', 'a', 'a', 'b', 'c'], ['b', 'a', 'a'])).toEqual([true, true, true, false, false, false]);
+    expect(stepLoss(0.8, true)).toBeCloseTo(-Math.log(0.8), 12);
+    expect(stepLoss(0.8, false)).toBeCloseTo(-Math.log(0.2), 12);
+    expect(stepLoss(1, false)).toBeCloseTo(-Math.log(1e-6), 6);
+    expect(stepLoss(0, true)).toBeCloseTo(-Math.log(1e-6), 6);
+  });
+
   it('recovers the function that generated the outcomes', () => {
     // Raw confidences too spread out: the truth is sigmoid(0.4 logit(p) + 1).
     const truth = (p: number): number => sigmoid(0.4 * logit(p) + 1);
