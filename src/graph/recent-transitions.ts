@@ -7,9 +7,9 @@
  * Kept live: the first- and second-order success counts, what a trace adds to the transition
  * signals; a query reads one live count per edge changed since the snapshot. Everything else a
  * trace changes (the intent association and similar tasks, PageRank, communities, popularity,
- * the reliability of edges that failed, tools the snapshot does not have as candidates) waits
- * for the rebuild. A context tool newer than the snapshot is read here alone: all its successes
- * are recent.
+ * the reliability of edges that failed) waits for the rebuild. A context tool newer than the
+ * snapshot is read here alone: all its successes are recent; a successor newer than the
+ * snapshot is ranked from its live counts alone (recommend/newer-tools.ts).
  *
  * Entries are noted with the graph version after their trace and forgotten once a model whose
  * snapshot has that version is installed, so the maps hold only what no installed model has.
@@ -39,6 +39,11 @@ export class RecentTransitions {
   /** The live graph's index of a tool, which a snapshot older than the tool lacks. */
   liveIndex(name: string): number | undefined {
     return this.graph.indexOf(name);
+  }
+
+  /** The name of a tool by its live index. */
+  nameOf(index: number): string {
+    return this.graph.names[index]!;
   }
 
   /** Records what `trace`, just ingested into the graph, added to its success counts. */

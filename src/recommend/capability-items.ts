@@ -62,7 +62,11 @@ export function withCapabilities(
   // A capability is suggested only through its next tool, so only capabilities holding a
   // predicted tool can be: scoring just those keeps this O(k) in capabilities scored.
   const predicted = new Map<number, RankedTool>();
-  for (const t of tools) if (t.score >= threshold) predicted.set(indexByName.get(t.tool)!, t);
+  for (const t of tools) {
+    // A tool newer than the model (newer-tools.ts) is in no capability yet.
+    const index = indexByName.get(t.tool);
+    if (index !== undefined && t.score >= threshold) predicted.set(index, t);
+  }
   const suggestions: CapabilitySuggestion[] = [];
   for (const r of passiveScores(model, context, boost, predicted)) {
     const start = predicted.get(r.next)!;

@@ -37,6 +37,7 @@ import { SimilarScratch, similarTasks } from '../text/similar-intents.js';
 import type { TextModel } from '../text/text-model.js';
 import { VectorQuery, type ToolVectors } from '../text/tool-vectors.js';
 import { termId } from '../text/vocabulary.js';
+import { NewerTools } from './newer-tools.js';
 
 export const SIGNALS = [
   'transition',
@@ -156,6 +157,8 @@ export class FeatureScratch {
   last = -1;
   /** The known context tool before `last`, or -1 (second-order feedback, edge-adjustment.ts). */
   prev = -1;
+  /** Tools newer than the snapshot that live transition counts reached (newer-tools.ts). */
+  readonly newer = new NewerTools();
 
   constructor(n: number, rememberedTasks = 0) {
     this.n = n;
@@ -204,6 +207,7 @@ export class FeatureScratch {
     this.rows = 0;
     this.last = -1;
     this.prev = -1;
+    this.newer.reset();
   }
 }
 
@@ -312,8 +316,8 @@ export function collectFeatures(graph: GraphSnapshot, text: TextModel, query: Qu
 /**
  * Writes `signal` = w / total for one context's successors: the snapshot's row, targets[lo, hi)
  * with `weights` and their sum `total`, where the `changed` live counts `recent` read replace
- * theirs, in the total too (a tool the snapshot does not have yet counts there only: it has no
- * row to score). `touchFailed`: touch the row's failure-only entries even when nothing succeeded.
+ * theirs, in the total too (a tool the snapshot does not have yet has no row: it goes to
+ * `scratch.newer`). `touchFailed`: touch the row's failure-only entries even when nothing succeeded.
  */
 function writeRow(
   scratch: FeatureScratch,
@@ -343,8 +347,11 @@ function writeRow(
   }
   for (let i = 0; i < changed; i++) {
     const c = recent!.targets[i]!;
-    if (c >= n) continue;
     const w = recent!.success[i]!;
+    if (c >= n) {
+      if (w > 0) scratch.newer.set(c, signal === S_SECOND, w / total, w);
+      continue;
+    }
     values[scratch.touch(c) * F + signal] = w / total;
     if (signal === S_TRANSITION) scratch.transitionCount[c] = w;
   }

@@ -9,14 +9,17 @@
  * With no recorded traces at all the answer is intent and popularity only, `kind: 'cold-start'`.
  * Context tools the model has never seen are skipped and listed in `unknownContext`, but for a
  * last tool the live graph has learned since (with `recent`): its transitions are read live.
+ * Likewise a tool the model lacks that live transitions reach is ranked (newer-tools.ts).
  */
 import type { RecentTransitions } from '../graph/recent-transitions.js';
 import { splitClauses } from '../text/clauses.js';
 import { tokenize } from '../text/tokenize.js';
 import { withCapabilities, type PredictionItem } from './capability-items.js';
-import { breakdown, collectFeatures, type SignalBreakdown } from './features.js';
-import { logNormaliser } from './linear-profile.js';
+import { breakdown, collectFeatures, F, S_SECOND, S_TRANSITION, SIGNALS, type SignalBreakdown } from './features.js';
+import { logNormaliser, transform } from './linear-profile.js';
 import { topBuffer, type RecommenderModel } from './model.js';
+import type { NewerTools } from './newer-tools.js';
+import { seedCooccurrence } from './seed-profile.js';
 import { modeWeights, scoreTouchedRows } from './score-rows.js';
 import { selectTopK } from './top-k.js';
 
@@ -80,7 +83,9 @@ export function predictNext(model: RecommenderModel, request: PredictRequest, re
     const probabilities = mode !== 'seed';
     const top = topBuffer(model, k);
     selectTopK(scratch, rowScore, bg, top);
-    const logZ = probabilities ? logNormaliser(scratch, rowScore, bg) : 0;
+    const newer = scratch.newer.size > 0 ? scoreNewer(scratch.newer, weights) : null;
+    let logZ = probabilities ? logNormaliser(scratch, rowScore, bg) : 0;
+    if (probabilities && newer !== null) for (const s of newer) logZ = logAddExp(logZ, s);
     const items: RankedTool[] = [];
     for (let i = 0; i < top.size; i++) {
       const c = top.tools[i]!;
@@ -94,6 +99,7 @@ export function predictNext(model: RecommenderModel, request: PredictRequest, re
         signals: breakdown(graph, scratch, c),
       });
     }
+    if (newer !== null) addNewer(items, newer, scratch.newer, recent!, request.k ?? DEFAULT_K, probabilities ? logZ : null);
     return {
       kind: coldStart ? 'cold-start' : 'prediction',
       profile,
@@ -119,4 +125,47 @@ function newestLast(model: RecommenderModel, names: readonly string[], recent: R
   if (tool === undefined) return undefined;
   const prev = names.length >= 2 ? (recent.liveIndex(names[names.length - 2]!) ?? -1) : -1;
   return { tool, prev };
+}
+
+/**
+ * The scores of the newer tools (newer-tools.ts): `weights` for the log-linear profiles, every
+ * signal at zero but the two transition signals (a tool without calls in the snapshot has
+ * popularity and PageRank percentile 0 there too); undefined weights for the seed formula, whose
+ * co-occurrence term is all such a tool has yet.
+ */
+function scoreNewer(newer: NewerTools, weights: readonly number[] | undefined): number[] {
+  const scores: number[] = [];
+  for (let i = 0; i < newer.size; i++) {
+    if (weights === undefined) {
+      scores.push(0.5 * seedCooccurrence(newer.transition[i]!, newer.count[i]!));
+      continue;
+    }
+    let s = 0;
+    for (let f = 0; f < F; f++) {
+      const x = f === S_TRANSITION ? newer.transition[i]! : f === S_SECOND ? newer.second[i]! : 0;
+      s += weights[f]! * transform(f, x);
+    }
+    scores.push(s);
+  }
+  return scores;
+}
+
+const NO_SIGNALS = Object.fromEntries(SIGNALS.map((name) => [name, 0])) as SignalBreakdown;
+
+/** Merges the newer tools into `items` (ranked by score) and keeps the first k; `logZ` null: raw scores. */
+function addNewer(items: RankedTool[], scores: readonly number[], newer: NewerTools, recent: RecentTransitions, k: number, logZ: number | null): void {
+  for (let i = 0; i < newer.size; i++) {
+    const score = logZ === null ? scores[i]! : Math.exp(scores[i]! - logZ);
+    const signals: SignalBreakdown = { ...NO_SIGNALS, transition: newer.transition[i]!, secondOrder: newer.second[i]! };
+    // After the model's tools of equal score, as a tie between them goes to the lower index.
+    let at = items.length;
+    while (at > 0 && items[at - 1]!.score < score) at--;
+    if (at < k) items.splice(at, 0, { tool: recent.nameOf(newer.tools[i]!), kind: 'tool', score, signals });
+  }
+  if (items.length > k) items.length = k;
+}
+
+function logAddExp(a: number, b: number): number {
+  const max = Math.max(a, b);
+  return max === -Infinity ? -Infinity : max + Math.log(Math.exp(a - max) + Math.exp(b - max));
 }

@@ -17,13 +17,18 @@ import type { GraphSnapshot } from '../graph/snapshot.js';
 import { F, S_COMMUNITY, S_TRANSITION, type FeatureScratch } from './features.js';
 import type { LinearBackground } from './linear-profile.js';
 
+/** The co-occurrence term (3.2) of an edge with confidence `w` and `count` observations. */
+export function seedCooccurrence(w: number, count: number): number {
+  return w > 0 ? Math.min(0.95, w + Math.min(0.05 * Math.log2(count + 1), 0.2)) : 0;
+}
+
 export function seedRowScore(graph: GraphSnapshot, scratch: FeatureScratch, r: number): number {
   const c = scratch.rowTool[r]!;
   const w = scratch.values[r * F + S_TRANSITION]!;
   const count = scratch.transitionCount[c]!;
   const aa = scratch.aaRaw[c]!;
   const pr = graph.pagerank[c]!;
-  const cooccurrence = w > 0 ? Math.min(0.95, w + Math.min(0.05 * Math.log2(count + 1), 0.2)) : 0;
+  const cooccurrence = seedCooccurrence(w, count);
   const communityBoost =
     scratch.values[r * F + S_COMMUNITY]! > 0
       ? Math.min(0.95, 0.4 + Math.min(2 * pr, 0.2) + Math.min(0.25 * w, 0.25) + Math.min(0.1 * aa, 0.1))

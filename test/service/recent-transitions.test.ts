@@ -31,6 +31,11 @@ function transitionSignals(tg: Toolgraph, context: string[]): Map<string, [numbe
   return out;
 }
 
+/** The probabilities of every ranked tool: the newer tools share the model's normaliser. */
+function sumOfScores(tg: Toolgraph, context: string[]): number {
+  return tg.predictNext({ context, k: 1_000 }).items.reduce((sum, item) => sum + item.score, 0);
+}
+
 describe('recent transitions', () => {
   it('gives the transition signals a rebuilt model would, before the rebuild', () => {
     const before = traces(1, 300, 30, 'a');
@@ -48,6 +53,7 @@ describe('recent transitions', () => {
     let changedContexts = 0;
     let compared = 0;
     let asked = 0;
+    let newerRanked = 0;
     // Contexts ending in a tool the first model lacks too (t30..t34): its transitions are all
     // recent. A tool the model lacks before the last is left out of the context, as ever, so
     // such pairs are asked only where the last tool is new as well.
@@ -62,17 +68,22 @@ describe('recent transitions', () => {
           expect(signals[1]).toBeCloseTo(want.get(tool)![1], 12);
           compared++;
         }
-        // Tools the first model lacks are not ranked yet; the rest are all there.
-        expect(got.size).toBe(30);
+        // Tools the first model lacks are ranked where a live transition reaches them.
+        const reached = [...want].filter(([tool, signals]) => Number(tool.slice(1)) >= 30 && signals[0] > 0);
+        for (const [tool] of reached) expect(got.has(tool)).toBe(true);
+        expect(got.size).toBe(30 + reached.length);
+        newerRanked += reached.length;
+        expect(sumOfScores(live, context)).toBeCloseTo(1, 12);
         if ([...got].some(([tool, s]) => s[0] !== 0 && want.get(tool)![0] !== 0)) changedContexts++;
       }
     }
-    expect(compared).toBe(asked * 30);
+    expect(compared).toBe(asked * 30 + newerRanked);
     expect(asked).toBe(30 * 31 + 5 * 36);
     expect(changedContexts).toBeGreaterThan(30);
+    expect(newerRanked).toBeGreaterThan(50);
     // A new last tool is not unknown: the live graph has it.
     expect(live.predictNext({ context: ['t0', 't33'] }).unknownContext).toEqual([]);
-    expect(transitionSignals(live, ['t33']).size).toBe(30);
+    expect(transitionSignals(live, ['t33']).size).toBeGreaterThanOrEqual(30);
     expect([...transitionSignals(live, ['t0', 't33'])].some(([, s]) => s[0] > 0 && s[1] > 0)).toBe(true);
     // Answered by the first model all along.
     expect(live.stats().modelVersion).toBeLessThan(version);
@@ -100,6 +111,37 @@ describe('recent transitions', () => {
     tg.ingest({ id: 'failed', tools: ['search', 'book'], success: false });
     const after = tg.predictNext({ context: ['search'] }).items.find((i) => i.kind === 'tool' && i.tool === 'pay')!;
     expect(after.kind === 'tool' && after.signals.transition).toBeCloseTo(3 / 5, 12);
+    tg.close();
+  });
+
+  it('ranks a tool newer than the model where its live transitions reach it', () => {
+    const tg = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
+    tg.ingest([
+      { id: '1', tools: ['search', 'read'] },
+      { id: '2', tools: ['search', 'read'] },
+      { id: '3', tools: ['book', 'pay'] },
+    ]);
+    tg.rebuild();
+    tg.ingest([1, 2, 3].map((i) => ({ id: `new${i}`, tools: ['book', 'search', 'fresh'] })));
+    const prediction = tg.predictNext({ context: ['book', 'search'], k: 2 });
+    expect(prediction.version).toBeLessThan(tg.stats().version);
+    expect(prediction.items.map((i) => i.tool)).toEqual(['fresh', 'read']);
+    const fresh = prediction.items[0]!;
+    expect(fresh.kind === 'tool' && [fresh.signals.transition, fresh.signals.secondOrder, fresh.signals.intent]).toEqual([3 / 5, 1, 0]);
+    // Its probability comes out of the same normaliser as the model's tools'.
+    const all = tg.predictNext({ context: ['book', 'search'], k: 10 }).items;
+    expect(all).toHaveLength(5);
+    expect(all.reduce((sum, item) => sum + item.score, 0)).toBeCloseTo(1, 12);
+    // The seed formula scores it by its co-occurrence term alone (its community boost waits).
+    const seed = tg.predictNext({ context: ['search'], k: 10, profile: 'seed' }).items.find((i) => i.tool === 'fresh');
+    expect(seed?.score).toBeCloseTo(0.5 * (3 / 5 + 0.05 * Math.log2(3 + 1)), 12);
+    expect(tg.predictNext({ context: ['search'], k: 1, profile: 'seed' }).items).toHaveLength(1);
+    // A failed trace into a new tool adds no success, so nothing ranks it.
+    tg.ingest({ id: 'failed', tools: ['pay', 'other'], success: false });
+    expect(tg.predictNext({ context: ['pay'], k: 10 }).items.map((i) => i.tool)).not.toContain('other');
+    // Once rebuilt, the model has it as any other tool.
+    tg.rebuild();
+    expect(tg.predictNext({ context: ['book', 'search'], k: 1 }).items[0]!.tool).toBe('fresh');
     tg.close();
   });
 

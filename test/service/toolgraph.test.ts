@@ -81,7 +81,12 @@ describe('Toolgraph service', () => {
     // The query does not wait for the rebuild: it answers from the snapshot it has.
     const stale = tg.predictNext({ context: ['a'] });
     expect(stale.version).toBe(first.version);
-    expect(stale.items.map((i) => i.tool)).not.toContain('c');
+    // Only the transitions are read live (recent-transitions.ts): `c`, newer than the snapshot,
+    // ranks from them alone.
+    expect(stale.items.slice(0, 2).map((i) => [i.tool, i.kind === 'tool' && i.signals.transition])).toEqual([
+      ['c', 2 / 3],
+      ['b', 1 / 3],
+    ]);
     await sleep(80);
     const fresh = tg.predictNext({ context: ['a'] });
     expect(fresh.version).toBeGreaterThan(first.version);

@@ -1,0 +1,56 @@
+/**
+ * Tools newer than the model's snapshot, ranked by next-tool prediction from their live
+ * transitions (recent-transitions.ts). A tool a trace has just introduced has no row in the
+ * snapshot's arrays until the next rebuild, yet the live success counts already say how often
+ * it followed the context: it is scored as a row with those two signals and nothing else (no
+ * intent association, popularity, PageRank or neighbourhood yet, as for a tool the model holds
+ * without them), and it joins the softmax's normaliser, so the model's tools' probabilities
+ * make room for it. Scored in predict-next.ts.
+ */
+
+/** The newer tools one query's live counts reached, with their transition signals. */
+export class NewerTools {
+  /** Live graph index of tool i, and its signals: P1 and its success count, P2. */
+  tools = new Int32Array(4);
+  transition = new Float64Array(4);
+  count = new Float64Array(4);
+  second = new Float64Array(4);
+  size = 0;
+
+  /** Sets tool `c`'s first-order signal and success count, or (`second`) its second-order signal. */
+  set(c: number, second: boolean, value: number, count: number): void {
+    let i = 0;
+    while (i < this.size && this.tools[i] !== c) i++;
+    if (i === this.size) {
+      this.reserve(i + 1);
+      this.tools[i] = c;
+      this.transition[i] = 0;
+      this.count[i] = 0;
+      this.second[i] = 0;
+      this.size++;
+    }
+    if (second) {
+      this.second[i] = value;
+    } else {
+      this.transition[i] = value;
+      this.count[i] = count;
+    }
+  }
+
+  reset(): void {
+    this.size = 0;
+  }
+
+  private reserve(n: number): void {
+    if (n <= this.tools.length) return;
+    const grow = <T extends Int32Array | Float64Array>(a: T, make: (size: number) => T): T => {
+      const b = make(2 * n);
+      b.set(a);
+      return b;
+    };
+    this.tools = grow(this.tools, (size) => new Int32Array(size));
+    this.transition = grow(this.transition, (size) => new Float64Array(size));
+    this.count = grow(this.count, (size) => new Float64Array(size));
+    this.second = grow(this.second, (size) => new Float64Array(size));
+  }
+}
