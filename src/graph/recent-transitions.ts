@@ -46,6 +46,11 @@ export class RecentTransitions {
     return this.graph.names[index]!;
   }
 
+  /** Successful calls of a tool by its live index (a tool newer than the snapshot has none there). */
+  callsOf(index: number): number {
+    return this.graph.tool(index).calls;
+  }
+
   /** Records what `trace`, just ingested into the graph, added to its success counts. */
   note(trace: Trace): void {
     if (!trace.success) return;

@@ -2,19 +2,20 @@
  * Tools newer than the model's snapshot, ranked by next-tool prediction from their live
  * transitions (recent-transitions.ts). A tool a trace has just introduced has no row in the
  * snapshot's arrays until the next rebuild, yet the live success counts already say how often
- * it followed the context: it is scored as a row with those two signals and nothing else (no
- * intent association, popularity, PageRank or neighbourhood yet, as for a tool the model holds
- * without them), and it joins the softmax's normaliser, so the model's tools' probabilities
- * make room for it. Scored in predict-next.ts.
+ * it followed the context: it is scored as a row with those two signals and its live
+ * popularity, nothing else (no intent association, PageRank or neighbourhood yet, as for a tool
+ * the model holds without them), and it joins the softmax's normaliser, so the model's tools'
+ * probabilities make room for it. Scored in predict-next.ts.
  */
 
 /** The newer tools one query's live counts reached, with their transition signals. */
 export class NewerTools {
-  /** Live graph index of tool i, and its signals: P1 and its success count, P2. */
+  /** Live graph index of tool i, and its signals: P1 and its success count, P2, popularity (set when scored). */
   tools = new Int32Array(4);
   transition = new Float64Array(4);
   count = new Float64Array(4);
   second = new Float64Array(4);
+  popularity = new Float64Array(4);
   size = 0;
 
   /** Sets tool `c`'s first-order signal and success count, or (`second`) its second-order signal. */
@@ -52,5 +53,6 @@ export class NewerTools {
     this.transition = grow(this.transition, (size) => new Float64Array(size));
     this.count = grow(this.count, (size) => new Float64Array(size));
     this.second = grow(this.second, (size) => new Float64Array(size));
+    this.popularity = grow(this.popularity, (size) => new Float64Array(size));
   }
 }

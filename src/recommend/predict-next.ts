@@ -15,7 +15,7 @@ import type { RecentTransitions } from '../graph/recent-transitions.js';
 import { splitClauses } from '../text/clauses.js';
 import { tokenize } from '../text/tokenize.js';
 import { withCapabilities, type PredictionItem } from './capability-items.js';
-import { breakdown, collectFeatures, F, S_SECOND, S_TRANSITION, SIGNALS, type SignalBreakdown } from './features.js';
+import { breakdown, collectFeatures, F, S_POPULARITY, S_SECOND, S_TRANSITION, SIGNALS, type SignalBreakdown } from './features.js';
 import { logNormaliser, transform } from './linear-profile.js';
 import { topBuffer, type RecommenderModel } from './model.js';
 import type { NewerTools } from './newer-tools.js';
@@ -83,7 +83,7 @@ export function predictNext(model: RecommenderModel, request: PredictRequest, re
     const probabilities = mode !== 'seed';
     const top = topBuffer(model, k);
     selectTopK(scratch, rowScore, bg, top);
-    const newer = scratch.newer.size > 0 ? scoreNewer(scratch.newer, weights) : null;
+    const newer = scratch.newer.size > 0 ? scoreNewer(scratch.newer, recent!, graph.maxCalls, weights) : null;
     let logZ = probabilities ? logNormaliser(scratch, rowScore, bg) : 0;
     if (probabilities && newer !== null) for (const s of newer) logZ = logAddExp(logZ, s);
     const items: RankedTool[] = [];
@@ -129,20 +129,22 @@ function newestLast(model: RecommenderModel, names: readonly string[], recent: R
 
 /**
  * The scores of the newer tools (newer-tools.ts): `weights` for the log-linear profiles, every
- * signal at zero but the two transition signals (a tool without calls in the snapshot has
- * popularity and PageRank percentile 0 there too); undefined weights for the seed formula, whose
- * co-occurrence term is all such a tool has yet.
+ * signal at zero but the two transition signals and popularity, whose calls are read live
+ * against the snapshot's busiest tool (at zero, a tool called a hundred times since the
+ * snapshot would rank as one never called); undefined weights for the seed formula, whose
+ * co-occurrence term is all such a tool has yet (its PageRank, of the order of 1/N, waits).
  */
-function scoreNewer(newer: NewerTools, weights: readonly number[] | undefined): number[] {
+function scoreNewer(newer: NewerTools, recent: RecentTransitions, maxCalls: number, weights: readonly number[] | undefined): number[] {
   const scores: number[] = [];
   for (let i = 0; i < newer.size; i++) {
+    newer.popularity[i] = maxCalls > 0 ? Math.min(1, recent.callsOf(newer.tools[i]!) / maxCalls) : 0;
     if (weights === undefined) {
       scores.push(0.5 * seedCooccurrence(newer.transition[i]!, newer.count[i]!));
       continue;
     }
     let s = 0;
     for (let f = 0; f < F; f++) {
-      const x = f === S_TRANSITION ? newer.transition[i]! : f === S_SECOND ? newer.second[i]! : 0;
+      const x = f === S_TRANSITION ? newer.transition[i]! : f === S_SECOND ? newer.second[i]! : f === S_POPULARITY ? newer.popularity[i]! : 0;
       s += weights[f]! * transform(f, x);
     }
     scores.push(s);
@@ -156,7 +158,7 @@ const NO_SIGNALS = Object.fromEntries(SIGNALS.map((name) => [name, 0])) as Signa
 function addNewer(items: RankedTool[], scores: readonly number[], newer: NewerTools, recent: RecentTransitions, k: number, logZ: number | null): void {
   for (let i = 0; i < newer.size; i++) {
     const score = logZ === null ? scores[i]! : Math.exp(scores[i]! - logZ);
-    const signals: SignalBreakdown = { ...NO_SIGNALS, transition: newer.transition[i]!, secondOrder: newer.second[i]! };
+    const signals: SignalBreakdown = { ...NO_SIGNALS, transition: newer.transition[i]!, secondOrder: newer.second[i]!, popularity: newer.popularity[i]! };
     // After the model's tools of equal score, as a tie between them goes to the lower index.
     let at = items.length;
     while (at > 0 && items[at - 1]!.score < score) at--;

@@ -155,6 +155,12 @@ describe('durable toolgraph on PGlite', () => {
       expect(prediction.version).toBeLessThan(version);
       expect(prediction.items[0]!.tool).toBe('s');
       expect(prediction.items[0]!.kind === 'tool' && prediction.items[0]!.signals.transition).toBeCloseTo(3 / 5, 12);
+      // A tool the model does not have yet is ranked from the acknowledged trace as well.
+      await tg.ingest([1, 2, 3, 4].map((i) => ({ id: `t${i}`, tools: ['p', 'new'] })));
+      const withNew = await tg.predictNext({ context: ['p'] });
+      expect(withNew.version).toBeLessThan(version);
+      expect(withNew.items[0]!.tool).toBe('new');
+      expect(withNew.items[0]!.kind === 'tool' && withNew.items[0]!.signals.transition).toBeCloseTo(4 / 9, 12);
     } finally {
       await tg.close();
     }

@@ -136,6 +136,10 @@ describe('recent transitions', () => {
     const seed = tg.predictNext({ context: ['search'], k: 10, profile: 'seed' }).items.find((i) => i.tool === 'fresh');
     expect(seed?.score).toBeCloseTo(0.5 * (3 / 5 + 0.05 * Math.log2(3 + 1)), 12);
     expect(tg.predictNext({ context: ['search'], k: 1, profile: 'seed' }).items).toHaveLength(1);
+    // Its popularity is read live, against the model's busiest tool (two calls).
+    expect(fresh.signals.popularity).toBe(1);
+    tg.ingest({ id: 'once', tools: ['pay', 'rare'] });
+    expect(tg.predictNext({ context: ['pay'], k: 10 }).items.find((i) => i.tool === 'rare')?.signals.popularity).toBe(1 / 2);
     // A failed trace into a new tool adds no success, so nothing ranks it.
     tg.ingest({ id: 'failed', tools: ['pay', 'other'], success: false });
     expect(tg.predictNext({ context: ['pay'], k: 10 }).items.map((i) => i.tool)).not.toContain('other');
