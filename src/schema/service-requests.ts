@@ -154,6 +154,9 @@ export const statsSchema = z.object({
   version: z.number(),
   modelVersion: z.number(),
   rebuildMs: z.number(),
+  offThreadBuilds: z.number().describe('Rebuilds whose graph snapshot a worker thread finished'),
+  slicedBuilds: z.number().describe('Rebuilds built in stages on the serving thread, the event loop turning between them'),
+  recentTransitions: z.number().describe('Tools and context pairs whose successes next-tool predictions read live until the next rebuild'),
 });
 
 export const toolInfoSchema = z.object({

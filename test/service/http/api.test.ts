@@ -266,6 +266,11 @@ describe('HTTP API', () => {
     expect(text).toMatch(/^toolgraph_http_requests_total\{method="POST",route="\/v1\/predict",status="400"\} 1$/m);
     expect(text).toMatch(/^toolgraph_http_request_duration_seconds_bucket\{method="POST",route="\/v1\/predict",le="\+Inf"\} \d+$/m);
     const stats = (await call(server.url, '/v1/stats')).json;
+    // Every statistic the service keeps is served and documented (the document once lacked three).
+    const kept = Object.keys(await server.service.stats()).sort();
+    expect(Object.keys(stats).sort()).toEqual(kept);
+    const statsDoc = doc.paths['/v1/stats'].get.responses['200'].content['application/json'].schema;
+    expect(Object.keys(statsDoc.properties).sort()).toEqual(kept);
     expect(text).toContain(`toolgraph_graph_tools ${stats.tools}\n`);
     expect(text).toContain(`toolgraph_graph_traces ${stats.traces}\n`);
     expect(text).toMatch(/^toolgraph_rebuild_seconds \d/m);
