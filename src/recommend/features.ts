@@ -123,6 +123,12 @@ export interface QueryInput {
    * transitions are all recent; `context` then holds the known tools before it.
    */
   readonly liveLast?: { readonly tool: number; readonly prev: number };
+  /**
+   * When the tool the caller called just before the last known one is not the snapshot's: its
+   * live index (with `recent`; all its second-order successes are recent) or -1 (known nowhere:
+   * no second-order signal). Omitted: the tool before the last in `context` came just before it.
+   */
+  readonly livePrev?: number;
 }
 
 export class FeatureScratch {
@@ -219,7 +225,8 @@ export function collectFeatures(graph: GraphSnapshot, text: TextModel, query: Qu
   const liveLast = recent === undefined ? undefined : query.liveLast;
   const last = liveLast === undefined && ctx.length > 0 ? ctx[ctx.length - 1]! : -1;
   scratch.last = last;
-  scratch.prev = liveLast === undefined && ctx.length >= 2 ? ctx[ctx.length - 2]! : -1;
+  const prev = last >= 0 ? secondOrderPrev(query) : -1;
+  scratch.prev = prev < scratch.n ? prev : -1;
 
   if (last >= 0) {
     const { offsets, targets, weights } = graph.out;
@@ -227,8 +234,7 @@ export function collectFeatures(graph: GraphSnapshot, text: TextModel, query: Qu
     // An edge seen only in failures carries no transition probability, but its candidate is
     // touched so the reliability penalty reaches it (edge-adjustment.ts).
     writeRow(scratch, S_TRANSITION, targets, weights, offsets[last]!, offsets[last + 1]!, graph.outTotal[last]!, recent, changed, graph.reliability.anyPenalty);
-    if (ctx.length >= 2) {
-      const prev = ctx[ctx.length - 2]!;
+    if (prev >= 0) {
       const second = graph.second;
       const r = second.rows.get(prev, last);
       const changedSecond = recent === undefined ? 0 : recent.secondOrder(prev, last, graph.version);
@@ -311,6 +317,17 @@ export function collectFeatures(graph: GraphSnapshot, text: TextModel, query: Qu
     values[r * F + S_PAGERANK] = graph.pagerankPercentile[c]!;
     values[r * F + S_POPULARITY] = maxCalls > 0 ? graph.calls[c]! / maxCalls : 0;
   }
+}
+
+/**
+ * The tool before the last known context tool for the second-order signal, or -1: the pair must
+ * be the two tools the caller called last, adjacent in its context (query.livePrev); a live
+ * index past the snapshot's tools has its counts in `recent` alone.
+ */
+function secondOrderPrev(query: QueryInput): number {
+  if (query.livePrev !== undefined) return query.recent === undefined ? -1 : query.livePrev;
+  const ctx = query.context;
+  return ctx.length >= 2 ? ctx[ctx.length - 2]! : -1;
 }
 
 /**

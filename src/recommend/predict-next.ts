@@ -15,6 +15,7 @@ import type { RecentTransitions } from '../graph/recent-transitions.js';
 import { splitClauses } from '../text/clauses.js';
 import { tokenize } from '../text/tokenize.js';
 import { withCapabilities, type PredictionItem } from './capability-items.js';
+import { readContext } from './context-tools.js';
 import { breakdown, collectFeatures, F, S_POPULARITY, S_SECOND, S_TRANSITION, SIGNALS, type SignalBreakdown } from './features.js';
 import { logNormaliser, transform } from './linear-profile.js';
 import { topBuffer, type RecommenderModel } from './model.js';
@@ -59,16 +60,7 @@ export function predictNext(model: RecommenderModel, request: PredictRequest, re
   const { graph, scratch, rowScore } = model;
   const profile = request.profile ?? 'default';
   const k = Math.min(request.k ?? DEFAULT_K, graph.n);
-  const context: number[] = [];
-  const unknownContext: string[] = [];
-  const names = request.context;
-  for (const name of names) {
-    const index = graph.indexByName.get(name);
-    if (index === undefined) unknownContext.push(name);
-    else context.push(index);
-  }
-  const liveLast = newestLast(model, names, recent);
-  if (liveLast !== undefined) unknownContext.pop();
+  const { context, unknownContext, live } = readContext(model, request.context, recent);
   // An intent with no content words (only stop words, punctuation) is no intent at all.
   const tokens = request.intent !== undefined ? tokenize(request.intent) : [];
   const intentTokens = tokens.length > 0 ? tokens : null;
@@ -77,7 +69,7 @@ export function predictNext(model: RecommenderModel, request: PredictRequest, re
   const clauses = intentTokens !== null ? splitClauses(request.intent!) : undefined;
   const mode = coldStart ? 'search' : profile === 'seed' ? 'seed' : 'next';
   const weights = modeWeights(model, mode, intentTokens !== null);
-  collectFeatures(graph, model.text, { context, intent: intentTokens, ...(clauses ? { clauses } : {}), ...(weights ? { weights } : {}), ...(recent ? { recent } : {}), ...(liveLast ? { liveLast } : {}) }, scratch);
+  collectFeatures(graph, model.text, { context, intent: intentTokens, ...(clauses ? { clauses } : {}), ...(weights ? { weights } : {}), ...(recent ? { recent } : {}), ...live }, scratch);
   try {
     const bg = scoreTouchedRows(model, mode, intentTokens !== null);
     const probabilities = mode !== 'seed';
@@ -110,21 +102,6 @@ export function predictNext(model: RecommenderModel, request: PredictRequest, re
   } finally {
     scratch.reset();
   }
-}
-
-/**
- * The context's last tool, when the model's snapshot does not have it yet and the live graph
- * does: its transitions (and those after the tool before it) are read live. Live indexes are the
- * snapshot's for the tools it has.
- */
-function newestLast(model: RecommenderModel, names: readonly string[], recent: RecentTransitions | undefined): { tool: number; prev: number } | undefined {
-  if (recent === undefined || names.length === 0) return undefined;
-  const name = names[names.length - 1]!;
-  if (model.graph.indexByName.has(name)) return undefined;
-  const tool = recent.liveIndex(name);
-  if (tool === undefined) return undefined;
-  const prev = names.length >= 2 ? (recent.liveIndex(names[names.length - 2]!) ?? -1) : -1;
-  return { tool, prev };
 }
 
 /**

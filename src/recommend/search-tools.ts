@@ -15,6 +15,7 @@
 import { edgeIndex } from '../graph/edge-reliability.js';
 import type { RecentTransitions } from '../graph/recent-transitions.js';
 import { tokenize } from '../text/tokenize.js';
+import { readContext } from './context-tools.js';
 import { breakdown, collectFeatures, type SignalBreakdown } from './features.js';
 import { logNormaliser } from './linear-profile.js';
 import { topBuffer, type RecommenderModel } from './model.js';
@@ -65,18 +66,15 @@ export interface SearchResult {
 export function searchTools(model: RecommenderModel, request: SearchRequest, recent?: RecentTransitions): SearchResult {
   const { graph, scratch } = model;
   const profile = request.profile ?? 'default';
-  const context: number[] = [];
-  for (const name of request.context ?? []) {
-    const index = graph.indexByName.get(name);
-    if (index !== undefined) context.push(index);
-  }
-  const withContext = context.length > 0 && graph.traces > 0;
+  const { context, live: liveContext } = readContext(model, request.context ?? [], recent);
+  // A last tool newer than the model is context too: its transitions are read live.
+  const withContext = (context.length > 0 || liveContext.liveLast !== undefined) && graph.traces > 0;
   // The seed profile scores the context-free search and adds the graph itself (seed-search.ts).
   const fitted = withContext && profile === 'default';
   const tokens = tokenize(request.query);
   const mode = fitted ? 'next' : 'search';
   const weights = modeWeights(model, mode, true)!;
-  const live = fitted && recent !== undefined ? { recent } : {};
+  const live = fitted ? { ...(recent !== undefined ? { recent } : {}), ...liveContext } : {};
   collectFeatures(graph, model.text, { context: fitted ? context : [], intent: tokens, intentText: request.query, weights, ...live }, scratch);
   try {
     const top = topBuffer(model, Math.min(request.k ?? DEFAULT_K, graph.n));

@@ -54,11 +54,10 @@ describe('recent transitions', () => {
     let compared = 0;
     let asked = 0;
     let newerRanked = 0;
-    // Contexts ending in a tool the first model lacks too (t30..t34): its transitions are all
-    // recent. A tool the model lacks before the last is left out of the context, as ever, so
-    // such pairs are asked only where the last tool is new as well.
+    // Contexts with a tool the first model lacks (t30..t34), last or before the last: its
+    // transitions are all recent.
     for (let a = 0; a < 35; a++) {
-      const contexts = [[`t${a}`], ...Array.from({ length: a < 30 ? 30 : 35 }, (_, b) => [`t${b}`, `t${a}`])];
+      const contexts = [[`t${a}`], ...Array.from({ length: 35 }, (_, b) => [`t${b}`, `t${a}`])];
       for (const context of contexts) {
         asked++;
         const got = transitionSignals(live, context);
@@ -78,7 +77,7 @@ describe('recent transitions', () => {
       }
     }
     expect(compared).toBe(asked * 30 + newerRanked);
-    expect(asked).toBe(30 * 31 + 5 * 36);
+    expect(asked).toBe(35 * 36);
     expect(changedContexts).toBeGreaterThan(30);
     expect(newerRanked).toBeGreaterThan(50);
     // A new last tool is not unknown: the live graph has it.
@@ -146,6 +145,29 @@ describe('recent transitions', () => {
     // Once rebuilt, the model has it as any other tool.
     tg.rebuild();
     expect(tg.predictNext({ context: ['book', 'search'], k: 1 }).items[0]!.tool).toBe('fresh');
+    tg.close();
+  });
+
+  it('reads no second order across a context tool known nowhere', () => {
+    const tg = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
+    tg.ingest([
+      ...[1, 2, 3].map((i) => ({ id: `a${i}`, tools: ['a', 'b', 'c'] })),
+      ...[1, 2, 3].map((i) => ({ id: `x${i}`, tools: ['x', 'b', 'd'] })),
+    ]);
+    tg.rebuild();
+    const signals = (context: string[]) =>
+      tg.predictNext({ context, k: 10 }).items.map((i) => [i.tool, i.kind === 'tool' && i.signals.transition, i.kind === 'tool' && i.signals.secondOrder]);
+    expect(signals(['a', 'b'])[0]).toEqual(['c', 1 / 2, 1]);
+    // `a, never, b` is not the pair `a, b`: the unknown tool sits between them.
+    const gap = tg.predictNext({ context: ['a', 'never', 'b'], k: 10 });
+    expect(gap.unknownContext).toEqual(['never']);
+    expect(signals(['a', 'never', 'b'])).toEqual(signals(['b']).map(([tool, transition]) => [tool, transition, 0]));
+    // A tool newer than the model before the last: the pair is read live.
+    tg.ingest([1, 2].map((i) => ({ id: `n${i}`, tools: ['new', 'b', 'd'] })));
+    expect(signals(['new', 'b']).find(([tool]) => tool === 'd')).toEqual(['d', 5 / 8, 1]);
+    // Search with context reads a context alike, a newer last tool included.
+    const search = tg.searchTools({ query: 'anything', context: ['new'], k: 10 }).items.find((i) => i.tool === 'b');
+    expect(search?.signals.transition).toBe(1);
     tg.close();
   });
 
