@@ -36,6 +36,18 @@ function sumOfScores(tg: Toolgraph, context: string[]): number {
   return tg.predictNext({ context, k: 1_000 }).items.reduce((sum, item) => sum + item.score, 0);
 }
 
+/** A model of three traces (search, read twice; book, pay), rebuilds then held off. */
+function modelOfThree(): Toolgraph {
+  const tg = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
+  tg.ingest([
+    { id: '1', tools: ['search', 'read'] },
+    { id: '2', tools: ['search', 'read'] },
+    { id: '3', tools: ['book', 'pay'] },
+  ]);
+  tg.rebuild();
+  return tg;
+}
+
 describe('recent transitions', () => {
   it('gives the transition signals a rebuilt model would, before the rebuild', () => {
     const before = traces(1, 300, 30, 'a');
@@ -91,13 +103,7 @@ describe('recent transitions', () => {
   });
 
   it('ranks a transition seen only since the last rebuild', () => {
-    const tg = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
-    tg.ingest([
-      { id: '1', tools: ['search', 'read'] },
-      { id: '2', tools: ['search', 'read'] },
-      { id: '3', tools: ['book', 'pay'] },
-    ]);
-    tg.rebuild();
+    const tg = modelOfThree();
     expect(tg.predictNext({ context: ['search'] }).items[0]!.tool).toBe('read');
     tg.ingest([1, 2, 3].map((i) => ({ id: `later${i}`, tools: ['search', 'pay'] })));
     const prediction = tg.predictNext({ context: ['search'] });
@@ -114,13 +120,7 @@ describe('recent transitions', () => {
   });
 
   it('ranks a tool newer than the model where its live transitions reach it', () => {
-    const tg = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
-    tg.ingest([
-      { id: '1', tools: ['search', 'read'] },
-      { id: '2', tools: ['search', 'read'] },
-      { id: '3', tools: ['book', 'pay'] },
-    ]);
-    tg.rebuild();
+    const tg = modelOfThree();
     tg.ingest([1, 2, 3].map((i) => ({ id: `new${i}`, tools: ['book', 'search', 'fresh'] })));
     const prediction = tg.predictNext({ context: ['book', 'search'], k: 2 });
     expect(prediction.version).toBeLessThan(tg.stats().version);
