@@ -366,7 +366,8 @@ const searchCommand: Command = {
       : (await loadToolgraph(values)).searchTools(request);
     print(values, result, () => {
       const head = `${result.kind} (profile ${result.profile}, graph version ${result.version}, coverage ${result.coverage.toFixed(2)})`;
-      return `${head}\n${result.kind === 'no-match' ? `no match: ${result.hint}\nnearest tools:\n` : ''}${itemsTable(result.items)}`;
+      const unknown = result.unknownContext.length > 0 ? `\nunknown context tools ignored: ${result.unknownContext.join(', ')}` : '';
+      return `${head}${unknown}\n${result.kind === 'no-match' ? `no match: ${result.hint}\nnearest tools:\n` : ''}${itemsTable(result.items)}`;
     });
   },
 };

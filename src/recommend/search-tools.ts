@@ -57,6 +57,8 @@ export interface SearchResult {
   /** With `no-match`: the query words no returned tool explains, and a sentence saying so. */
   readonly unmatched?: readonly string[];
   readonly hint?: string;
+  /** Context tools neither the model nor the live graph has, ignored (as predictNext's). */
+  readonly unknownContext: readonly string[];
 }
 
 /**
@@ -66,7 +68,7 @@ export interface SearchResult {
 export function searchTools(model: RecommenderModel, request: SearchRequest, recent?: RecentTransitions): SearchResult {
   const { graph, scratch } = model;
   const profile = request.profile ?? 'default';
-  const { context, live: liveContext } = readContext(model, request.context ?? [], recent);
+  const { context, unknownContext, live: liveContext } = readContext(model, request.context ?? [], recent);
   // A last tool newer than the model is context too: its transitions are read live.
   const withContext = (context.length > 0 || liveContext.liveLast !== undefined) && graph.traces > 0;
   // The seed profile scores the context-free search and adds the graph itself (seed-search.ts).
@@ -91,7 +93,7 @@ export function searchTools(model: RecommenderModel, request: SearchRequest, rec
     const fit = coverage(model.text, queryWords(model.text, tokens), kept, items.length);
     // Below the fitted threshold nothing fits; with no fit yet, nothing fits when no word matched.
     const threshold = model.weights.noMatchCoverage ?? Number.MIN_VALUE;
-    if (fit.best >= threshold && items.length > 0) return { kind: 'results', profile, version: graph.version, items, coverage: fit.best };
+    if (fit.best >= threshold && items.length > 0) return { kind: 'results', profile, version: graph.version, items, coverage: fit.best, unknownContext };
     const unmatched = surfaceWords(request.query, fit.unmatched);
     const hint =
       tokens.length === 0
@@ -99,7 +101,7 @@ export function searchTools(model: RecommenderModel, request: SearchRequest, rec
         : items.length === 0 && top.size > 0
           ? 'no tool fits: every candidate has been failing (failure rate credibly above 1/2)'
           : `no tool fits: ${unmatched.length > 0 ? `${unmatched.map((w) => JSON.stringify(w)).join(', ')} matched nothing in the best tools` : 'the best tools match too little of the query'}`;
-    return { kind: 'no-match', profile, version: graph.version, items, coverage: fit.best, unmatched, hint };
+    return { kind: 'no-match', profile, version: graph.version, items, coverage: fit.best, unmatched, hint, unknownContext };
   } finally {
     scratch.reset();
   }

@@ -95,6 +95,7 @@ export const searchResultSchema = z.object({
   coverage: z.number().describe('Best share of the query a returned tool accounts for'),
   unmatched: z.array(z.string()).optional().describe('With no-match: the query words no returned tool explains'),
   hint: z.string().optional(),
+  unknownContext: z.array(z.string()).describe('Context tools the graph has never seen, ignored'),
 });
 
 export const dagSchema = z.object({

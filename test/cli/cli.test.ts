@@ -89,6 +89,10 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
     expect(items.length).toBeGreaterThan(0);
     expect(JSON.parse(run(['search', 'book', 'a', 'flight', 'to', 'Rome', '--data', FIXTURE, '--json']).stdout).items).toEqual(items);
     expect(JSON.parse(run(['search', '--query', 'book a flight to Rome', '--data', FIXTURE, '--json']).stdout).items).toEqual(items);
+    // A context tool nothing has seen is named, in the table as in the JSON.
+    const unknown = run(['search', 'book a flight to Rome', '--context', 'search_airport,nope', '--data', FIXTURE]);
+    expect(unknown.status).toBe(0);
+    expect(unknown.stdout).toContain('unknown context tools ignored: nope');
     const dag = run(['dag', 'find an airport, then book a flight to Rome', '--data', FIXTURE, '--json']);
     expect(dag.status).toBe(0);
     const nodes = JSON.parse(dag.stdout).nodes;

@@ -166,8 +166,10 @@ describe('recent transitions', () => {
     tg.ingest([1, 2].map((i) => ({ id: `n${i}`, tools: ['new', 'b', 'd'] })));
     expect(signals(['new', 'b']).find(([tool]) => tool === 'd')).toEqual(['d', 5 / 8, 1]);
     // Search with context reads a context alike, a newer last tool included.
-    const search = tg.searchTools({ query: 'anything', context: ['new'], k: 10 }).items.find((i) => i.tool === 'b');
-    expect(search?.signals.transition).toBe(1);
+    const search = tg.searchTools({ query: 'anything', context: ['new'], k: 10 });
+    expect(search.items.find((i) => i.tool === 'b')?.signals.transition).toBe(1);
+    expect(search.unknownContext).toEqual([]);
+    expect(tg.searchTools({ query: 'anything', context: ['a', 'never', 'b'] }).unknownContext).toEqual(['never']);
     tg.close();
   });
 

@@ -38,6 +38,9 @@ describe('HTTP API', () => {
     expect(r.json.kind).toBe('results');
     expect(r.json.profile).toBe('default');
     expect(r.json.items[0].tool).toBe('book_hotel');
+    expect(r.json.unknownContext).toEqual([]);
+    const withUnknown = await call(server.url, '/v1/search', { body: { query: 'book a hotel room', context: ['search_hotels', 'nope'] } });
+    expect(withUnknown.json.unknownContext).toEqual(['nope']);
     const seed = await call(server.url, '/v1/search', { body: { query: 'book a hotel room', k: 3, profile: 'seed' } });
     expect(seed.status).toBe(200);
     expect(seed.json.profile).toBe('seed');
