@@ -139,6 +139,9 @@ describe('recent transitions', () => {
     expect(fresh.signals.popularity).toBe(1);
     tg.ingest({ id: 'once', tools: ['pay', 'rare'] });
     expect(tg.predictNext({ context: ['pay'], k: 10 }).items.find((i) => i.tool === 'rare')?.signals.popularity).toBe(1 / 2);
+    // A name that is a JavaScript object key is a tool like any other.
+    tg.ingest({ id: 'proto', tools: ['read', '__proto__'] });
+    expect(tg.predictNext({ context: ['read'] }).items[0]).toMatchObject({ tool: '__proto__', signals: { transition: 1 } });
     // A failed trace into a new tool adds no success, so nothing ranks it.
     tg.ingest({ id: 'failed', tools: ['pay', 'other'], success: false });
     expect(tg.predictNext({ context: ['pay'], k: 10 }).items.map((i) => i.tool)).not.toContain('other');
