@@ -37,6 +37,7 @@ import { SimilarScratch, similarTasks } from '../text/similar-intents.js';
 import type { TextModel } from '../text/text-model.js';
 import { VectorQuery, type ToolVectors } from '../text/tool-vectors.js';
 import { termId } from '../text/vocabulary.js';
+import { scoreIntentWithRecent, type NewerIntents, type RecentIntents } from '../text/recent-intents.js';
 import { NewerTools } from './newer-tools.js';
 
 export const SIGNALS = [
@@ -129,6 +130,11 @@ export interface QueryInput {
    * no second-order signal). Omitted: the tool before the last in `context` came just before it.
    */
   readonly livePrev?: number;
+  /**
+   * The intents the live graph learned since the model's text (recent-intents.ts): the intent
+   * signal is then the association fitted on them too, for the model's tools and newer ones.
+   */
+  readonly recentIntents?: RecentIntents;
 }
 
 export class FeatureScratch {
@@ -165,6 +171,8 @@ export class FeatureScratch {
   prev = -1;
   /** Tools newer than the snapshot that live transition counts reached (newer-tools.ts). */
   readonly newer = new NewerTools();
+  /** What scoreIntentWithRecent found for tools newer than the snapshot. */
+  readonly newerIntents: NewerIntents = { tools: [], values: [] };
 
   constructor(n: number, rememberedTasks = 0) {
     this.n = n;
@@ -274,7 +282,14 @@ export function collectFeatures(graph: GraphSnapshot, text: TextModel, query: Qu
 
   if (query.intent !== null && query.intent.length > 0) {
     const n = scratch.n;
-    scoreIntent(text.intent, query.intent, scratch.intentBuf);
+    if (query.recentIntents !== undefined) {
+      scoreIntentWithRecent(text.intent, query.recentIntents, query.intent, scratch.intentBuf, scratch.newerIntents);
+      // A newer tool the intent points to is a candidate; one the transitions reached gets its value.
+      const { tools, values } = scratch.newerIntents;
+      for (let i = 0; i < tools.length; i++) if (values[i]! > INTENT_FLOOR || scratch.newer.has(tools[i]!)) scratch.newer.setIntent(tools[i]!, values[i]!);
+    } else {
+      scoreIntent(text.intent, query.intent, scratch.intentBuf);
+    }
     scoreBm25(text.bm25, query.intent, scratch.lexicalBuf);
     let maxLex = 0;
     for (let c = 0; c < n; c++) if (scratch.lexicalBuf[c]! > maxLex) maxLex = scratch.lexicalBuf[c]!;

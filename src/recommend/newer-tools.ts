@@ -10,26 +10,18 @@
 
 /** The newer tools one query's live counts reached, with their transition signals. */
 export class NewerTools {
-  /** Live graph index of tool i, and its signals: P1 and its success count, P2, popularity (set when scored). */
+  /** Live graph index of tool i, and its signals: P1 and its success count, P2, intent, popularity (set when scored). */
   tools = new Int32Array(4);
   transition = new Float64Array(4);
   count = new Float64Array(4);
   second = new Float64Array(4);
+  intent = new Float64Array(4);
   popularity = new Float64Array(4);
   size = 0;
 
   /** Sets tool `c`'s first-order signal and success count, or (`second`) its second-order signal. */
   set(c: number, second: boolean, value: number, count: number): void {
-    let i = 0;
-    while (i < this.size && this.tools[i] !== c) i++;
-    if (i === this.size) {
-      this.reserve(i + 1);
-      this.tools[i] = c;
-      this.transition[i] = 0;
-      this.count[i] = 0;
-      this.second[i] = 0;
-      this.size++;
-    }
+    const i = this.slot(c);
     if (second) {
       this.second[i] = value;
     } else {
@@ -38,8 +30,37 @@ export class NewerTools {
     }
   }
 
+  /** Sets tool `c`'s intent association (recent-intents.ts). */
+  setIntent(c: number, value: number): void {
+    // The slot first: finding it may grow the arrays, and `this.intent` read before would be the old one.
+    const i = this.slot(c);
+    this.intent[i] = value;
+  }
+
+  /** Whether tool `c` is held. */
+  has(c: number): boolean {
+    for (let i = 0; i < this.size; i++) if (this.tools[i] === c) return true;
+    return false;
+  }
+
   reset(): void {
     this.size = 0;
+  }
+
+  /** The entry of tool `c`, added with every signal 0 when new. */
+  private slot(c: number): number {
+    let i = 0;
+    while (i < this.size && this.tools[i] !== c) i++;
+    if (i === this.size) {
+      this.reserve(i + 1);
+      this.tools[i] = c;
+      this.transition[i] = 0;
+      this.count[i] = 0;
+      this.second[i] = 0;
+      this.intent[i] = 0;
+      this.size++;
+    }
+    return i;
   }
 
   private reserve(n: number): void {
@@ -53,6 +74,7 @@ export class NewerTools {
     this.transition = grow(this.transition, (size) => new Float64Array(size));
     this.count = grow(this.count, (size) => new Float64Array(size));
     this.second = grow(this.second, (size) => new Float64Array(size));
+    this.intent = grow(this.intent, (size) => new Float64Array(size));
     this.popularity = grow(this.popularity, (size) => new Float64Array(size));
   }
 }

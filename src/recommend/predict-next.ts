@@ -12,11 +12,12 @@
  * Likewise a tool the model lacks that live transitions reach is ranked (newer-tools.ts).
  */
 import type { RecentTransitions } from '../graph/recent-transitions.js';
+import type { RecentIntents } from '../text/recent-intents.js';
 import { splitClauses } from '../text/clauses.js';
 import { tokenize } from '../text/tokenize.js';
 import { withCapabilities, type PredictionItem } from './capability-items.js';
 import { readContext } from './context-tools.js';
-import { breakdown, collectFeatures, F, S_POPULARITY, S_SECOND, S_TRANSITION, SIGNALS, type SignalBreakdown } from './features.js';
+import { breakdown, collectFeatures, F, S_INTENT, S_POPULARITY, S_SECOND, S_TRANSITION, SIGNALS, type SignalBreakdown } from './features.js';
 import { logNormaliser, transform } from './linear-profile.js';
 import { topBuffer, type RecommenderModel } from './model.js';
 import type { NewerTools } from './newer-tools.js';
@@ -56,7 +57,7 @@ export const DEFAULT_K = 5;
  * `recent`: the live graph's successes since the model's snapshot (recent-transitions.ts), for
  * the transition signals; omitted, the snapshot's counts alone.
  */
-export function predictNext(model: RecommenderModel, request: PredictRequest, recent?: RecentTransitions): Prediction {
+export function predictNext(model: RecommenderModel, request: PredictRequest, recent?: RecentTransitions, recentIntents?: RecentIntents): Prediction {
   const { graph, scratch, rowScore } = model;
   const profile = request.profile ?? 'default';
   const k = Math.min(request.k ?? DEFAULT_K, graph.n);
@@ -69,7 +70,7 @@ export function predictNext(model: RecommenderModel, request: PredictRequest, re
   const clauses = intentTokens !== null ? splitClauses(request.intent!) : undefined;
   const mode = coldStart ? 'search' : profile === 'seed' ? 'seed' : 'next';
   const weights = modeWeights(model, mode, intentTokens !== null);
-  collectFeatures(graph, model.text, { context, intent: intentTokens, ...(clauses ? { clauses } : {}), ...(weights ? { weights } : {}), ...(recent ? { recent } : {}), ...live }, scratch);
+  collectFeatures(graph, model.text, { context, intent: intentTokens, ...(clauses ? { clauses } : {}), ...(weights ? { weights } : {}), ...(recent ? { recent } : {}), ...(recent && recentIntents ? { recentIntents } : {}), ...live }, scratch);
   try {
     const bg = scoreTouchedRows(model, mode, intentTokens !== null);
     const probabilities = mode !== 'seed';
@@ -121,7 +122,7 @@ function scoreNewer(newer: NewerTools, recent: RecentTransitions, maxCalls: numb
     }
     let s = 0;
     for (let f = 0; f < F; f++) {
-      const x = f === S_TRANSITION ? newer.transition[i]! : f === S_SECOND ? newer.second[i]! : f === S_POPULARITY ? newer.popularity[i]! : 0;
+      const x = f === S_TRANSITION ? newer.transition[i]! : f === S_SECOND ? newer.second[i]! : f === S_INTENT ? newer.intent[i]! : f === S_POPULARITY ? newer.popularity[i]! : 0;
       s += weights[f]! * transform(f, x);
     }
     scores.push(s);
@@ -135,7 +136,7 @@ const NO_SIGNALS = Object.fromEntries(SIGNALS.map((name) => [name, 0])) as Signa
 function addNewer(items: RankedTool[], scores: readonly number[], newer: NewerTools, recent: RecentTransitions, k: number, logZ: number | null): void {
   for (let i = 0; i < newer.size; i++) {
     const score = logZ === null ? scores[i]! : Math.exp(scores[i]! - logZ);
-    const signals: SignalBreakdown = { ...NO_SIGNALS, transition: newer.transition[i]!, secondOrder: newer.second[i]!, popularity: newer.popularity[i]! };
+    const signals: SignalBreakdown = { ...NO_SIGNALS, transition: newer.transition[i]!, secondOrder: newer.second[i]!, intent: newer.intent[i]!, popularity: newer.popularity[i]! };
     // After the model's tools of equal score, as a tie between them goes to the lower index.
     let at = items.length;
     while (at > 0 && items[at - 1]!.score < score) at--;

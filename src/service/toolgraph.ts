@@ -17,6 +17,7 @@ import { snapshotInput, type GraphSnapshot } from '../graph/snapshot.js';
 import { runStages } from '../graph/stages.js';
 import { SnapshotThread } from '../graph/snapshot-thread.js';
 import { RecentTransitions } from '../graph/recent-transitions.js';
+import { RecentIntents } from '../text/recent-intents.js';
 import { DEFAULT_HALF_LIFE_MS, ToolGraph, type ToolGraphState } from '../graph/tool-graph.js';
 import { buildEdgeFeedback, type HumanPatternScore } from '../recommend/edge-adjustment.js';
 import { fitWeights, type FitOptions, type FitReport } from '../recommend/fit-weights.js';
@@ -196,6 +197,8 @@ export class Toolgraph {
   private graph: ToolGraph;
   /** What the graph learned since the installed model's snapshot, which predictNext reads beside it. */
   private recent: RecentTransitions;
+  /** The intents learned since the model (recent-intents.ts), read beside its association. */
+  private recentIntents: RecentIntents;
   /** Half-life of edge reliability, kept for a restored graph. */
   private readonly halfLifeMs: number | undefined;
   /** Human approvals and rejections of patterns (the feedback loop). */
@@ -285,6 +288,7 @@ export class Toolgraph {
     this.halfLifeMs = options.halfLifeMs;
     this.graph = new ToolGraph(options.halfLifeMs === undefined ? {} : { halfLifeMs: options.halfLifeMs });
     this.recent = new RecentTransitions(this.graph);
+    this.recentIntents = new RecentIntents(this.graph);
     this.registry = new PatternRegistry(options.patterns);
     for (const p of this.registry.list()) for (const e of p.feedback) this.feedbackClock = Math.max(this.feedbackClock, e.at);
     this.seed = options.seed;
@@ -343,6 +347,7 @@ export class Toolgraph {
       const value = options.values?.[i];
       this.graph.ingest(trace, value === undefined ? {} : { value });
       this.recent.note(trace);
+      this.recentIntents.note(trace);
       ingested++;
     }
     if (ingested > 0) this.invalidate();
@@ -383,7 +388,7 @@ export class Toolgraph {
   }
 
   predictNext(request: unknown): Prediction {
-    return predictNext(this.current(), parsePredictRequest(request), this.recent);
+    return predictNext(this.current(), parsePredictRequest(request), this.recent, this.recentIntents);
   }
 
   searchTools(request: unknown): SearchResult {
@@ -655,6 +660,7 @@ export class Toolgraph {
   private installModel(model: RecommenderModel, plan: ModelPlan): void {
     this.model = model;
     this.recent.forget(model.graph.version);
+    this.recentIntents.forget(model.graph.version);
     if (!plan.reuseClusters) {
       this.clustered = { at: performance.now(), ids: model.capabilities?.indexById ?? new Map(), version: plan.capabilityVersion };
     }
@@ -778,6 +784,7 @@ export class Toolgraph {
     for (const trace of traces) {
       this.graph.ingest(trace);
       this.recent.note(trace);
+      this.recentIntents.note(trace);
       this.queueCapabilityTraces(trace);
     }
     if (traces.length > 0) this.invalidate();
@@ -852,6 +859,7 @@ export class Toolgraph {
     this.cancelTimer();
     this.graph = restored instanceof ToolGraph ? restored : ToolGraph.fromState(restored, options);
     this.recent = new RecentTransitions(this.graph);
+    this.recentIntents = new RecentIntents(this.graph);
     const intentTokens = caches?.intentTokens ? restoreIntentTokens(this.graph.intents(), caches.intentTokens) : false;
     for (const name of this.catalog.keys()) this.graph.addTool(name);
     this.model = null;

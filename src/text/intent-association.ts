@@ -49,6 +49,8 @@ export interface IntentModel {
   readonly logPrior: Float64Array;
   /** log(C(t) + alpha V), per tool. */
   readonly logDenominator: Float64Array;
+  /** C(t): the tokens of the intents crediting each tool (RecentIntents adds to it). */
+  readonly tokenTotal: Float64Array;
   /** CSR over token ids: the tools whose credited intents contain the token. */
   readonly postingStart: Int32Array;
   readonly postingTool: Int32Array;
@@ -241,6 +243,7 @@ function* fitStages(
     evidence,
     logPrior,
     logDenominator,
+    tokenTotal,
     postingStart,
     postingTool,
     postingWeight,

@@ -161,6 +161,11 @@ describe('durable toolgraph on PGlite', () => {
       expect(withNew.version).toBeLessThan(version);
       expect(withNew.items[0]!.tool).toBe('new');
       expect(withNew.items[0]!.kind === 'tool' && withNew.items[0]!.signals.transition).toBeCloseTo(4 / 9, 12);
+      // And an acknowledged trace's intent (recent-intents.ts).
+      await tg.ingest([1, 2].map((i) => ({ id: `k${i}`, intent: 'rent a kayak', tools: ['kayak_rental'] })));
+      const byIntent = await tg.predictNext({ context: [], intent: 'kayak' });
+      expect(byIntent.version).toBeLessThan(version);
+      expect(byIntent.items[0]!.tool).toBe('kayak_rental');
     } finally {
       await tg.close();
     }

@@ -1,0 +1,289 @@
+/**
+ * The intents a ToolGraph learned after a model's text was built, read at query time beside the
+ * model's naive Bayes association (intent-association.ts), as RecentTransitions does for the
+ * transition counts: a trace's intent counts in next-tool predictions from the moment it is
+ * applied, not from the next rebuild.
+ *
+ * Kept: the counts the association is fitted from, for the records since the model, summed:
+ * per tool the traces crediting it and their tokens (n(t), C(t)), per term and tool the term's
+ * occurrences c(t, w), and the terms themselves (the vocabulary grows with them, and its size is
+ * in every tool's denominator). Records are noted with the graph version after their trace and
+ * forgotten, counts and all, once a model whose snapshot has that version is installed.
+ */
+import type { Trace } from '../schema/types.js';
+import type { ToolGraph } from '../graph/tool-graph.js';
+import { scoreIntent, type IntentModel } from './intent-association.js';
+import { tokenize } from './tokenize.js';
+import { termId } from './vocabulary.js';
+
+interface NotedRecord {
+  readonly version: number;
+  readonly intent: string;
+  readonly steps: Trace['steps'];
+  /** Set when the record is counted (sync): its tokens and distinct tools (live indices). */
+  tokens: readonly string[];
+  tools: readonly number[];
+}
+
+export class RecentIntents {
+  private readonly records: NotedRecord[] = [];
+  /** Index of the first record not yet forgotten. */
+  private head = 0;
+  /** Records before this index are in the counts. */
+  private counted = 0;
+  /** Per tool: credited traces and their tokens, over the records counted. */
+  private readonly evidenceMap = new Map<number, number>();
+  private readonly tokensMap = new Map<number, number>();
+  /** Per term: occurrences per credited tool, and in all. */
+  private readonly countsMap = new Map<string, Map<number, number>>();
+  private readonly occurrences = new Map<string, number>();
+  /** Bumped by every change to the counts, so that what is derived from them can be cached. */
+  private revisionValue = 0;
+
+  constructor(private readonly graph: ToolGraph) {}
+
+  /** Records held (for tests and stats). */
+  get size(): number {
+    return this.records.length - this.head;
+  }
+
+  /**
+   * Notes a trace just ingested into the graph, as ToolGraph.ingest keeps an intent record (a
+   * successful trace with an intent) that a model's text then fits (one that called a tool).
+   * Only noted: it is tokenised and counted by the first query that reads the counts, so that
+   * the write path pays for a push (counting every trace here cost durable ingestion about a
+   * tenth of its throughput).
+   */
+  note(trace: Trace): void {
+    if (!trace.success || trace.intent === '' || trace.steps.length === 0) return;
+    this.records.push({ version: this.graph.version, intent: trace.intent, steps: trace.steps, tokens: [], tools: [] });
+  }
+
+  /** A model whose snapshot has graph version `version` is installed: it holds what was noted up to it. */
+  forget(version: number): void {
+    while (this.head < this.records.length && this.records[this.head]!.version <= version) {
+      if (this.head < this.counted) this.apply(this.records[this.head]!, -1);
+      this.head++;
+    }
+    this.counted = Math.max(this.counted, this.head);
+    if (this.head === this.records.length) {
+      this.records.length = 0;
+      this.head = 0;
+      this.counted = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.records.length) {
+      this.records.splice(0, this.head);
+      this.counted -= this.head;
+      this.head = 0;
+    }
+  }
+
+  /** Per tool: the traces crediting it since the model. */
+  get evidence(): ReadonlyMap<number, number> {
+    this.sync();
+    return this.evidenceMap;
+  }
+
+  /** Per tool: the tokens of those traces' intents. */
+  get tokens(): ReadonlyMap<number, number> {
+    this.sync();
+    return this.tokensMap;
+  }
+
+  /** Per term: its occurrences per crediting tool. */
+  get counts(): ReadonlyMap<string, ReadonlyMap<number, number>> {
+    this.sync();
+    return this.countsMap;
+  }
+
+  /** Per term: its occurrences in all. */
+  get termOccurrences(): ReadonlyMap<string, number> {
+    this.sync();
+    return this.occurrences;
+  }
+
+  get revision(): number {
+    this.sync();
+    return this.revisionValue;
+  }
+
+  /** Counts the records noted since the last read. */
+  private sync(): void {
+    for (; this.counted < this.records.length; this.counted++) {
+      const record = this.records[this.counted]!;
+      const tools: number[] = [];
+      for (const step of record.steps) {
+        const t = this.graph.indexOf(step.tool)!;
+        if (!tools.includes(t)) tools.push(t);
+      }
+      record.tools = tools;
+      record.tokens = tokenize(record.intent);
+      this.apply(record, 1);
+    }
+  }
+
+  private apply(record: NotedRecord, sign: 1 | -1): void {
+    this.revisionValue++;
+    for (const t of record.tools) {
+      add(this.evidenceMap, t, sign);
+      add(this.tokensMap, t, sign * record.tokens.length);
+    }
+    for (const term of record.tokens) {
+      add(this.occurrences, term, sign);
+      let perTool = this.countsMap.get(term);
+      if (perTool === undefined) {
+        perTool = new Map();
+        this.countsMap.set(term, perTool);
+      }
+      for (const t of record.tools) add(perTool, t, sign);
+      if (perTool.size === 0) this.countsMap.delete(term);
+    }
+  }
+}
+
+/** map[key] += by, the key dropped at zero. */
+function add<K>(map: Map<K, number>, key: K, by: number): void {
+  const value = (map.get(key) ?? 0) + by;
+  if (value === 0) map.delete(key);
+  else map.set(key, value);
+}
+
+/** The newer tools (live indices past the model's) an intent scored, with their posteriors. */
+export interface NewerIntents {
+  readonly tools: number[];
+  readonly values: number[];
+}
+
+/** Per model and revision: the vocabulary's size with the recent terms, and the total evidence. */
+const derived = new WeakMap<IntentModel, { revision: number; recent: RecentIntents; terms: number; evidence: number; modelEvidence: number }>();
+
+function derivedOf(model: IntentModel, recent: RecentIntents): { terms: number; evidence: number; modelEvidence: number } {
+  const cached = derived.get(model);
+  if (cached !== undefined && cached.recent === recent && cached.revision === recent.revision) return cached;
+  let terms = model.terms.length;
+  for (const term of recent.termOccurrences.keys()) if (termId({ terms: model.terms }, term) < 0) terms++;
+  let modelEvidence = 0;
+  for (let t = 0; t < model.nTools; t++) modelEvidence += model.evidence[t]!;
+  let evidence = modelEvidence;
+  for (const n of recent.evidence.values()) evidence += n;
+  const value = { revision: recent.revision, recent, terms, evidence, modelEvidence };
+  derived.set(model, value);
+  return value;
+}
+
+/**
+ * scoreIntent over the model's counts plus the recent ones: P(tool | intent) as a model fitted
+ * on all the records would give it (the same formula, intent-association.ts), into
+ * out[0..nTools) for the model's tools and `newer` for tools the model lacks. With nothing
+ * recent it is scoreIntent itself.
+ */
+export function scoreIntentWithRecent(model: IntentModel, recent: RecentIntents, tokens: readonly string[], out: Float64Array, newer: NewerIntents): void {
+  newer.tools.length = 0;
+  newer.values.length = 0;
+  if (recent.size === 0) {
+    scoreIntent(model, tokens, out);
+    return;
+  }
+  const n = model.nTools;
+  const alpha = model.smoothing;
+  const { terms: vocabularySize, evidence: totalEvidence, modelEvidence } = derivedOf(model, recent);
+  const vocabulary = { terms: model.terms };
+  // Query tokens the fit would know: the model's terms and the recent ones.
+  const ids: number[] = [];
+  const known: string[] = [];
+  for (const token of tokens) {
+    const v = termId(vocabulary, token);
+    if (v >= 0 || recent.termOccurrences.has(token)) {
+      ids.push(v);
+      known.push(token);
+    }
+  }
+  const k = known.length;
+  const unseen = k * Math.log(alpha);
+  const logTotal = Math.log(totalEvidence);
+  const evidence = recent.evidence;
+  const tokenCounts = recent.tokens;
+  // The tools the recent records credit: their counts change, so they are computed in full below.
+  const base = (e: number, tokens: number): number => {
+    const logPrior = e > 0 ? Math.log(e) - logTotal : -Infinity;
+    return k === 0 ? logPrior : logPrior + (unseen - k * Math.log(tokens + alpha * vocabularySize));
+  };
+  // Every other tool keeps its counts: only the total evidence (a shift of every prior) and the
+  // vocabulary's size (in every denominator) moved.
+  const shift = Math.log(modelEvidence) - logTotal;
+  const sameVocabulary = vocabularySize === model.terms.length;
+  for (let t = 0; t < n; t++) {
+    const logPrior = model.logPrior[t]! + shift;
+    if (k === 0) out[t] = logPrior;
+    else out[t] = logPrior + (unseen - k * (sameVocabulary ? model.logDenominator[t]! : Math.log(model.tokenTotal[t]! + alpha * vocabularySize)));
+  }
+  evidence.forEach((e, t) => {
+    const tokens = tokenCounts.get(t) ?? 0;
+    if (t < n) out[t] = base(model.evidence[t]! + e, model.tokenTotal[t]! + tokens);
+    else {
+      newer.tools.push(t);
+      newer.values.push(base(e, tokens));
+    }
+  });
+  const { postingStart, postingTool, postingWeight } = model;
+  for (let i = 0; i < k; i++) {
+    const v = ids[i]!;
+    const added = recent.counts.get(known[i]!);
+    if (v >= 0) for (let p = postingStart[v]!; p < postingStart[v + 1]!; p++) out[postingTool[p]!]! += postingWeight[p]!;
+    if (added === undefined) continue;
+    // A pair the recent records add to: its weight from both counts, in place of the model's.
+    added.forEach((c, t) => {
+      if (t >= n) {
+        newer.values[newer.tools.indexOf(t)]! += Math.log1p(c / alpha);
+        return;
+      }
+      const p = v >= 0 ? postingOf(model, v, t) : -1;
+      const before = p >= 0 ? Math.round(alpha * Math.expm1(postingWeight[p]!)) : 0;
+      out[t]! += Math.log1p((before + c) / alpha) - (p >= 0 ? postingWeight[p]! : 0);
+    });
+  }
+  normaliseJointly(out, n, newer.values);
+}
+
+/**
+ * The posting of tool t under term v (its tools are ascending), or -1. Its weight is log(1 +
+ * c / alpha), so the count c(t, w) comes back exactly once rounded (counts are integers).
+ */
+function postingOf(model: IntentModel, v: number, t: number): number {
+  let lo = model.postingStart[v]!;
+  let hi = model.postingStart[v + 1]! - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const x = model.postingTool[mid]!;
+    if (x === t) return mid;
+    if (x < t) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/** Softmax over out[0..n) and `rest` together, in place (as intent-association.ts normalises). */
+function normaliseJointly(out: Float64Array, n: number, rest: number[]): void {
+  let max = -Infinity;
+  for (let t = 0; t < n; t++) if (out[t]! > max) max = out[t]!;
+  for (const x of rest) if (x > max) max = x;
+  if (max === -Infinity) {
+    out.fill(0, 0, n);
+    rest.fill(0);
+    return;
+  }
+  const floor = max - 745;
+  let sum = 0;
+  for (let t = 0; t < n; t++) {
+    const e = out[t]! > floor ? Math.exp(out[t]! - max) : 0;
+    out[t] = e;
+    sum += e;
+  }
+  for (let i = 0; i < rest.length; i++) {
+    const e = rest[i]! > floor ? Math.exp(rest[i]! - max) : 0;
+    rest[i] = e;
+    sum += e;
+  }
+  const inv = 1 / sum;
+  for (let t = 0; t < n; t++) out[t]! *= inv;
+  for (let i = 0; i < rest.length; i++) rest[i]! *= inv;
+}

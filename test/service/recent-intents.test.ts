@@ -1,0 +1,79 @@
+/**
+ * Traces' intents count in next-tool predictions before the model is rebuilt: the intent signal
+ * reads the association's counts of the traces since the model beside it (recent-intents.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { createRng } from '../../src/graph/rng.js';
+import { Toolgraph } from '../../src/service/toolgraph.js';
+
+const WORDS = ['book', 'flight', 'hotel', 'rome', 'paris', 'weather', 'email', 'send', 'pay', 'invoice', 'cancel', 'refund'];
+/** Words only the later traces use: the vocabulary grows with them. */
+const LATER_WORDS = ['kayak', 'river', 'tent'];
+
+/** Seeded traces with intents over `words` and `tools` tools named t0.., some failing, some without intent. */
+function traces(seed: number, count: number, tools: number, words: readonly string[], prefix: string): unknown[] {
+  const rng = createRng(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)]!;
+  return Array.from({ length: count }, (_, i) => {
+    const names = Array.from({ length: 1 + Math.floor(rng() * 3) }, () => `t${Math.floor(rng() * tools)}`);
+    const intent = rng() < 0.1 ? '' : Array.from({ length: 1 + Math.floor(rng() * 4) }, () => pick(words)).join(' ');
+    return { id: `${prefix}${i}`, intent, tools: names, success: rng() > 0.1 };
+  });
+}
+
+/** Each ranked tool's intent signal for `intent` with no context, every tool ranked. */
+function intentSignals(tg: Toolgraph, intent: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const item of tg.predictNext({ context: [], intent, k: 1_000 }).items) if (item.kind === 'tool') out.set(item.tool, item.signals.intent);
+  return out;
+}
+
+describe('recent intents', () => {
+  it('gives the intent signal a rebuilt model would, before the rebuild', () => {
+    const before = traces(1, 300, 30, WORDS, 'a');
+    // Later traces reach five tools and three words the first model does not have.
+    const after = traces(2, 200, 35, [...WORDS, ...LATER_WORDS], 'b');
+    const live = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
+    live.ingest(before);
+    live.rebuild();
+    live.ingest(after);
+    const fresh = new Toolgraph({ learnCapabilities: false });
+    fresh.ingest([...before, ...after]);
+    fresh.rebuild();
+
+    const asked = [...WORDS, ...LATER_WORDS, 'book a kayak', 'river tent river', 'send the invoice', 'unknown words only', 'refund refund hotel tent'];
+    let newerRanked = 0;
+    for (const intent of asked) {
+      const got = intentSignals(live, intent);
+      const want = intentSignals(fresh, intent);
+      for (const [tool, value] of got) expect(value).toBeCloseTo(want.get(tool)!, 12);
+      // Every tool the rebuilt model gives some probability is ranked, the new ones included.
+      for (const [tool, value] of want) if (value > 1e-10) expect(got.has(tool)).toBe(true);
+      newerRanked += [...got.keys()].filter((tool) => Number(tool.slice(1)) >= 30).length;
+    }
+    expect(newerRanked).toBeGreaterThan(10);
+    // A word only the later traces used moves the association already.
+    expect([...intentSignals(live, 'kayak').values()].some((v) => v > 0.01)).toBe(true);
+    // Answered by the first model all along.
+    expect(live.stats().modelVersion).toBeLessThan(live.stats().version);
+    live.close();
+    fresh.close();
+  });
+
+  it('ranks the tool a new intent names first, and forgets once the model holds it', () => {
+    const tg = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
+    tg.ingest([
+      { id: '1', intent: 'book a flight', tools: ['search', 'book'] },
+      { id: '2', intent: 'check the weather', tools: ['weather'] },
+    ]);
+    tg.rebuild();
+    tg.ingest([1, 2, 3].map((i) => ({ id: `k${i}`, intent: 'rent a kayak', tools: ['kayak_rental'] })));
+    const prediction = tg.predictNext({ context: [], intent: 'kayak' });
+    expect(prediction.version).toBeLessThan(tg.stats().version);
+    expect(prediction.items[0]!.tool).toBe('kayak_rental');
+    expect(prediction.items[0]!.kind === 'tool' && prediction.items[0]!.signals.intent).toBeGreaterThan(0.9);
+    tg.rebuild();
+    expect(tg.predictNext({ context: [], intent: 'kayak' }).items[0]!.tool).toBe('kayak_rental');
+    tg.close();
+  });
+});
