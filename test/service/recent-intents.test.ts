@@ -60,7 +60,7 @@ describe('recent intents', () => {
     fresh.close();
   });
 
-  it('ranks the tool a new intent names first, and forgets once the model holds it', () => {
+  it('ranks the tool a new intent names first, before the rebuild and after it', () => {
     const tg = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
     tg.ingest([
       { id: '1', intent: 'book a flight', tools: ['search', 'book'] },
