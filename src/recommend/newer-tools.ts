@@ -1,14 +1,15 @@
 /**
  * Tools newer than the model's snapshot, ranked by next-tool prediction from their live
- * transitions (recent-transitions.ts). A tool a trace has just introduced has no row in the
- * snapshot's arrays until the next rebuild, yet the live success counts already say how often
- * it followed the context: it is scored as a row with those two signals and its live
- * popularity, nothing else (no intent association, PageRank or neighbourhood yet, as for a tool
- * the model holds without them), and it joins the softmax's normaliser, so the model's tools'
- * probabilities make room for it. Scored in predict-next.ts.
+ * transitions (recent-transitions.ts) and intent association (recent-intents.ts). A tool a trace
+ * has just introduced has no row in the snapshot's arrays until the next rebuild, yet the live
+ * counts already say how often it followed the context and which intents called it: it is
+ * scored as a row with those signals and its live popularity, nothing else (no similar tasks,
+ * PageRank or neighbourhood yet, as for a tool the model holds without them), and it joins the
+ * softmax's normaliser, so the model's tools' probabilities make room for it. Scored in
+ * predict-next.ts.
  */
 
-/** The newer tools one query's live counts reached, with their transition signals. */
+/** The newer tools one query's live counts reached, with their live signals. */
 export class NewerTools {
   /** Live graph index of tool i, and its signals: P1 and its success count, P2, intent, popularity (set when scored). */
   tools = new Int32Array(4);

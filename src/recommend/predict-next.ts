@@ -107,9 +107,9 @@ export function predictNext(model: RecommenderModel, request: PredictRequest, re
 
 /**
  * The scores of the newer tools (newer-tools.ts): `weights` for the log-linear profiles, every
- * signal at zero but the two transition signals and popularity, whose calls are read live
- * against the snapshot's busiest tool (at zero, a tool called a hundred times since the
- * snapshot would rank as one never called); undefined weights for the seed formula, whose
+ * signal at zero but the two transition signals, the intent and popularity, whose calls are
+ * read live against the snapshot's busiest tool (at zero, a tool called a hundred times since
+ * the snapshot would rank as one never called); undefined weights for the seed formula, whose
  * co-occurrence term is all such a tool has yet (its PageRank, of the order of 1/N, waits).
  */
 function scoreNewer(newer: NewerTools, recent: RecentTransitions, maxCalls: number, weights: readonly number[] | undefined): number[] {
