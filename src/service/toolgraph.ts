@@ -347,7 +347,6 @@ export class Toolgraph {
       const value = options.values?.[i];
       this.graph.ingest(trace, value === undefined ? {} : { value });
       this.recent.note(trace);
-      this.recentIntents.note(trace);
       ingested++;
     }
     if (ingested > 0) this.invalidate();
@@ -660,7 +659,7 @@ export class Toolgraph {
   private installModel(model: RecommenderModel, plan: ModelPlan): void {
     this.model = model;
     this.recent.forget(model.graph.version);
-    this.recentIntents.forget(model.graph.version);
+    this.recentIntents.forget(model.text.intents);
     if (!plan.reuseClusters) {
       this.clustered = { at: performance.now(), ids: model.capabilities?.indexById ?? new Map(), version: plan.capabilityVersion };
     }
@@ -784,7 +783,6 @@ export class Toolgraph {
     for (const trace of traces) {
       this.graph.ingest(trace);
       this.recent.note(trace);
-      this.recentIntents.note(trace);
       this.queueCapabilityTraces(trace);
     }
     if (traces.length > 0) this.invalidate();

@@ -4,33 +4,24 @@
  * transition counts: a trace's intent counts in next-tool predictions from the moment it is
  * applied, not from the next rebuild.
  *
- * Kept: the counts the association is fitted from, for the records since the model, summed:
- * per tool the traces crediting it and their tokens (n(t), C(t)), per term and tool the term's
- * occurrences c(t, w), and the terms themselves (the vocabulary grows with them, and its size is
- * in every tool's denominator). Records are noted with the graph version after their trace and
- * forgotten, counts and all, once a model whose snapshot has that version is installed.
+ * Kept: the counts the association is fitted from, for the records of the graph's intent log
+ * (ToolGraph.intents, which only grows) past those the installed model's text was built from,
+ * summed: per tool the traces crediting it and their tokens (n(t), C(t)), per term and tool the
+ * term's occurrences c(t, w), and the terms themselves (the vocabulary grows with them, and its
+ * size is in every tool's denominator). Read from the log itself, the records are exactly the
+ * ones a rebuilt text would fit; they are dropped, counts and all, when a model holding them is
+ * installed.
  */
-import type { Trace } from '../schema/types.js';
 import type { ToolGraph } from '../graph/tool-graph.js';
 import { scoreIntent, type IntentModel } from './intent-association.js';
 import { tokenize } from './tokenize.js';
 import { termId } from './vocabulary.js';
 
-interface NotedRecord {
-  readonly version: number;
-  readonly intent: string;
-  readonly steps: Trace['steps'];
-  /** Set when the record is counted (sync): its tokens and distinct tools (live indices). */
-  tokens: readonly string[];
-  tools: readonly number[];
-}
-
 export class RecentIntents {
-  private readonly records: NotedRecord[] = [];
-  /** Index of the first record not yet forgotten. */
-  private head = 0;
-  /** Records before this index are in the counts. */
-  private counted = 0;
+  /** Records of the graph's intent log before this index are in the installed model's text. */
+  private base = 0;
+  /** The tokens of records base.. that are counted, in order. */
+  private readonly tokenized: (readonly string[])[] = [];
   /** Per tool: credited traces and their tokens, over the records counted. */
   private readonly evidenceMap = new Map<number, number>();
   private readonly tokensMap = new Map<number, number>();
@@ -42,39 +33,21 @@ export class RecentIntents {
 
   constructor(private readonly graph: ToolGraph) {}
 
-  /** Records held (for tests and stats). */
+  /** Records the installed model's text lacks (for tests and stats). */
   get size(): number {
-    return this.records.length - this.head;
+    return this.graph.intents().length - this.base;
   }
 
   /**
-   * Notes a trace just ingested into the graph, as ToolGraph.ingest keeps an intent record (a
-   * successful trace with an intent) that a model's text then fits (one that called a tool).
-   * Only noted: it is tokenised and counted by the first query that reads the counts, so that
-   * the write path pays for a push (counting every trace here cost durable ingestion about a
-   * tenth of its throughput).
+   * A model whose text was built from the first `records` records of the graph's intent log
+   * (TextModel.intents) is installed: the counts drop what it holds.
    */
-  note(trace: Trace): void {
-    if (!trace.success || trace.intent === '' || trace.steps.length === 0) return;
-    this.records.push({ version: this.graph.version, intent: trace.intent, steps: trace.steps, tokens: [], tools: [] });
-  }
-
-  /** A model whose snapshot has graph version `version` is installed: it holds what was noted up to it. */
-  forget(version: number): void {
-    while (this.head < this.records.length && this.records[this.head]!.version <= version) {
-      if (this.head < this.counted) this.apply(this.records[this.head]!, -1);
-      this.head++;
-    }
-    this.counted = Math.max(this.counted, this.head);
-    if (this.head === this.records.length) {
-      this.records.length = 0;
-      this.head = 0;
-      this.counted = 0;
-    } else if (this.head > 1024 && this.head * 2 > this.records.length) {
-      this.records.splice(0, this.head);
-      this.counted -= this.head;
-      this.head = 0;
-    }
+  forget(records: number): void {
+    const log = this.graph.intents();
+    const drop = Math.min(Math.max(0, records - this.base), this.tokenized.length);
+    for (let i = 0; i < drop; i++) this.apply(this.tokenized[i]!, log[this.base + i]!.tools, -1);
+    this.tokenized.splice(0, drop);
+    this.base = Math.max(this.base, records);
   }
 
   /** Per tool: the traces crediting it since the model. */
@@ -106,35 +79,36 @@ export class RecentIntents {
     return this.revisionValue;
   }
 
-  /** Counts the records noted since the last read. */
+  /**
+   * Counts the records the log gained since the last read: read here, by the query that needs
+   * them, not on the write path (counting each trace as it was ingested cost durable ingestion
+   * about a tenth of its throughput).
+   */
   private sync(): void {
-    for (; this.counted < this.records.length; this.counted++) {
-      const record = this.records[this.counted]!;
-      const tools: number[] = [];
-      for (const step of record.steps) {
-        const t = this.graph.indexOf(step.tool)!;
-        if (!tools.includes(t)) tools.push(t);
-      }
-      record.tools = tools;
-      record.tokens = tokenize(record.intent);
-      this.apply(record, 1);
+    const log = this.graph.intents();
+    for (let r = this.base + this.tokenized.length; r < log.length; r++) {
+      // A record crediting no tool (a trace without steps) is left out of the fit, its words too.
+      const tokens = log[r]!.tools.length > 0 ? tokenize(log[r]!.intent) : [];
+      this.tokenized.push(tokens);
+      this.apply(tokens, log[r]!.tools, 1);
     }
   }
 
-  private apply(record: NotedRecord, sign: 1 | -1): void {
+  /** Adds (sign 1) or removes (-1) one record's counts: its intent's tokens, credited to its distinct tools. */
+  private apply(tokens: readonly string[], tools: readonly number[], sign: 1 | -1): void {
     this.revisionValue++;
-    for (const t of record.tools) {
+    for (const t of tools) {
       add(this.evidenceMap, t, sign);
-      add(this.tokensMap, t, sign * record.tokens.length);
+      add(this.tokensMap, t, sign * tokens.length);
     }
-    for (const term of record.tokens) {
+    for (const term of tokens) {
       add(this.occurrences, term, sign);
       let perTool = this.countsMap.get(term);
       if (perTool === undefined) {
         perTool = new Map();
         this.countsMap.set(term, perTool);
       }
-      for (const t of record.tools) add(perTool, t, sign);
+      for (const t of tools) add(perTool, t, sign);
       if (perTool.size === 0) this.countsMap.delete(term);
     }
   }

@@ -56,8 +56,20 @@ describe('recent intents', () => {
     expect([...intentSignals(live, 'kayak').values()].some((v) => v > 0.01)).toBe(true);
     // Answered by the first model all along.
     expect(live.stats().modelVersion).toBeLessThan(live.stats().version);
+    // A model holding the counted records drops them; later records are counted on top of it.
+    live.rebuild();
+    const later = traces(3, 60, 36, [...WORDS, ...LATER_WORDS, 'canoe'], 'c');
+    live.ingest(later);
+    const again = new Toolgraph({ learnCapabilities: false });
+    again.ingest([...before, ...after, ...later]);
+    again.rebuild();
+    for (const intent of ['kayak', 'canoe river', 'book a flight', 'tent']) {
+      const want = intentSignals(again, intent);
+      for (const [tool, value] of intentSignals(live, intent)) expect(value).toBeCloseTo(want.get(tool)!, 12);
+    }
     live.close();
     fresh.close();
+    again.close();
   });
 
   it('ranks the tool a new intent names first, before the rebuild and after it', () => {
