@@ -17,11 +17,10 @@ import { splitClauses } from '../text/clauses.js';
 import { tokenize } from '../text/tokenize.js';
 import { withCapabilities, type PredictionItem } from './capability-items.js';
 import { readContext } from './context-tools.js';
-import { breakdown, collectFeatures, F, S_INTENT, S_POPULARITY, S_SECOND, S_TRANSITION, SIGNALS, type SignalBreakdown } from './features.js';
-import { logNormaliser, transform } from './linear-profile.js';
+import { breakdown, collectFeatures, type SignalBreakdown } from './features.js';
+import { logNormaliser } from './linear-profile.js';
 import { topBuffer, type RecommenderModel } from './model.js';
-import type { NewerTools } from './newer-tools.js';
-import { seedCooccurrence } from './seed-profile.js';
+import { mergeNewer, newerSignals, scoreNewer, withNewer } from './newer-scores.js';
 import { modeWeights, scoreTouchedRows } from './score-rows.js';
 import { selectTopK } from './top-k.js';
 
@@ -77,8 +76,7 @@ export function predictNext(model: RecommenderModel, request: PredictRequest, re
     const top = topBuffer(model, k);
     selectTopK(scratch, rowScore, bg, top);
     const newer = scratch.newer.size > 0 ? scoreNewer(scratch.newer, recent!, graph.maxCalls, weights) : null;
-    let logZ = probabilities ? logNormaliser(scratch, rowScore, bg) : 0;
-    if (probabilities && newer !== null) for (const s of newer) logZ = logAddExp(logZ, s);
+    const logZ = probabilities ? withNewer(logNormaliser(scratch, rowScore, bg), newer ?? []) : 0;
     const items: RankedTool[] = [];
     for (let i = 0; i < top.size; i++) {
       const c = top.tools[i]!;
@@ -92,7 +90,10 @@ export function predictNext(model: RecommenderModel, request: PredictRequest, re
         signals: breakdown(graph, scratch, c),
       });
     }
-    if (newer !== null) addNewer(items, newer, scratch.newer, recent!, request.k ?? DEFAULT_K, probabilities ? logZ : null);
+    if (newer !== null) {
+      const item = (i: number, score: number): RankedTool => ({ tool: recent!.nameOf(scratch.newer.tools[i]!), kind: 'tool', score, signals: newerSignals(scratch.newer, i) });
+      mergeNewer(items, newer, scratch.newer.size, item, request.k ?? DEFAULT_K, probabilities ? logZ : null);
+    }
     return {
       kind: coldStart ? 'cold-start' : 'prediction',
       profile,
@@ -103,49 +104,4 @@ export function predictNext(model: RecommenderModel, request: PredictRequest, re
   } finally {
     scratch.reset();
   }
-}
-
-/**
- * The scores of the newer tools (newer-tools.ts): `weights` for the log-linear profiles, every
- * signal at zero but the two transition signals, the intent and popularity, whose calls are
- * read live against the snapshot's busiest tool (at zero, a tool called a hundred times since
- * the snapshot would rank as one never called); undefined weights for the seed formula, whose
- * co-occurrence term is all such a tool has yet (its PageRank, of the order of 1/N, waits).
- */
-function scoreNewer(newer: NewerTools, recent: RecentTransitions, maxCalls: number, weights: readonly number[] | undefined): number[] {
-  const scores: number[] = [];
-  for (let i = 0; i < newer.size; i++) {
-    newer.popularity[i] = maxCalls > 0 ? Math.min(1, recent.callsOf(newer.tools[i]!) / maxCalls) : 0;
-    if (weights === undefined) {
-      scores.push(0.5 * seedCooccurrence(newer.transition[i]!, newer.count[i]!));
-      continue;
-    }
-    let s = 0;
-    for (let f = 0; f < F; f++) {
-      const x = f === S_TRANSITION ? newer.transition[i]! : f === S_SECOND ? newer.second[i]! : f === S_INTENT ? newer.intent[i]! : f === S_POPULARITY ? newer.popularity[i]! : 0;
-      s += weights[f]! * transform(f, x);
-    }
-    scores.push(s);
-  }
-  return scores;
-}
-
-const NO_SIGNALS = Object.fromEntries(SIGNALS.map((name) => [name, 0])) as SignalBreakdown;
-
-/** Merges the newer tools into `items` (ranked by score) and keeps the first k; `logZ` null: raw scores. */
-function addNewer(items: RankedTool[], scores: readonly number[], newer: NewerTools, recent: RecentTransitions, k: number, logZ: number | null): void {
-  for (let i = 0; i < newer.size; i++) {
-    const score = logZ === null ? scores[i]! : Math.exp(scores[i]! - logZ);
-    const signals: SignalBreakdown = { ...NO_SIGNALS, transition: newer.transition[i]!, secondOrder: newer.second[i]!, intent: newer.intent[i]!, popularity: newer.popularity[i]! };
-    // After the model's tools of equal score, as a tie between them goes to the lower index.
-    let at = items.length;
-    while (at > 0 && items[at - 1]!.score < score) at--;
-    if (at < k) items.splice(at, 0, { tool: recent.nameOf(newer.tools[i]!), kind: 'tool', score, signals });
-  }
-  if (items.length > k) items.length = k;
-}
-
-function logAddExp(a: number, b: number): number {
-  const max = Math.max(a, b);
-  return max === -Infinity ? -Infinity : max + Math.log(Math.exp(a - max) + Math.exp(b - max));
 }

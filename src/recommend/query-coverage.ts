@@ -18,6 +18,7 @@
  */
 import type { Bm25Index } from '../text/bm25.js';
 import type { IntentModel } from '../text/intent-association.js';
+import type { RecentIntents } from '../text/recent-intents.js';
 import type { TextModel } from '../text/text-model.js';
 import { termId } from '../text/vocabulary.js';
 
@@ -68,16 +69,22 @@ function inPostings(start: Int32Array, items: Int32Array, term: number, item: nu
   return false;
 }
 
-export function explains(text: TextModel, word: QueryWord, tool: number): boolean {
+/**
+ * Whether `tool` explains `word`: its catalogue document or the model's intents calling it hold
+ * the word, or (with `recent`) intents recorded since the model do. A tool newer than the model
+ * (an index past its tools) has only the latter.
+ */
+export function explains(text: TextModel, word: QueryWord, tool: number, recent?: RecentIntents): boolean {
   const intent: IntentModel = text.intent;
   return (
     inPostings(text.bm25.postingStart, text.bm25.postingDoc, word.docTerm, tool) ||
-    inPostings(intent.postingStart, intent.postingTool, word.intentTerm, tool)
+    inPostings(intent.postingStart, intent.postingTool, word.intentTerm, tool) ||
+    (recent?.counts.get(word.word)?.has(tool) ?? false)
   );
 }
 
 /** The best coverage among `tools`, and the words none of them explains. */
-export function coverage(text: TextModel, words: readonly QueryWord[], tools: ArrayLike<number>, count: number): { best: number; unmatched: string[] } {
+export function coverage(text: TextModel, words: readonly QueryWord[], tools: ArrayLike<number>, count: number, recent?: RecentIntents): { best: number; unmatched: string[] } {
   let total = 0;
   for (const w of words) total += w.weight;
   const matchedByAny = new Uint8Array(words.length);
@@ -85,7 +92,7 @@ export function coverage(text: TextModel, words: readonly QueryWord[], tools: Ar
   for (let i = 0; i < count; i++) {
     let covered = 0;
     words.forEach((w, k) => {
-      if (explains(text, w, tools[i]!)) {
+      if (explains(text, w, tools[i]!, recent)) {
         covered += w.weight;
         matchedByAny[k] = 1;
       }

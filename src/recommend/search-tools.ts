@@ -14,11 +14,13 @@
  */
 import { edgeIndex } from '../graph/edge-reliability.js';
 import type { RecentTransitions } from '../graph/recent-transitions.js';
+import type { RecentIntents } from '../text/recent-intents.js';
 import { tokenize } from '../text/tokenize.js';
 import { readContext } from './context-tools.js';
 import { breakdown, collectFeatures, type SignalBreakdown } from './features.js';
 import { logNormaliser } from './linear-profile.js';
 import { topBuffer, type RecommenderModel } from './model.js';
+import { mergeNewer, newerSignals, scoreNewer, withNewer } from './newer-scores.js';
 import { DEFAULT_K, type Profile } from './predict-next.js';
 import { coverage, queryWords } from './query-coverage.js';
 import { modeWeights, scoreTouchedRows } from './score-rows.js';
@@ -63,9 +65,13 @@ export interface SearchResult {
 
 /**
  * `recent`: the live graph's successes since the model's snapshot (recent-transitions.ts), which
- * a search with context reads for its transition signals in the default profile.
+ * a search with context reads for its transition signals in the default profile. `recentIntents`
+ * (with `recent`): the intents recorded since the model (recent-intents.ts), which the intent
+ * association and the coverage read, so that a trace's intent counts in search before the next
+ * rebuild, as in next-tool prediction; in the default profile a tool newer than the model that
+ * they (or, with context, the live transitions) reach is ranked too (newer-scores.ts).
  */
-export function searchTools(model: RecommenderModel, request: SearchRequest, recent?: RecentTransitions): SearchResult {
+export function searchTools(model: RecommenderModel, request: SearchRequest, recent?: RecentTransitions, recentIntents?: RecentIntents): SearchResult {
   const { graph, scratch } = model;
   const profile = request.profile ?? 'default';
   const { context, unknownContext, live: liveContext } = readContext(model, request.context ?? [], recent);
@@ -77,20 +83,34 @@ export function searchTools(model: RecommenderModel, request: SearchRequest, rec
   const mode = fitted ? 'next' : 'search';
   const weights = modeWeights(model, mode, true)!;
   const live = fitted ? { ...(recent !== undefined ? { recent } : {}), ...liveContext } : {};
-  collectFeatures(graph, model.text, { context: fitted ? context : [], intent: tokens, intentText: request.query, weights, ...live }, scratch);
+  const intents = recent !== undefined && recentIntents !== undefined ? recentIntents : undefined;
+  collectFeatures(graph, model.text, { context: fitted ? context : [], intent: tokens, intentText: request.query, weights, ...live, ...(intents ? { recentIntents: intents } : {}) }, scratch);
   try {
-    const top = topBuffer(model, Math.min(request.k ?? DEFAULT_K, graph.n));
-    const score = profile === 'seed' ? seedTop(model, withContext ? context : [], top) : fittedTop(model, mode, top);
+    const k = request.k ?? DEFAULT_K;
+    const top = topBuffer(model, Math.min(k, graph.n));
+    const logZ = profile === 'seed' ? seedTop(model, withContext ? context : [], top) : fittedTop(model, mode, top);
+    // The seed profile's scores are its formula's own: a newer tool has no place on that scale.
+    const newer = profile === 'default' && recent !== undefined && scratch.newer.size > 0 ? scoreNewer(scratch.newer, recent, graph.maxCalls, weights) : null;
+    const normaliser = logZ === null ? null : withNewer(logZ, newer ?? []);
     const items: SearchItem[] = [];
-    const kept = new Int32Array(top.size);
+    const kept: number[] = [];
     for (let i = 0; i < top.size; i++) {
       const c = top.tools[i]!;
       // A tool (or, with context, a transition) whose failure rate is credibly above 1/2 is left out.
       if (top.scores[i] === -Infinity) continue;
-      kept[items.length] = c;
-      items.push({ tool: graph.names[c]!, kind: 'tool', score: score(top.scores[i]!), signals: breakdown(graph, scratch, c), reliability: reliabilityOf(model, fitted ? scratch.last : -1, c) });
+      kept.push(c);
+      const score = normaliser === null ? top.scores[i]! : Math.exp(top.scores[i]! - normaliser);
+      items.push({ tool: graph.names[c]!, kind: 'tool', score, signals: breakdown(graph, scratch, c), reliability: reliabilityOf(model, fitted ? scratch.last : -1, c) });
     }
-    const fit = coverage(model.text, queryWords(model.text, tokens), kept, items.length);
+    if (newer !== null) {
+      // Nothing is known yet of a newer tool's outcomes but its successes: reliability 1.
+      const item = (i: number, score: number): SearchItem => ({ tool: recent!.nameOf(scratch.newer.tools[i]!), kind: 'tool', score, signals: newerSignals(scratch.newer, i), reliability: 1 });
+      mergeNewer(items, newer, scratch.newer.size, item, k, normaliser);
+      // Live indexes are the model's for the tools it has (recent-transitions.ts).
+      kept.length = 0;
+      for (const item of items) kept.push(recent!.liveIndex(item.tool)!);
+    }
+    const fit = coverage(model.text, queryWords(model.text, tokens), kept, items.length, intents);
     // Below the fitted threshold nothing fits; with no fit yet, nothing fits when no word matched.
     const threshold = model.weights.noMatchCoverage ?? Number.MIN_VALUE;
     if (fit.best >= threshold && items.length > 0) return { kind: 'results', profile, version: graph.version, items, coverage: fit.best, unknownContext };
@@ -107,18 +127,17 @@ export function searchTools(model: RecommenderModel, request: SearchRequest, rec
   }
 }
 
-/** The fitted ranker's top k into `top`; returns the map from a top score to its probability. */
-function fittedTop(model: RecommenderModel, mode: 'next' | 'search', top: TopK): (s: number) => number {
+/** The fitted ranker's top k into `top`; returns the log normaliser of its softmax over every tool. */
+function fittedTop(model: RecommenderModel, mode: 'next' | 'search', top: TopK): number {
   const bg = scoreTouchedRows(model, mode, true, true);
   selectTopK(model.scratch, model.rowScore, bg, top);
-  const logZ = logNormaliser(model.scratch, model.rowScore, bg);
-  return (s) => Math.exp(s - logZ);
+  return logNormaliser(model.scratch, model.rowScore, bg);
 }
 
-/** The seed profile's top k into `top`; its scores are reported as they are. */
-function seedTop(model: RecommenderModel, context: readonly number[], top: TopK): (s: number) => number {
+/** The seed profile's top k into `top`; null: its scores are reported as they are. */
+function seedTop(model: RecommenderModel, context: readonly number[], top: TopK): null {
   selectTopKDense(seedSearchScores(model, context), model.graph.n, top);
-  return (s) => s;
+  return null;
 }
 
 /** The query's own words for the given index terms (tokenize stems and lower-cases them). */

@@ -391,7 +391,7 @@ export class Toolgraph {
   }
 
   searchTools(request: unknown): SearchResult {
-    return searchTools(this.current(), parseSearchRequest(request), this.recent);
+    return searchTools(this.current(), parseSearchRequest(request), this.recent, this.recentIntents);
   }
 
   /**

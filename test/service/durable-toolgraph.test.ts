@@ -166,6 +166,11 @@ describe('durable toolgraph on PGlite', () => {
       const byIntent = await tg.predictNext({ context: [], intent: 'kayak' });
       expect(byIntent.version).toBeLessThan(version);
       expect(byIntent.items[0]!.tool).toBe('kayak_rental');
+      // Search reads it too: the new word finds the new tool, no longer a no-match.
+      const search = await tg.searchTools({ query: 'kayak' });
+      expect(search.version).toBeLessThan(version);
+      expect(search.kind).toBe('results');
+      expect(search.items[0]!.tool).toBe('kayak_rental');
     } finally {
       await tg.close();
     }

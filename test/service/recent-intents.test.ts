@@ -21,10 +21,11 @@ function traces(seed: number, count: number, tools: number, words: readonly stri
   });
 }
 
-/** Each ranked tool's intent signal for `intent` with no context, every tool ranked. */
-function intentSignals(tg: Toolgraph, intent: string): Map<string, number> {
+/** Each ranked tool's intent signal for `intent` with no context, every tool ranked, by next-tool prediction or search. */
+function intentSignals(tg: Toolgraph, intent: string, by: 'predict' | 'search' = 'predict'): Map<string, number> {
   const out = new Map<string, number>();
-  for (const item of tg.predictNext({ context: [], intent, k: 1_000 }).items) if (item.kind === 'tool') out.set(item.tool, item.signals.intent);
+  const items = by === 'predict' ? tg.predictNext({ context: [], intent, k: 1_000 }).items : tg.searchTools({ query: intent, k: 1_000 }).items;
+  for (const item of items) if (item.kind === 'tool') out.set(item.tool, item.signals.intent);
   return out;
 }
 
@@ -86,6 +87,57 @@ describe('recent intents', () => {
     expect(prediction.items[0]!.kind === 'tool' && prediction.items[0]!.signals.intent).toBeGreaterThan(0.9);
     tg.rebuild();
     expect(tg.predictNext({ context: [], intent: 'kayak' }).items[0]!.tool).toBe('kayak_rental');
+    tg.close();
+  });
+
+  it('count in search as in prediction: the same intent signals, and a new tool found by a new word', () => {
+    const before = traces(1, 300, 30, WORDS, 'a');
+    const after = traces(2, 200, 35, [...WORDS, ...LATER_WORDS], 'b');
+    const live = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
+    live.ingest(before);
+    live.rebuild();
+    live.ingest(after);
+    const fresh = new Toolgraph({ learnCapabilities: false });
+    fresh.ingest([...before, ...after]);
+    fresh.rebuild();
+    let newerRanked = 0;
+    for (const intent of [...WORDS, ...LATER_WORDS, 'book a kayak', 'river tent river', 'refund refund hotel tent']) {
+      const got = intentSignals(live, intent, 'search');
+      const want = intentSignals(fresh, intent, 'search');
+      for (const [tool, value] of got) expect(value).toBeCloseTo(want.get(tool)!, 12);
+      for (const [tool, value] of want) if (value > 1e-10) expect(got.has(tool)).toBe(true);
+      newerRanked += [...got.keys()].filter((tool) => Number(tool.slice(1)) >= 30).length;
+      // Every tool ranked, the newer ones in the normaliser: the probabilities sum to 1.
+      const all = live.searchTools({ query: intent, k: 1_000 }).items;
+      expect(all.reduce((sum, item) => sum + item.score, 0)).toBeCloseTo(1, 12);
+    }
+    expect(newerRanked).toBeGreaterThan(10);
+    expect(live.stats().modelVersion).toBeLessThan(live.stats().version);
+    live.close();
+    fresh.close();
+
+    const tg = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
+    tg.ingest([
+      { id: '1', intent: 'book a flight', tools: ['search', 'book'] },
+      { id: '2', intent: 'check the weather', tools: ['weather'] },
+    ]);
+    tg.rebuild();
+    // A word the model has never seen: no match, until a trace's intent uses it.
+    expect(tg.searchTools({ query: 'kayak' }).kind).toBe('no-match');
+    tg.ingest([1, 2, 3].map((i) => ({ id: `k${i}`, intent: 'rent a kayak', tools: ['kayak_rental'] })));
+    const found = tg.searchTools({ query: 'kayak' });
+    expect(found.version).toBeLessThan(tg.stats().version);
+    expect(found.kind).toBe('results');
+    expect(found.coverage).toBe(1);
+    expect(found.items[0]).toMatchObject({ tool: 'kayak_rental', reliability: 1, signals: { intent: expect.any(Number), popularity: 1, lexical: 0 } });
+    expect(found.items[0]!.signals.intent).toBeGreaterThan(0.9);
+    // Answered by the snapshot's formula alone, the seed profile ranks the model's tools only.
+    expect(tg.searchTools({ query: 'kayak', profile: 'seed', k: 10 }).items.map((i) => i.tool)).not.toContain('kayak_rental');
+    // With context, a newer tool that live transitions reach from it is ranked as well.
+    tg.ingest({ id: 'x', intent: 'book a flight and a kayak', tools: ['book', 'kayak_rental'] });
+    expect(tg.searchTools({ query: 'kayak', context: ['book'] }).items[0]).toMatchObject({ tool: 'kayak_rental', signals: { transition: 1 } });
+    tg.rebuild();
+    expect(tg.searchTools({ query: 'kayak' }).items[0]!.tool).toBe('kayak_rental');
     tg.close();
   });
 });
