@@ -1,9 +1,12 @@
 /**
  * Dense scores of every tool for one query, in the model's tool index order: what the
  * evaluator ranks against. The ranking is the one predictNext and searchTools return (same
- * features, same profile), without the top-k cut.
+ * features, same profile), without the top-k cut. `recentIntents`: the intents recorded since
+ * the model, read by the intent association (recent-intents.ts); tools newer than the model
+ * have no place in the dense order and are left out.
  */
 import { splitClauses } from '../text/clauses.js';
+import type { RecentIntents } from '../text/recent-intents.js';
 import { tokenize } from '../text/tokenize.js';
 import { collectFeatures } from './features.js';
 import type { RecommenderModel } from './model.js';
@@ -17,6 +20,7 @@ export function scoreAllTools(
   intent: string | null,
   mode: ScoreMode,
   out: Float64Array,
+  recentIntents?: RecentIntents,
 ): void {
   const { graph, scratch, rowScore } = model;
   const tokens = intent !== null && intent !== '' ? tokenize(intent) : null;
@@ -32,6 +36,7 @@ export function scoreAllTools(
       ...(useIntent !== null && mode === 'search' ? { intentText: intent! } : {}),
       ...(clauses ? { clauses } : {}),
       ...(weights ? { weights } : {}),
+      ...(recentIntents ? { recentIntents } : {}),
     },
     scratch,
   );

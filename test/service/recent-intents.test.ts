@@ -140,4 +140,27 @@ describe('recent intents', () => {
     expect(tg.searchTools({ query: 'kayak' }).items[0]!.tool).toBe('kayak_rental');
     tg.close();
   });
+
+  it('count in workflow suggestion: the searches that choose its tools read them', () => {
+    const tg = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
+    tg.setTools(['search', 'book', 'weather', 'rent'].map((name) => ({ name, description: `${name} things` })));
+    tg.ingest([
+      { id: '1', intent: 'book a flight', tools: ['search', 'book'] },
+      { id: '2', intent: 'check the weather', tools: ['weather'] },
+      { id: '3', intent: 'hire a car', tools: ['rent'] },
+    ]);
+    tg.rebuild();
+    const before = tg.suggestDag({ intent: 'kayak' });
+    expect(before.nodes.map((n) => n.kind === 'tool' && n.tool)).not.toContain('rent');
+    tg.ingest([1, 2, 3].map((i) => ({ id: `k${i}`, intent: 'rent a kayak', tools: ['rent'] })));
+    const live = tg.suggestDag({ intent: 'kayak' });
+    expect(live.version).toBeLessThan(tg.stats().version);
+    expect(live.nodes[0]).toMatchObject({ kind: 'tool', tool: 'rent' });
+    // A request of two clauses: each clause's own search reads them as well.
+    const two = tg.suggestDag({ intent: 'book a flight, then a kayak' });
+    expect(two.nodes.map((n) => n.kind === 'tool' && n.tool)).toEqual(expect.arrayContaining(['book', 'rent']));
+    tg.rebuild();
+    expect(tg.suggestDag({ intent: 'kayak' }).nodes[0]).toMatchObject({ kind: 'tool', tool: 'rent' });
+    tg.close();
+  });
 });

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { SnapshotThread } from '../../src/graph/snapshot-thread.js';
 import type { RecommenderModel } from '../../src/recommend/model.js';
+import { suggestDag } from '../../src/recommend/dag/suggest-dag.js';
 import { predictNext } from '../../src/recommend/predict-next.js';
+import { searchTools } from '../../src/recommend/search-tools.js';
 import { Toolgraph } from '../../src/service/toolgraph.js';
 import { expectCode } from '../helpers/expect-code.js';
 
@@ -236,12 +238,18 @@ describe('Toolgraph service', () => {
     expect(sliced.stats().slicedBuilds).toBe(1);
     expect(model.graph.version).toBe(reference.stats().version);
     expect(model.graph.n).toBe(11 + 1);
-    const ask = (g: Toolgraph) => [g.searchTools({ query: 'tool for step 4' }), g.suggestDag({ intent: 'plan step 2' })];
     // The answers of the model just built, before the debounced rebuild takes the newer traces
-    // (next-tool predictions read those traces' transitions beside it: asked of the model alone).
-    expect(ask(sliced)).toEqual(ask(reference));
-    const predictions = (m: RecommenderModel) => [predictNext(m, { context: ['t1', 't3'], intent: 'plan step 3' }), predictNext(m, { context: ['t2'] })];
-    expect(predictions(model)).toEqual(predictions(reference.rebuild()));
+    // (the service's queries read those traces' transitions and intents beside it: asked of the
+    // model alone).
+    const ask = (m: RecommenderModel) => [
+      searchTools(m, { query: 'tool for step 4' }),
+      suggestDag(m, { intent: 'plan step 2' }),
+      predictNext(m, { context: ['t1', 't3'], intent: 'plan step 3' }),
+      predictNext(m, { context: ['t2'] }),
+    ];
+    expect(ask(model)).toEqual(ask(reference.rebuild()));
+    // The service answers from that model, the newer traces beside it.
+    expect(sliced.stats().modelVersion).toBe(model.graph.version);
     sliced.close();
     reference.close();
   });

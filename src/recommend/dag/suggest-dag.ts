@@ -53,6 +53,7 @@ import { edgeIndex } from '../../graph/edge-reliability.js';
 import { cycleHops, hopDistance, pathConfidence } from '../../graph/path-confidence.js';
 import { clauseOrderEvidence, clauseOrderLogOdds, clausePositions } from '../../text/clause-order.js';
 import { clauseParts, type Clause } from '../../text/clauses.js';
+import type { RecentIntents } from '../../text/recent-intents.js';
 import { tokenize } from '../../text/tokenize.js';
 import type { RecommenderModel } from '../model.js';
 import { scoreAllTools } from '../score-all.js';
@@ -115,7 +116,12 @@ interface Step {
 /** Hops beyond which a learned path no longer counts as evidence of a dependency. */
 const MAX_HOPS = 4;
 
-export function suggestDag(model: RecommenderModel, request: DagRequest): DagSuggestion {
+/**
+ * `recentIntents`: the intents recorded since the model (recent-intents.ts), which the searches
+ * that choose the tools read, so that a trace's intent counts in the next suggestion; its new
+ * tools, which the model's arrays lack, wait for the rebuild.
+ */
+export function suggestDag(model: RecommenderModel, request: DagRequest, recentIntents?: RecentIntents): DagSuggestion {
   const { graph, catalog } = model;
   const maxNodes = request.maxNodes ?? DAG_DEFAULTS.maxNodes;
   const reject = request.thresholds?.reject ?? DAG_DEFAULTS.reject;
@@ -139,7 +145,7 @@ export function suggestDag(model: RecommenderModel, request: DagRequest): DagSug
 
   // 2. Which tools.
   const scores = new Float64Array(graph.n);
-  const candidates = chooseTools(model, request.intent, clauses, neighbours, length, maxNodes, new Set(context), scores);
+  const candidates = chooseTools(model, request.intent, clauses, neighbours, length, maxNodes, new Set(context), scores, recentIntents);
 
   // 3. Order. The confidences are calibrated once the fit has learned how (calibration.ts).
   const calibration = model.weights.stepCalibration;
@@ -261,9 +267,10 @@ function chooseTools(
   maxNodes: number,
   done: ReadonlySet<number>,
   scores: Float64Array,
+  recentIntents: RecentIntents | undefined,
 ): Step[] {
   const n = model.graph.n;
-  scoreAllTools(model, [], intent, 'search', scores);
+  scoreAllTools(model, [], intent, 'search', scores, recentIntents);
   const { max, sum } = softmaxScale(scores, n);
   // Only the best tools not already done are read: select them, do not sort all n.
   const top = createTopK(Math.min(n, CLAUSE_REACH * similarLength + done.size));
@@ -276,7 +283,7 @@ function chooseTools(
     ranked.push(c);
     membership.set(c, Math.min(1, (similarLength * Math.exp(scores[c]! - max)) / sum));
   }
-  const picks = clausePicks(model, clauses, ranked, Math.min(maxNodes, ranked.length), scores, membership);
+  const picks = clausePicks(model, clauses, ranked, Math.min(maxNodes, ranked.length), scores, membership, recentIntents);
   const repeats = typicalRepeats(model, neighbours);
   // A request each of whose clauses picks a tool of its own has named all its steps: the
   // similar past tasks' length adds none (validation node-F1 / edge-F1 NESTFUL 0.731 / 0.443 ->
@@ -326,12 +333,20 @@ function chooseTools(
  * metatool workflows called `ok` were less often exact than those rejected; README, Workflow
  * suggestion).
  */
-function clausePicks(model: RecommenderModel, clauses: readonly Clause[], candidates: readonly number[], limit: number, scores: Float64Array, membership: Map<number, number>): number[] {
+function clausePicks(
+  model: RecommenderModel,
+  clauses: readonly Clause[],
+  candidates: readonly number[],
+  limit: number,
+  scores: Float64Array,
+  membership: Map<number, number>,
+  recentIntents: RecentIntents | undefined,
+): number[] {
   if (clauses.length < 2) return [];
   const n = model.graph.n;
   const picks: number[] = [];
   for (const clause of clauses.slice(0, MAX_CLAUSES)) {
-    scoreAllTools(model, [], clause.text, 'search', scores);
+    scoreAllTools(model, [], clause.text, 'search', scores, recentIntents);
     let best = -1;
     for (const c of candidates) if (best < 0 || scores[c]! > scores[best]!) best = c;
     if (best < 0) break;
