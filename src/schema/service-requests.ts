@@ -158,6 +158,7 @@ export const statsSchema = z.object({
   offThreadBuilds: z.number().describe('Rebuilds whose graph snapshot a worker thread finished'),
   slicedBuilds: z.number().describe('Rebuilds built in stages on the serving thread, the event loop turning between them'),
   recentTransitions: z.number().describe('Tools and context pairs whose successes next-tool predictions read live until the next rebuild'),
+  recentIntents: z.number().describe("Intent records the model's text lacks, which predictions, search and DAG suggestion read live until the next rebuild"),
 });
 
 export const toolInfoSchema = z.object({

@@ -165,6 +165,11 @@ export interface ToolgraphStats {
    * predictions read from the live graph until the next rebuild (recent-transitions.ts).
    */
   readonly recentTransitions: number;
+  /**
+   * Intent records the model's text lacks, whose counts predictions, search and DAG suggestion
+   * read beside it until the next rebuild (recent-intents.ts).
+   */
+  readonly recentIntents: number;
 }
 
 export interface IngestResult {
@@ -912,6 +917,7 @@ export class Toolgraph {
       offThreadBuilds: this.offThreadBuilds,
       slicedBuilds: this.slicedBuilds,
       recentTransitions: this.recent.size,
+      recentIntents: this.recentIntents.size,
     };
   }
 

@@ -55,10 +55,12 @@ describe('recent intents', () => {
     expect(newerRanked).toBeGreaterThan(10);
     // A word only the later traces used moves the association already.
     expect([...intentSignals(live, 'kayak').values()].some((v) => v > 0.01)).toBe(true);
-    // Answered by the first model all along.
+    // Answered by the first model all along, the later records read beside it (those with intent).
     expect(live.stats().modelVersion).toBeLessThan(live.stats().version);
+    expect(live.stats().recentIntents).toBe(after.filter((t) => (t as { intent: string; success: boolean }).intent !== '' && (t as { success: boolean }).success).length);
     // A model holding the counted records drops them; later records are counted on top of it.
     live.rebuild();
+    expect(live.stats().recentIntents).toBe(0);
     const later = traces(3, 60, 36, [...WORDS, ...LATER_WORDS, 'canoe'], 'c');
     live.ingest(later);
     const again = new Toolgraph({ learnCapabilities: false });

@@ -110,6 +110,7 @@ export class HttpMetrics {
     gauge('toolgraph_model_version', 'Graph version of the model answering queries (-1 before the first build).', stats.modelVersion);
     gauge('toolgraph_rebuild_seconds', 'Duration of the last model rebuild.', stats.rebuildMs / 1000);
     gauge('toolgraph_recent_transitions', 'Tools and context pairs whose successes since the model predictions read live.', stats.recentTransitions);
+    gauge('toolgraph_recent_intents', 'Intent records since the model that predictions, search and DAG suggestion read live.', stats.recentIntents);
     gauge('toolgraph_uptime_seconds', 'Seconds since this server started.', (Date.now() - this.started) / 1000);
     return `${out.join('\n')}\n`;
   }

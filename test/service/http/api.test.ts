@@ -278,6 +278,7 @@ describe('HTTP API', () => {
     expect(text).toContain(`toolgraph_graph_traces ${stats.traces}\n`);
     expect(text).toMatch(/^toolgraph_rebuild_seconds \d/m);
     expect(text).toMatch(/^toolgraph_recent_transitions \d+$/m);
+    expect(text).toMatch(/^toolgraph_recent_intents \d+$/m);
     expect(text).toMatch(/^toolgraph_ingestion_lag_seconds \d/m);
     // Every sample line parses as `name{labels} value`.
     for (const line of text.trim().split('\n')) {
