@@ -29,18 +29,26 @@ function intentSignals(tg: Toolgraph, intent: string, by: 'predict' | 'search' =
   return out;
 }
 
+/**
+ * 300 traces, a model of them, and 200 later traces (five new tools, three new words) read live
+ * beside it; and a model rebuilt on all 500.
+ */
+function liveAndRebuilt(): { before: unknown[]; after: unknown[]; live: Toolgraph; fresh: Toolgraph } {
+  const before = traces(1, 300, 30, WORDS, 'a');
+  const after = traces(2, 200, 35, [...WORDS, ...LATER_WORDS], 'b');
+  const live = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
+  live.ingest(before);
+  live.rebuild();
+  live.ingest(after);
+  const fresh = new Toolgraph({ learnCapabilities: false });
+  fresh.ingest([...before, ...after]);
+  fresh.rebuild();
+  return { before, after, live, fresh };
+}
+
 describe('recent intents', () => {
   it('gives the intent signal a rebuilt model would, before the rebuild', () => {
-    const before = traces(1, 300, 30, WORDS, 'a');
-    // Later traces reach five tools and three words the first model does not have.
-    const after = traces(2, 200, 35, [...WORDS, ...LATER_WORDS], 'b');
-    const live = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
-    live.ingest(before);
-    live.rebuild();
-    live.ingest(after);
-    const fresh = new Toolgraph({ learnCapabilities: false });
-    fresh.ingest([...before, ...after]);
-    fresh.rebuild();
+    const { before, after, live, fresh } = liveAndRebuilt();
 
     const asked = [...WORDS, ...LATER_WORDS, 'book a kayak', 'river tent river', 'send the invoice', 'unknown words only', 'refund refund hotel tent'];
     let newerRanked = 0;
@@ -93,15 +101,7 @@ describe('recent intents', () => {
   });
 
   it('count in search as in prediction: the same intent signals, and a new tool found by a new word', () => {
-    const before = traces(1, 300, 30, WORDS, 'a');
-    const after = traces(2, 200, 35, [...WORDS, ...LATER_WORDS], 'b');
-    const live = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
-    live.ingest(before);
-    live.rebuild();
-    live.ingest(after);
-    const fresh = new Toolgraph({ learnCapabilities: false });
-    fresh.ingest([...before, ...after]);
-    fresh.rebuild();
+    const { live, fresh } = liveAndRebuilt();
     let newerRanked = 0;
     for (const intent of [...WORDS, ...LATER_WORDS, 'book a kayak', 'river tent river', 'refund refund hotel tent']) {
       const got = intentSignals(live, intent, 'search');
