@@ -1,12 +1,12 @@
 /**
- * Tools newer than the model's snapshot, ranked by next-tool prediction from their live
- * transitions (recent-transitions.ts) and intent association (recent-intents.ts). A tool a trace
- * has just introduced has no row in the snapshot's arrays until the next rebuild, yet the live
- * counts already say how often it followed the context and which intents called it: it is
+ * Tools newer than the model's snapshot, ranked by next-tool prediction and search from their
+ * live transitions (recent-transitions.ts) and intent association (recent-intents.ts). A tool a
+ * trace has just introduced has no row in the snapshot's arrays until the next rebuild, yet the
+ * live counts already say how often it followed the context and which intents called it: it is
  * scored as a row with those signals and its live popularity, nothing else (no similar tasks,
  * PageRank or neighbourhood yet, as for a tool the model holds without them), and it joins the
  * softmax's normaliser, so the model's tools' probabilities make room for it. Scored in
- * predict-next.ts.
+ * newer-scores.ts.
  */
 
 /** The newer tools one query's live counts reached, with their live signals. */
