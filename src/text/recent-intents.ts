@@ -1,8 +1,8 @@
 /**
  * The intents a ToolGraph learned after a model's text was built, read at query time beside the
  * model's naive Bayes association (intent-association.ts), as RecentTransitions does for the
- * transition counts: a trace's intent counts in next-tool predictions from the moment it is
- * applied, not from the next rebuild.
+ * transition counts: a trace's intent counts in next-tool predictions, search (its coverage
+ * too) and DAG suggestion from the moment it is applied, not from the next rebuild.
  *
  * Kept: the counts the association is fitted from, for the records of the graph's intent log
  * (ToolGraph.intents, which only grows) past those the installed model's text was built from,
