@@ -33,7 +33,7 @@ import type { RecentTransitions } from '../graph/recent-transitions.js';
 import type { GraphSnapshot } from '../graph/snapshot.js';
 import { scoreBm25 } from '../text/bm25.js';
 import { scoreIntent } from '../text/intent-association.js';
-import { SimilarScratch, similarTasks } from '../text/similar-intents.js';
+import { SimilarScratch, similarTasks, similarTasksWithRecent } from '../text/similar-intents.js';
 import type { TextModel } from '../text/text-model.js';
 import { VectorQuery, type ToolVectors } from '../text/tool-vectors.js';
 import { termId } from '../text/vocabulary.js';
@@ -312,7 +312,7 @@ export function collectFeatures(graph: GraphSnapshot, text: TextModel, query: Qu
       const near = embedded.nearest(neighbours, scratch.nearTools, scratch.nearScores);
       for (let i = 0; i < near; i++) scratch.touch(scratch.nearTools[i]!);
     }
-    collectSimilar(text, query.intent, last, scratch);
+    collectSimilar(text, query.intent, last, scratch, query.recentIntents);
     if (query.clauses !== undefined && query.clauses.length > 1) collectMentionOrder(text, query.clauses, ctx, scratch);
     if (query.extra !== undefined) for (const c of query.extra) scratch.touch(c);
     for (let r = 0; r < scratch.rows; r++) {
@@ -438,13 +438,20 @@ function bestClause(clauses: readonly (readonly string[])[], terms: readonly str
   return best;
 }
 
-/** Accumulates the similar-task signals of the K nearest remembered tasks. */
-function collectSimilar(text: TextModel, intent: readonly string[], last: number, scratch: FeatureScratch): void {
+/**
+ * Accumulates the similar-task signals of the K nearest remembered tasks; with `recent`, the
+ * records since the model are remembered tasks too (similarTasksWithRecent), and a tool newer
+ * than the model in one of them has no row to receive its share (it is still in the totals).
+ */
+function collectSimilar(text: TextModel, intent: readonly string[], last: number, scratch: FeatureScratch, recent: RecentIntents | undefined): void {
   const sim = scratch.similar;
-  similarTasks(text.intent.examples, intent, sim);
+  if (recent !== undefined) similarTasksWithRecent(text.intent.examples, recent, intent, sim);
+  else similarTasks(text.intent.examples, intent, sim);
   if (sim.count === 0) return;
   const { values, stampTool, stampNext } = scratch;
   const { sequenceStart, sequenceTools } = text.memory;
+  const tasks = sequenceStart.length - 1;
+  const n = scratch.n;
   if (scratch.stamp > 1 << 30) {
     stampTool.fill(0);
     stampNext.fill(0);
@@ -458,17 +465,20 @@ function collectSimilar(text: TextModel, intent: readonly string[], last: number
     const stamp = ++scratch.stamp;
     total += w;
     let sawLast = false;
-    const end = sequenceStart[j + 1]!;
-    for (let p = sequenceStart[j]!; p < end; p++) {
-      const c = sequenceTools[p]!;
-      if (stampTool[c] !== stamp) {
+    // A model's task, or a record since the model (its tools in live indexes).
+    const tools: ArrayLike<number> = j < tasks ? sequenceTools : recent!.sequenceOf(j - tasks);
+    const start = j < tasks ? sequenceStart[j]! : 0;
+    const end = j < tasks ? sequenceStart[j + 1]! : tools.length;
+    for (let p = start; p < end; p++) {
+      const c = tools[p]!;
+      if (c < n && stampTool[c] !== stamp) {
         stampTool[c] = stamp;
         values[scratch.touch(c) * F + S_SIMILAR_TOOL]! += w;
       }
       if (c === last && p + 1 < end) {
         sawLast = true;
-        const next = sequenceTools[p + 1]!;
-        if (stampNext[next] !== stamp) {
+        const next = tools[p + 1]!;
+        if (next < n && stampNext[next] !== stamp) {
           stampNext[next] = stamp;
           values[scratch.touch(next) * F + S_SIMILAR_NEXT]! += w;
         }

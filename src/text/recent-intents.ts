@@ -28,6 +28,9 @@ export class RecentIntents {
   /** Per term: occurrences per credited tool, and in all. */
   private readonly countsMap = new Map<string, Map<number, number>>();
   private readonly occurrences = new Map<string, number>();
+  /** Per term: the counted records whose intent holds it; and the tokens of them all (for BM25). */
+  private readonly documentsMap = new Map<string, number>();
+  private tokenCount = 0;
   /** Bumped by every change to the counts, so that what is derived from them can be cached. */
   private revisionValue = 0;
 
@@ -79,6 +82,29 @@ export class RecentIntents {
     return this.revisionValue;
   }
 
+  /** The counted records' tokens, in log order (record i is the log's base + i). */
+  get records(): readonly (readonly string[])[] {
+    this.sync();
+    return this.tokenized;
+  }
+
+  /** Counted record i's tool sequence, in live indexes (tools newer than the model past its own). */
+  sequenceOf(i: number): readonly number[] {
+    return this.graph.intents()[this.base + i]!.sequence;
+  }
+
+  /** How many counted records' intents hold `term`. */
+  documentFrequency(term: string): number {
+    this.sync();
+    return this.documentsMap.get(term) ?? 0;
+  }
+
+  /** The tokens of all counted records' intents. */
+  get tokenTotal(): number {
+    this.sync();
+    return this.tokenCount;
+  }
+
   /**
    * Counts the records the log gained since the last read: read here, by the query that needs
    * them, not on the write path (counting each trace as it was ingested cost durable ingestion
@@ -101,6 +127,8 @@ export class RecentIntents {
       add(this.evidenceMap, t, sign);
       add(this.tokensMap, t, sign * tokens.length);
     }
+    this.tokenCount += sign * tokens.length;
+    for (const term of new Set(tokens)) add(this.documentsMap, term, sign);
     for (const term of tokens) {
       add(this.occurrences, term, sign);
       let perTool = this.countsMap.get(term);

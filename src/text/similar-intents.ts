@@ -17,6 +17,8 @@
 import type { Bm25Index } from './bm25.js';
 import { scoreBm25 } from './bm25.js';
 import { INTENT_KNN_DEFAULTS } from './intent-knn.js';
+import type { RecentIntents } from './recent-intents.js';
+import { termId } from './vocabulary.js';
 
 export const NEIGHBOURS = INTENT_KNN_DEFAULTS.k;
 const POWER = INTENT_KNN_DEFAULTS.power;
@@ -38,6 +40,9 @@ export function buildIntentMemory(sequences: readonly (readonly number[])[]): In
 /** Scratch for `similarTasks`: reuse one per model. */
 export class SimilarScratch {
   readonly scores: Float64Array;
+  /** Scores of the records since the model (similarTasksWithRecent), grown as needed. */
+  recentScores = new Float64Array(0);
+  /** Neighbours best first: task j, or for j >= the model's tasks, record j - tasks since the model. */
   readonly neighbours = new Int32Array(NEIGHBOURS);
   readonly weights = new Float64Array(NEIGHBOURS);
   count = 0;
@@ -56,22 +61,92 @@ export function similarTasks(intents: Bm25Index, tokens: readonly string[], scra
   const n = intents.nDocs;
   if (n === 0) return;
   scoreBm25(intents, tokens, scratch.scores);
-  const { neighbours, weights, scores } = scratch;
-  let count = 0;
-  for (let j = 0; j < n; j++) {
+  selectNeighbours(scratch, scratch.scores, n, 0);
+  weighNeighbours(scratch);
+}
+
+/**
+ * similarTasks over the model's tasks and the records since the model (recent-intents.ts)
+ * together, as a model rebuilt on all of them would find them: BM25 with the statistics of the
+ * whole collection (document count, average length, each query term's document frequency), the
+ * model's tasks first and the records after them in log order, so that ties go the same way.
+ * With no record since the model it is similarTasks itself.
+ */
+export function similarTasksWithRecent(intents: Bm25Index, recent: RecentIntents, tokens: readonly string[], scratch: SimilarScratch): void {
+  const records = recent.records;
+  if (records.length === 0) {
+    similarTasks(intents, tokens, scratch);
+    return;
+  }
+  scratch.count = 0;
+  const n = intents.nDocs;
+  const m = records.length;
+  const docs = n + m;
+  const avgDocLength = (intents.avgDocLength * n + recent.tokenTotal) / docs;
+  const { k1, b, postingStart, postingDoc, postingTf, docLength } = intents;
+  const k1p1 = k1 + 1;
+  const norm = (length: number): number => k1 * (1 - b + b * (avgDocLength > 0 ? length / avgDocLength : 1));
+  const scores = scratch.scores;
+  scores.fill(0, 0, n);
+  if (scratch.recentScores.length < m) scratch.recentScores = new Float64Array(2 * m);
+  const recentScores = scratch.recentScores;
+  recentScores.fill(0, 0, m);
+  const vocabulary = { terms: intents.terms };
+  // Query terms in the records' intents: their frequency per record, counted once per query.
+  const wanted = new Set(tokens);
+  const frequency = new Map<string, Map<number, number>>();
+  for (let r = 0; r < m; r++) {
+    for (const term of records[r]!) {
+      if (!wanted.has(term)) continue;
+      let perRecord = frequency.get(term);
+      if (perRecord === undefined) frequency.set(term, (perRecord = new Map()));
+      perRecord.set(r, (perRecord.get(r) ?? 0) + 1);
+    }
+  }
+  for (const token of tokens) {
+    const v = termId(vocabulary, token);
+    const df = (v >= 0 ? postingStart[v + 1]! - postingStart[v]! : 0) + recent.documentFrequency(token);
+    if (df === 0) continue;
+    const idf = Math.log(1 + (docs - df + 0.5) / (df + 0.5));
+    if (v >= 0) {
+      for (let p = postingStart[v]!; p < postingStart[v + 1]!; p++) {
+        const d = postingDoc[p]!;
+        const tf = postingTf[p]!;
+        scores[d]! += (idf * tf * k1p1) / (tf + norm(docLength[d]!));
+      }
+    }
+    frequency.get(token)?.forEach((tf, r) => {
+      recentScores[r]! += (idf * tf * k1p1) / (tf + norm(records[r]!.length));
+    });
+  }
+  selectNeighbours(scratch, scores, n, 0);
+  selectNeighbours(scratch, recentScores, m, n);
+  weighNeighbours(scratch);
+}
+
+/** Inserts documents offset + j of `scores[0 .. count)` into the scratch's top NEIGHBOURS (ties keep the earlier). */
+function selectNeighbours(scratch: SimilarScratch, scores: Float64Array, count: number, offset: number): void {
+  const { neighbours, weights } = scratch;
+  let kept = scratch.count;
+  for (let j = 0; j < count; j++) {
     const s = scores[j]!;
     if (s <= 0) continue;
-    if (count === NEIGHBOURS && s <= weights[count - 1]!) continue;
-    let i = count < NEIGHBOURS ? count++ : NEIGHBOURS - 1;
+    if (kept === NEIGHBOURS && s <= weights[kept - 1]!) continue;
+    let i = kept < NEIGHBOURS ? kept++ : NEIGHBOURS - 1;
     while (i > 0 && weights[i - 1]! < s) {
       weights[i] = weights[i - 1]!;
       neighbours[i] = neighbours[i - 1]!;
       i--;
     }
     weights[i] = s;
-    neighbours[i] = j;
+    neighbours[i] = offset + j;
   }
+  scratch.count = kept;
+}
+
+/** The kept neighbours' scores as kNN weights: (score / best)^p. */
+function weighNeighbours(scratch: SimilarScratch): void {
+  const { weights, count } = scratch;
   const max = count > 0 ? weights[0]! : 0;
   for (let i = 0; i < count; i++) weights[i] = Math.pow(weights[i]! / max, POWER);
-  scratch.count = count;
 }

@@ -165,4 +165,31 @@ describe('recent intents', () => {
     expect(tg.suggestDag({ intent: 'kayak' }).nodes[0]).toMatchObject({ kind: 'tool', tool: 'rent' });
     tg.close();
   });
+
+  it('count as similar past tasks: the similar-task signals a rebuilt model would give the model\'s tools', () => {
+    const { live, fresh } = liveAndRebuilt();
+    const similar = (tg: Toolgraph, context: readonly string[], intent: string): Map<string, [number, number]> => {
+      const out = new Map<string, [number, number]>();
+      for (const item of tg.predictNext({ context, intent, k: 1_000 }).items) {
+        if (item.kind === 'tool') out.set(item.tool, [item.signals.similarTool, item.signals.similarNext]);
+      }
+      return out;
+    };
+    const asked: [readonly string[], string][] = [[[], 'book a kayak'], [['t3'], 'river tent river'], [['t1'], 'send the invoice'], [['t7'], 'refund hotel'], [[], 'weather'], [['t2'], 'cancel refund pay']];
+    for (const [context, intent] of asked) {
+      const got = similar(live, context, intent);
+      const want = similar(fresh, context, intent);
+      // The model's tools (t0..t29; the later traces add t30..t34, which have no row yet).
+      for (const [tool, [similarTool, similarNext]] of got) {
+        if (Number(tool.slice(1)) >= 30) continue;
+        expect(similarTool).toBeCloseTo(want.get(tool)![0], 12);
+        expect(similarNext).toBeCloseTo(want.get(tool)![1], 12);
+      }
+      for (const [tool, [similarTool]] of want) if (similarTool > 0 && Number(tool.slice(1)) < 30) expect(got.get(tool)?.[0]).toBeGreaterThan(0);
+    }
+    // A word only the later traces used finds them as similar tasks already.
+    expect([...similar(live, [], 'kayak').values()].some(([similarTool]) => similarTool > 0)).toBe(true);
+    live.close();
+    fresh.close();
+  });
 });
