@@ -28,8 +28,11 @@ export class RecentIntents {
   /** Per term: occurrences per credited tool, and in all. */
   private readonly countsMap = new Map<string, Map<number, number>>();
   private readonly occurrences = new Map<string, number>();
-  /** Per term: the counted records whose intent holds it; and the tokens of them all (for BM25). */
-  private readonly documentsMap = new Map<string, number>();
+  /**
+   * Per term: the counted records whose intent holds it (log indexes, ascending) and how often,
+   * an inverted index for BM25 over them (similar-intents.ts); and the tokens of them all.
+   */
+  private readonly postingsMap = new Map<string, { readonly records: number[]; readonly tf: number[] }>();
   private tokenCount = 0;
   /** Bumped by every change to the counts, so that what is derived from them can be cached. */
   private revisionValue = 0;
@@ -48,7 +51,7 @@ export class RecentIntents {
   forget(records: number): void {
     const log = this.graph.intents();
     const drop = Math.min(Math.max(0, records - this.base), this.tokenized.length);
-    for (let i = 0; i < drop; i++) this.apply(this.tokenized[i]!, log[this.base + i]!.tools, -1);
+    for (let i = 0; i < drop; i++) this.apply(this.tokenized[i]!, log[this.base + i]!.tools, this.base + i, -1);
     this.tokenized.splice(0, drop);
     this.base = Math.max(this.base, records);
   }
@@ -82,10 +85,15 @@ export class RecentIntents {
     return this.revisionValue;
   }
 
-  /** The counted records' tokens, in log order (record i is the log's base + i). */
+  /** The counted records' tokens, in log order (record i is the log's record `first` + i). */
   get records(): readonly (readonly string[])[] {
     this.sync();
     return this.tokenized;
+  }
+
+  /** The log index of the first counted record. */
+  get first(): number {
+    return this.base;
   }
 
   /** Counted record i's tool sequence, in live indexes (tools newer than the model past its own). */
@@ -93,10 +101,10 @@ export class RecentIntents {
     return this.graph.intents()[this.base + i]!.sequence;
   }
 
-  /** How many counted records' intents hold `term`. */
-  documentFrequency(term: string): number {
+  /** The counted records whose intent holds `term` (log indexes, ascending), with its frequency in each. */
+  postings(term: string): { readonly records: readonly number[]; readonly tf: readonly number[] } | undefined {
     this.sync();
-    return this.documentsMap.get(term) ?? 0;
+    return this.postingsMap.get(term);
   }
 
   /** The tokens of all counted records' intents. */
@@ -116,19 +124,41 @@ export class RecentIntents {
       // A record crediting no tool (a trace without steps) is left out of the fit, its words too.
       const tokens = log[r]!.tools.length > 0 ? tokenize(log[r]!.intent) : [];
       this.tokenized.push(tokens);
-      this.apply(tokens, log[r]!.tools, 1);
+      this.apply(tokens, log[r]!.tools, r, 1);
     }
   }
 
-  /** Adds (sign 1) or removes (-1) one record's counts: its intent's tokens, credited to its distinct tools. */
-  private apply(tokens: readonly string[], tools: readonly number[], sign: 1 | -1): void {
+  /**
+   * Adds (sign 1) or removes (-1) the counts of record `index` of the log: its intent's tokens,
+   * credited to its distinct tools. Records are removed oldest first, so a removed record's
+   * postings are the first of their lists.
+   */
+  private apply(tokens: readonly string[], tools: readonly number[], index: number, sign: 1 | -1): void {
     this.revisionValue++;
     for (const t of tools) {
       add(this.evidenceMap, t, sign);
       add(this.tokensMap, t, sign * tokens.length);
     }
     this.tokenCount += sign * tokens.length;
-    for (const term of new Set(tokens)) add(this.documentsMap, term, sign);
+    if (sign > 0) {
+      for (const term of tokens) {
+        let list = this.postingsMap.get(term);
+        if (list === undefined) this.postingsMap.set(term, (list = { records: [], tf: [] }));
+        const last = list.records.length - 1;
+        if (list.records[last] === index) list.tf[last]!++;
+        else {
+          list.records.push(index);
+          list.tf.push(1);
+        }
+      }
+    } else {
+      for (const term of new Set(tokens)) {
+        const list = this.postingsMap.get(term)!;
+        list.records.shift();
+        list.tf.shift();
+        if (list.records.length === 0) this.postingsMap.delete(term);
+      }
+    }
     for (const term of tokens) {
       add(this.occurrences, term, sign);
       let perTool = this.countsMap.get(term);

@@ -85,39 +85,35 @@ export function similarTasksWithRecent(intents: Bm25Index, recent: RecentIntents
   const avgDocLength = (intents.avgDocLength * n + recent.tokenTotal) / docs;
   const { k1, b, postingStart, postingDoc, postingTf, docLength } = intents;
   const k1p1 = k1 + 1;
-  const norm = (length: number): number => k1 * (1 - b + b * (avgDocLength > 0 ? length / avgDocLength : 1));
+  // K(d) = k1 (1 - b + b |d| / avgdl) with the whole collection's average (bm25.ts).
+  const lengthScale = avgDocLength > 0 ? (k1 * b) / avgDocLength : 0;
+  const constant = avgDocLength > 0 ? k1 * (1 - b) : k1;
   const scores = scratch.scores;
   scores.fill(0, 0, n);
   if (scratch.recentScores.length < m) scratch.recentScores = new Float64Array(2 * m);
   const recentScores = scratch.recentScores;
   recentScores.fill(0, 0, m);
   const vocabulary = { terms: intents.terms };
-  // Query terms in the records' intents: their frequency per record, counted once per query.
-  const wanted = new Set(tokens);
-  const frequency = new Map<string, Map<number, number>>();
-  for (let r = 0; r < m; r++) {
-    for (const term of records[r]!) {
-      if (!wanted.has(term)) continue;
-      let perRecord = frequency.get(term);
-      if (perRecord === undefined) frequency.set(term, (perRecord = new Map()));
-      perRecord.set(r, (perRecord.get(r) ?? 0) + 1);
-    }
-  }
+  const first = recent.first;
   for (const token of tokens) {
     const v = termId(vocabulary, token);
-    const df = (v >= 0 ? postingStart[v + 1]! - postingStart[v]! : 0) + recent.documentFrequency(token);
+    const held = recent.postings(token);
+    const df = (v >= 0 ? postingStart[v + 1]! - postingStart[v]! : 0) + (held?.records.length ?? 0);
     if (df === 0) continue;
     const idf = Math.log(1 + (docs - df + 0.5) / (df + 0.5));
     if (v >= 0) {
       for (let p = postingStart[v]!; p < postingStart[v + 1]!; p++) {
         const d = postingDoc[p]!;
         const tf = postingTf[p]!;
-        scores[d]! += (idf * tf * k1p1) / (tf + norm(docLength[d]!));
+        scores[d]! += (idf * tf * k1p1) / (tf + constant + lengthScale * docLength[d]!);
       }
     }
-    frequency.get(token)?.forEach((tf, r) => {
-      recentScores[r]! += (idf * tf * k1p1) / (tf + norm(records[r]!.length));
-    });
+    if (held === undefined) continue;
+    for (let k = 0; k < held.records.length; k++) {
+      const r = held.records[k]! - first;
+      const tf = held.tf[k]!;
+      recentScores[r]! += (idf * tf * k1p1) / (tf + constant + lengthScale * records[r]!.length);
+    }
   }
   selectNeighbours(scratch, scores, n, 0);
   selectNeighbours(scratch, recentScores, m, n);

@@ -167,7 +167,7 @@ describe('recent intents', () => {
   });
 
   it('count as similar past tasks: the similar-task signals a rebuilt model would give the model\'s tools', () => {
-    const { live, fresh } = liveAndRebuilt();
+    const { before, after, live, fresh } = liveAndRebuilt();
     const similar = (tg: Toolgraph, context: readonly string[], intent: string): Map<string, [number, number]> => {
       const out = new Map<string, [number, number]>();
       for (const item of tg.predictNext({ context, intent, k: 1_000 }).items) {
@@ -189,7 +189,23 @@ describe('recent intents', () => {
     }
     // A word only the later traces used finds them as similar tasks already.
     expect([...similar(live, [], 'kayak').values()].some(([similarTool]) => similarTool > 0)).toBe(true);
+    // After an install drops what the model holds, later records count on top of it.
+    live.rebuild();
+    const later = traces(3, 60, 36, [...WORDS, ...LATER_WORDS, 'canoe'], 'c');
+    live.ingest(later);
+    const again = new Toolgraph({ learnCapabilities: false });
+    again.ingest([...before, ...after, ...later]);
+    again.rebuild();
+    for (const [context, intent] of [[['t4'], 'canoe river'], [[], 'book a flight'], [['t30'], 'tent']] as const) {
+      const want = similar(again, context, intent);
+      for (const [tool, [similarTool, similarNext]] of similar(live, context, intent)) {
+        if (Number(tool.slice(1)) >= 35) continue;
+        expect(similarTool).toBeCloseTo(want.get(tool)![0], 12);
+        expect(similarNext).toBeCloseTo(want.get(tool)![1], 12);
+      }
+    }
     live.close();
     fresh.close();
+    again.close();
   });
 });
