@@ -137,7 +137,7 @@ function pairKey(from: string, to: string): string {
 
 function chainDag(model: RecommenderModel, intent: string, scores: Float64Array): Predicted {
   const tokens = tokenize(intent);
-  const learned = similarTaskLength(model.text, similarPastTasks(model.text, tokens, model.scratch.similar));
+  const learned = similarTaskLength(similarPastTasks(model.text, tokens, model.scratch.similar));
   const length = Math.min(model.graph.n, learned ?? Math.max(1, splitClauses(intent).length));
   scoreAllTools(model, [], intent, 'search', scores);
   const order = Array.from({ length: model.graph.n }, (_, c) => c).sort((a, b) => scores[b]! - scores[a]! || a - b);

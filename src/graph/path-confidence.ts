@@ -16,6 +16,14 @@
 import { ToolgraphError } from '../schema/errors.js';
 import type { Csr } from './csr.js';
 
+/**
+ * Successors beside the CSR's own: transitions learned since it was built (RecentTransitions),
+ * so that a path over them counts before the next rebuild. Indexes past the CSR's are skipped.
+ */
+export interface LiveSuccessors {
+  successorsOf(node: number): Iterable<number> | undefined;
+}
+
 /** Reusable BFS buffers, each of length >= n. */
 export interface HopScratch {
   /** Must be -1 everywhere on entry; hopDistance restores that before returning. */
@@ -45,9 +53,9 @@ function invalid(caller: string, message: string): ToolgraphError {
  * INVALID_INPUT for an index outside [0, n), maxHops not a non-negative integer (or Infinity),
  * scratch buffers shorter than n, or a scratch.dist that is not -1 at `from` or `to`.
  */
-export function hopDistance(csr: Csr, from: number, to: number, maxHops: number, scratch?: HopScratch): number {
+export function hopDistance(csr: Csr, from: number, to: number, maxHops: number, scratch?: HopScratch, live?: LiveSuccessors): number {
   const { dist, queue } = buffers('hopDistance', csr, from, to, maxHops, scratch);
-  return from === to ? 0 : search(csr, from, to, maxHops, dist, queue);
+  return from === to ? 0 : search(csr, from, to, maxHops, dist, queue, live);
 }
 
 /**
@@ -55,9 +63,9 @@ export function hopDistance(csr: Csr, from: number, to: number, maxHops: number,
  * is within maxHops: how far a tool called again depends on its earlier call, where
  * hopDistance(node, node) is the empty path. Same arguments and checks as hopDistance.
  */
-export function cycleHops(csr: Csr, node: number, maxHops: number, scratch?: HopScratch): number {
+export function cycleHops(csr: Csr, node: number, maxHops: number, scratch?: HopScratch, live?: LiveSuccessors): number {
   const { dist, queue } = buffers('cycleHops', csr, node, node, maxHops, scratch);
-  return search(csr, node, node, maxHops, dist, queue);
+  return search(csr, node, node, maxHops, dist, queue, live);
 }
 
 /** Checks a search's arguments (INVALID_INPUT naming `caller`) and returns its buffers. */
@@ -86,8 +94,8 @@ function buffers(caller: string, csr: Csr, from: number, to: number, maxHops: nu
  * is tested before the visited mark, so `to === from` finds the shortest cycle. Resets the
  * entries of `dist` it set.
  */
-function search(csr: Csr, from: number, to: number, maxHops: number, dist: Int32Array, queue: Int32Array): number {
-  const { offsets, targets } = csr;
+function search(csr: Csr, from: number, to: number, maxHops: number, dist: Int32Array, queue: Int32Array, live?: LiveSuccessors): number {
+  const { offsets, targets, n } = csr;
   dist[from] = 0;
   queue[0] = from;
   let head = 0;
@@ -106,6 +114,17 @@ function search(csr: Csr, from: number, to: number, maxHops: number, dist: Int32
         break search;
       }
       if (dist[v] !== -1) continue;
+      dist[v] = d + 1;
+      queue[tail++] = v;
+    }
+    const more = live?.successorsOf(u);
+    if (more === undefined) continue;
+    for (const v of more) {
+      if (v === to) {
+        result = d + 1;
+        break search;
+      }
+      if (v >= n || dist[v] !== -1) continue;
       dist[v] = d + 1;
       queue[tail++] = v;
     }

@@ -93,6 +93,15 @@ export class RecentTransitions {
     return n;
   }
 
+  /**
+   * The successors of `a` that gained a success since the installed model (those the model
+   * holds already are forgotten at its install): a path search reads them beside the model's
+   * CSR (path-confidence.ts, LiveSuccessors).
+   */
+  successorsOf(a: number): Iterable<number> | undefined {
+    return this.first.get(a)?.keys();
+  }
+
   /** Puts the successors changed after `since` into `targets`; returns how many. */
   private changedSince(successors: Changed | undefined, since: number): number {
     if (successors === undefined) return 0;

@@ -432,7 +432,7 @@ export class Toolgraph {
 
   /** A workflow of tools for an intent: nodes, dependencies, layers, confidences, warnings. */
   suggestDag(request: unknown): DagSuggestion {
-    return suggestDag(this.current(), parseDagRequest(request), this.recentIntents);
+    return suggestDag(this.current(), parseDagRequest(request), this.recent, this.recentIntents);
   }
 
   /**

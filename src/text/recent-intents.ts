@@ -12,7 +12,7 @@
  * ones a rebuilt text would fit; they are dropped, counts and all, when a model holding them is
  * installed.
  */
-import type { ToolGraph } from '../graph/tool-graph.js';
+import type { IntentRecord, ToolGraph } from '../graph/tool-graph.js';
 import { scoreIntent, type IntentModel } from './intent-association.js';
 import { tokenize } from './tokenize.js';
 import { termId } from './vocabulary.js';
@@ -98,7 +98,17 @@ export class RecentIntents {
 
   /** Counted record i's tool sequence, in live indexes (tools newer than the model past its own). */
   sequenceOf(i: number): readonly number[] {
-    return this.graph.intents()[this.base + i]!.sequence;
+    return this.recordOf(i).sequence;
+  }
+
+  /** Counted record i: its request, distinct tools and sequence. */
+  recordOf(i: number): IntentRecord {
+    return this.graph.intents()[this.base + i]!;
+  }
+
+  /** The name of tool `index` in the live graph, which knows the tools newer than the model too. */
+  toolName(index: number): string | undefined {
+    return this.graph.names[index];
   }
 
   /** The counted records whose intent holds `term` (log indexes, ascending), with its frequency in each. */

@@ -95,6 +95,11 @@ export function* textModelStages(
   };
 }
 
+/** The distinct terms of a tool's name (TextModel.nameTokens). */
+export function toolNameTokens(name: string): string[] {
+  return [...new Set(identifierTokens(name))];
+}
+
 /**
  * A model is rebuilt after every burst of traces, and most rebuilds change no tool's text. So
  * the catalogue's BM25 index, name tokens and tool vectors are kept between builds and reused
@@ -149,7 +154,7 @@ function* catalogueText(
     texts,
     embedding,
     bm25,
-    nameTokens: tools.map((tool) => [...new Set(identifierTokens(tool.name))]),
+    nameTokens: tools.map((tool) => toolNameTokens(tool.name)),
     vectors: embedding === null ? null : buildToolVectors(texts, embedding, previous),
   };
   catalogueTexts.set(catalog, built);

@@ -77,6 +77,29 @@ describe('hopDistance', () => {
     }
   });
 
+  it('over a CSR and live successors beside it, as over one graph of both (cycles too); nodes past the CSR are skipped', () => {
+    for (let seed = 5; seed <= 7; seed++) {
+      const { n, sources, targets } = randomEdges(seed, 30, 60);
+      const whole = csrFromEdges(n, sources, targets);
+      // Every third edge is learned since the CSR was built; some of them twice.
+      const built = sources.flatMap((u, e) => (e % 3 === 0 ? [] : [[u, targets[e]!] as const]));
+      const csr = csrFromEdges(n, built.map(([u]) => u), built.map(([, v]) => v));
+      const later = new Map<number, number[]>();
+      sources.forEach((u, e) => {
+        if (e % 3 === 0) later.set(u, [...(later.get(u) ?? []), targets[e]!, targets[e]!]);
+      });
+      // Past the CSR's nodes: a tool newer than the model, which no path may enter.
+      later.set(0, [...(later.get(0) ?? []), n + 3]);
+      const live = { successorsOf: (u: number) => later.get(u) };
+      const scratch = scratchFor(n);
+      for (let u = 0; u < n; u++) {
+        expect(cycleHops(csr, u, 6, scratch, live)).toBe(cycleHops(whole, u, 6));
+        for (let v = 0; v < n; v++) expect(hopDistance(csr, u, v, 6, scratch, live)).toBe(hopDistance(whole, u, v, 6));
+      }
+      expect(scratch.dist.every((x) => x === -1)).toBe(true);
+    }
+  });
+
   it('is unchanged by relabelling the nodes', () => {
     const { n, sources, targets } = randomEdges(12, 30, 60);
     const perm = randomPermutation(13, n);

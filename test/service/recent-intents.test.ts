@@ -166,6 +166,37 @@ describe('recent intents', () => {
     tg.close();
   });
 
+  it('count as similar past tasks in workflow suggestion: its length, order and repeats as a rebuilt model\'s', () => {
+    const tools = ['search', 'book', 'weather', 'rent', 'pay'].map((name) => ({ name, description: `${name} things` }));
+    const earlier = [1, 2, 3, 4].map((i) => ({ id: `p${i}`, intent: 'plan a trip', tools: ['search', 'book'] }));
+    // Later: the same kind of request, three steps in an order no earlier trace took, one repeated.
+    const later = [1, 2, 3].map((i) => ({ id: `k${i}`, intent: 'plan a kayak trip', tools: ['weather', 'rent', 'rent', 'pay'] }));
+    const tg = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
+    tg.setTools(tools);
+    tg.ingest(earlier);
+    tg.rebuild();
+    const shape = (dag: ReturnType<Toolgraph['suggestDag']>): { tools: string[]; edges: string[] } => {
+      const toolOf = new Map(dag.nodes.map((n) => [n.id, n.kind === 'tool' ? n.tool : n.capability]));
+      return { tools: dag.nodes.map((n) => toolOf.get(n.id)!), edges: dag.edges.map((e) => `${toolOf.get(e.from)}>${toolOf.get(e.to)}`) };
+    };
+    expect(shape(tg.suggestDag({ intent: 'plan a kayak trip' })).tools).toHaveLength(2);
+    tg.ingest(later);
+    const live = tg.suggestDag({ intent: 'plan a kayak trip' });
+    expect(live.version).toBeLessThan(tg.stats().version);
+    // The live graph's own transitions were learned from these traces too: the order is the
+    // similar tasks', rent repeated as they repeat it.
+    expect(shape(live)).toEqual({ tools: ['weather', 'rent', 'rent', 'pay'], edges: ['weather>rent', 'rent>rent', 'rent>pay'] });
+    const fresh = new Toolgraph({ learnCapabilities: false });
+    fresh.setTools(tools);
+    fresh.ingest([...earlier, ...later]);
+    fresh.rebuild();
+    expect(shape(live)).toEqual(shape(fresh.suggestDag({ intent: 'plan a kayak trip' })));
+    tg.rebuild();
+    expect(shape(tg.suggestDag({ intent: 'plan a kayak trip' }))).toEqual(shape(live));
+    tg.close();
+    fresh.close();
+  });
+
   it('count as similar past tasks: the similar-task signals a rebuilt model would give the model\'s tools', () => {
     const { before, after, live, fresh } = liveAndRebuilt();
     const similar = (tg: Toolgraph, context: readonly string[], intent: string): Map<string, [number, number]> => {

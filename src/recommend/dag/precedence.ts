@@ -57,12 +57,9 @@ export function buildPrecedence(n: number, start: Int32Array, tools: Int32Array)
 export function neighbourPrecedence(model: RecommenderModel, neighbours: readonly PastTask[], tools: readonly number[]): Precedence {
   const n = model.graph.n;
   const wanted = new Set(tools);
-  const { sequenceStart, sequenceTools } = model.text.memory;
   const counts = new Map<number, number>();
   const first = new Map<number, number>();
-  for (const { task, weight } of neighbours) {
-    countSequence(counts, n, first, sequenceTools, sequenceStart[task]!, sequenceStart[task + 1]!, weight, wanted);
-  }
+  for (const { tools: sequence, weight } of neighbours) countSequence(counts, n, first, sequence, 0, sequence.length, weight, wanted);
   return { counts, n };
 }
 
@@ -71,7 +68,7 @@ function countSequence(
   counts: Map<number, number>,
   n: number,
   first: Map<number, number>,
-  tools: Int32Array,
+  tools: ArrayLike<number>,
   from: number,
   to: number,
   weight: number,

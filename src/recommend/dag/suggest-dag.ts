@@ -51,9 +51,11 @@
  */
 import { edgeIndex } from '../../graph/edge-reliability.js';
 import { cycleHops, hopDistance, pathConfidence } from '../../graph/path-confidence.js';
+import type { RecentTransitions } from '../../graph/recent-transitions.js';
 import { clauseOrderEvidence, clauseOrderLogOdds, clausePositions } from '../../text/clause-order.js';
 import { clauseParts, type Clause } from '../../text/clauses.js';
 import type { RecentIntents } from '../../text/recent-intents.js';
+import { toolNameTokens } from '../../text/text-model.js';
 import { tokenize } from '../../text/tokenize.js';
 import type { RecommenderModel } from '../model.js';
 import { scoreAllTools } from '../score-all.js';
@@ -117,11 +119,14 @@ interface Step {
 const MAX_HOPS = 4;
 
 /**
- * `recentIntents`: the intents recorded since the model (recent-intents.ts), which the searches
- * that choose the tools read, so that a trace's intent counts in the next suggestion; its new
- * tools, which the model's arrays lack, wait for the rebuild.
+ * What the graph learned since the model counts at once, as in next-tool prediction and search:
+ * `recentIntents`, the intents recorded since (recent-intents.ts), which the searches that choose
+ * the tools read, and the similar past tasks whose length, repeats and order the workflow
+ * takes; `recent`, the transitions learned since (recent-transitions.ts), which the paths behind
+ * the dependencies follow. A tool newer than the model, which its arrays lack, joins a
+ * workflow after the rebuild, as does a transition seen since only in failed traces.
  */
-export function suggestDag(model: RecommenderModel, request: DagRequest, recentIntents?: RecentIntents): DagSuggestion {
+export function suggestDag(model: RecommenderModel, request: DagRequest, recent?: RecentTransitions, recentIntents?: RecentIntents): DagSuggestion {
   const { graph, catalog } = model;
   const maxNodes = request.maxNodes ?? DAG_DEFAULTS.maxNodes;
   const reject = request.thresholds?.reject ?? DAG_DEFAULTS.reject;
@@ -136,8 +141,8 @@ export function suggestDag(model: RecommenderModel, request: DagRequest, recentI
   }
 
   const tokens = tokenize(request.intent);
-  const neighbours = similarPastTasks(model.text, tokens, model.scratch.similar);
-  const learned = similarTaskLength(model.text, neighbours);
+  const neighbours = similarPastTasks(model.text, tokens, model.scratch.similar, recentIntents);
+  const learned = similarTaskLength(neighbours);
   // Split once: the length's fallback, each clause's own tool and the clause order read it.
   const clauses = clauseParts(request.intent);
   // The workflow's length counts the steps already done (the context): only the rest is suggested.
@@ -165,7 +170,7 @@ export function suggestDag(model: RecommenderModel, request: DagRequest, recentI
     const b = steps[j]!.tool;
     // A tool called again depends on its earlier call through a learned path back to itself
     // (a self-transition, or a cycle), not through the empty path.
-    const h = a === b ? cycleHops(graph.out, a, MAX_HOPS, hops) : hopDistance(graph.out, a, b, MAX_HOPS, hops);
+    const h = a === b ? cycleHops(graph.out, a, MAX_HOPS, hops, recent) : hopDistance(graph.out, a, b, MAX_HOPS, hops, recent);
     // No learned path within MAX_HOPS: nothing says b waits for a, so b starts a branch of its
     // own (validation edge-F1: NESTFUL 0.333 -> 0.385, Seal-Tools 0.025 -> 0.062, UltraTool
     // 0.484 -> 0.490, against a dependency of confidence 0.50 for every such pair before).
@@ -220,6 +225,15 @@ export function suggestDag(model: RecommenderModel, request: DagRequest, recentI
     warnings,
     version: graph.version,
   };
+}
+
+/**
+ * Every tool's name terms: the model's, and for a tool newer than the model (in a similar task
+ * recorded since it) those its text will have after the rebuild.
+ */
+function nameTokensOf(model: RecommenderModel, recentIntents: RecentIntents | undefined): (tool: number) => readonly string[] {
+  const known = model.text.nameTokens;
+  return (tool) => known[tool] ?? toolNameTokens(recentIntents?.toolName(tool) ?? '');
 }
 
 function idNumber(id: string): number {
@@ -284,7 +298,7 @@ function chooseTools(
     membership.set(c, Math.min(1, (similarLength * Math.exp(scores[c]! - max)) / sum));
   }
   const picks = clausePicks(model, clauses, ranked, Math.min(maxNodes, ranked.length), scores, membership, recentIntents);
-  const repeats = typicalRepeats(model, neighbours);
+  const repeats = typicalRepeats(neighbours);
   // A request each of whose clauses picks a tool of its own has named all its steps: the
   // similar past tasks' length adds none (validation node-F1 / edge-F1 NESTFUL 0.731 / 0.443 ->
   // 0.741 / 0.462, UltraTool 0.796 / 0.521 -> 0.797 / 0.522, Seal-Tools node-F1 0.7597 ->
@@ -298,7 +312,7 @@ function chooseTools(
   // may have taken others for granted: as many more as similar past tasks took beyond what their
   // requests named, within their length (validation node-F1 / edge-F1 NESTFUL 0.756 / 0.490 ->
   // 0.773 / 0.523, Seal-Tools 0.766 -> 0.796, UltraTool 0.796 / 0.518 -> 0.796 / 0.516).
-  const unnamed = !named && picks.length >= 2 ? similarUnnamedSteps(model.text, neighbours) : null;
+  const unnamed = !named && picks.length >= 2 ? similarUnnamedSteps(nameTokensOf(model, recentIntents), neighbours) : null;
   const length = Math.min(
     maxNodes,
     named ? namedSteps : unnamed !== null ? Math.max(namedSteps, Math.min(similarLength, namedSteps + unnamed)) : Math.max(similarLength, picks.length),
@@ -374,12 +388,11 @@ function softmaxScale(scores: Float64Array, n: number): { max: number; sum: numb
  * How many times each tool typically occurs in the similar past tasks that use it: the
  * weighted median of its count there (1 unless the neighbours mostly repeat it).
  */
-function typicalRepeats(model: RecommenderModel, neighbours: readonly PastTask[]): Map<number, number> {
-  const { sequenceStart, sequenceTools } = model.text.memory;
+function typicalRepeats(neighbours: readonly PastTask[]): Map<number, number> {
   const countsByTool = new Map<number, { value: number; weight: number }[]>();
-  for (const { task, weight } of neighbours) {
+  for (const { tools, weight } of neighbours) {
     const counts = new Map<number, number>();
-    for (let p = sequenceStart[task]!; p < sequenceStart[task + 1]!; p++) counts.set(sequenceTools[p]!, (counts.get(sequenceTools[p]!) ?? 0) + 1);
+    for (let p = 0; p < tools.length; p++) counts.set(tools[p]!, (counts.get(tools[p]!) ?? 0) + 1);
     for (const [tool, value] of counts) {
       let list = countsByTool.get(tool);
       if (list === undefined) countsByTool.set(tool, (list = []));

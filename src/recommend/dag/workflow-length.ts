@@ -11,20 +11,36 @@
 import type { IntentRecord } from '../../graph/tool-graph.js';
 import { clausePositions } from '../../text/clause-order.js';
 import { splitClauses } from '../../text/clauses.js';
-import { similarTasks, type SimilarScratch } from '../../text/similar-intents.js';
+import type { RecentIntents } from '../../text/recent-intents.js';
+import { similarTasks, similarTasksWithRecent, type SimilarScratch } from '../../text/similar-intents.js';
 import type { TextModel } from '../../text/text-model.js';
 
 export interface PastTask {
-  /** Index of the remembered task (its sequence in text.memory). */
-  readonly task: number;
+  /** Its kNN weight (similar-intents.ts). */
   readonly weight: number;
+  /** Its tool sequence, in live indexes (a tool newer than the model is past the model's own). */
+  readonly tools: ArrayLike<number>;
+  /** Its recorded request and distinct tools. */
+  readonly record: IntentRecord;
 }
 
-/** The most similar remembered tasks, best first, copied out of the shared scratch. */
-export function similarPastTasks(text: TextModel, tokens: readonly string[], scratch: SimilarScratch): PastTask[] {
+/**
+ * The most similar remembered tasks, best first, copied out of the shared scratch. With
+ * `recent`, the records since the model are remembered tasks too (similarTasksWithRecent): a
+ * trace's request shapes the next suggestion's length, order and repeats, as after a rebuild.
+ */
+export function similarPastTasks(text: TextModel, tokens: readonly string[], scratch: SimilarScratch, recent?: RecentIntents): PastTask[] {
   if (tokens.length === 0) return [];
-  similarTasks(text.intent.examples, tokens, scratch);
-  return Array.from({ length: scratch.count }, (_, i) => ({ task: scratch.neighbours[i]!, weight: scratch.weights[i]! }));
+  if (recent !== undefined) similarTasksWithRecent(text.intent.examples, recent, tokens, scratch);
+  else similarTasks(text.intent.examples, tokens, scratch);
+  const { sequenceStart, sequenceTools } = text.memory;
+  const tasks = sequenceStart.length - 1;
+  return Array.from({ length: scratch.count }, (_, i) => {
+    const j = scratch.neighbours[i]!;
+    const weight = scratch.weights[i]!;
+    if (j >= tasks) return { weight, tools: recent!.sequenceOf(j - tasks), record: recent!.recordOf(j - tasks) };
+    return { weight, tools: sequenceTools.subarray(sequenceStart[j]!, sequenceStart[j + 1]!), record: text.records[j]! };
+  });
 }
 
 /** Weighted median of `values` (weights > 0), or null for none. */
@@ -40,9 +56,8 @@ export function weightedMedian(pairs: readonly { readonly value: number; readonl
   return sorted[sorted.length - 1]!.value;
 }
 
-export function similarTaskLength(text: TextModel, neighbours: readonly PastTask[]): number | null {
-  const { sequenceStart } = text.memory;
-  const median = weightedMedian(neighbours.map((n) => ({ value: sequenceStart[n.task + 1]! - sequenceStart[n.task]!, weight: n.weight })));
+export function similarTaskLength(neighbours: readonly PastTask[]): number | null {
+  const median = weightedMedian(neighbours.map((n) => ({ value: n.tools.length, weight: n.weight })));
   return median === null ? null : Math.max(1, median);
 }
 
@@ -52,12 +67,13 @@ const namedCounts = new WeakMap<IntentRecord, number>();
 /**
  * How many distinct clauses of a recorded request name one of its tools: each tool placed in
  * the clause holding most of its own name terms (clause-order.ts), as the request's clause order
- * is read.
+ * is read. `nameTokens` gives every tool's, those newer than the model included, so that the
+ * count kept is a rebuilt model's too.
  */
-function namedClauses(text: TextModel, record: IntentRecord): number {
+function namedClauses(nameTokens: (tool: number) => readonly string[], record: IntentRecord): number {
   let count = namedCounts.get(record);
   if (count === undefined) {
-    const positions = clausePositions(splitClauses(record.intent), record.tools.map((t) => text.nameTokens[t] ?? []));
+    const positions = clausePositions(splitClauses(record.intent), record.tools.map(nameTokens));
     count = new Set(Array.from(positions).filter((p) => p >= 0)).size;
     namedCounts.set(record, count);
   }
@@ -70,7 +86,6 @@ function namedClauses(text: TextModel, record: IntentRecord): number {
  * request took for granted, such as UltraTool's ticket query before a booking); null for none.
  * Where requests name every step (NESTFUL, Seal-Tools), it is 0.
  */
-export function similarUnnamedSteps(text: TextModel, neighbours: readonly PastTask[]): number | null {
-  const records = text.records;
-  return weightedMedian(neighbours.map(({ task, weight }) => ({ value: Math.max(0, records[task]!.tools.length - namedClauses(text, records[task]!)), weight })));
+export function similarUnnamedSteps(nameTokens: (tool: number) => readonly string[], neighbours: readonly PastTask[]): number | null {
+  return weightedMedian(neighbours.map(({ record, weight }) => ({ value: Math.max(0, record.tools.length - namedClauses(nameTokens, record)), weight })));
 }
