@@ -34,7 +34,7 @@ export interface ToolStats {
   seen: number;
 }
 
-/** The intent of one successful trace with the tools it used, for text learning. */
+/** The intent of one successful trace with the tools it used (one at least), for text learning. */
 export interface IntentRecord {
   readonly intent: string;
   /** Distinct tools, in order of first use. */
@@ -423,6 +423,8 @@ export class ToolGraph {
     const steps = state.intentSequences;
     for (let i = 0; i < state.intents.length; i++) {
       const from = offsets[i]!;
+      // A state written before records without tools were left out (ingest) may hold some.
+      if (offsets[i + 1]! === from) continue;
       const sequence: number[] = new Array(offsets[i + 1]! - from);
       for (let j = 0; j < sequence.length; j++) {
         const tool = steps[from + j]!;
@@ -458,7 +460,10 @@ export class ToolGraph {
       this.edgeTable.observe(this.edgeRow(ids[i - 1]!, ids[i]!), ok, value, at, this.decayRate);
       if (i >= 2) this.secondTable.observe(this.secondRow(ids[i - 2]!, ids[i - 1]!, ids[i]!), ok, value, at, this.decayRate);
     }
-    if (trace.success && trace.intent !== '') {
+    // A trace that called no tool says nothing about which tool an intent wants, and the text
+    // model's similar tasks are indexed by the records that name one: a record without tools
+    // put every later task one place off (its neighbour's tools were credited instead).
+    if (trace.success && trace.intent !== '' && n > 0) {
       const sequence: number[] = new Array(n);
       for (let i = 0; i < n; i++) sequence[i] = ids[i]!;
       this.intentRecords.push({ intent: trace.intent, tools: distinctInOrder(sequence), sequence });

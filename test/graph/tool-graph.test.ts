@@ -79,8 +79,14 @@ describe('ToolGraph', () => {
     g.ingest(trace(['a', 'b', 'a'], { intent: 'do a then b' }));
     g.ingest(trace(['a'], { intent: 'failed', success: false }));
     g.ingest(trace(['b']));
+    // A successful trace that called no tool: nothing to credit, no record.
+    g.ingest(trace([], { intent: 'just thinking' }));
     const [a, b] = [g.indexOf('a'), g.indexOf('b')];
     expect(g.intents()).toEqual([{ intent: 'do a then b', tools: [a, b], sequence: [a, b, a] }]);
+    // A state written when such records were kept restores without them.
+    const state = g.exportState();
+    const older = { ...state, intents: ['just thinking', ...state.intents], intentOffsets: Int32Array.from([0, ...state.intentOffsets]) };
+    expect(ToolGraph.fromState(older).intents()).toEqual(g.intents());
   });
 
   it('gives every intent record its distinct tools in order of first use, short or long, ingested or restored', () => {

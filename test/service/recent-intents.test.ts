@@ -166,6 +166,27 @@ describe('recent intents', () => {
     tg.close();
   });
 
+  it('leave a trace that called no tool out of the similar tasks, before the rebuild and after it', () => {
+    // A ReasoningTrace of thoughts only: successful, with an intent, and no tool to credit.
+    const thinking = (id: string): unknown => ({
+      id,
+      metadata: { created_at: '2026-01-01T00:00:00Z', task_domain: 'x', success: true },
+      task: { objective: 'book a kayak' },
+      steps: [{ step_id: 0, type: 'thought', content: 'which river?' }],
+      outcome: { result_summary: 'nothing booked', confidence: 1 },
+    });
+    const similarTool = (tg: Toolgraph): Record<string, number> =>
+      Object.fromEntries(tg.predictNext({ context: [], intent: 'book a kayak', k: 10 }).items.flatMap((i) => (i.kind === 'tool' ? [[i.tool, i.signals.similarTool]] : [])));
+    const tg = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
+    tg.ingest([thinking('r1'), { id: 'a', intent: 'send an email', tools: ['email'] }, { id: 'b', intent: 'book a kayak', tools: ['kayak', 'pay'] }]);
+    tg.rebuild();
+    // Indexed one place off, the kayak task's neighbour was the email task.
+    expect(similarTool(tg)).toEqual({ kayak: 1, pay: 1, email: 0 });
+    tg.ingest([thinking('r2'), { id: 'c', intent: 'book a kayak', tools: ['kayak'] }]);
+    expect(similarTool(tg)).toMatchObject({ kayak: 1, email: 0 });
+    tg.close();
+  });
+
   it('count as similar past tasks in workflow suggestion: its length, order and repeats as a rebuilt model\'s', () => {
     const tools = ['search', 'book', 'weather', 'rent', 'pay'].map((name) => ({ name, description: `${name} things` }));
     const earlier = [1, 2, 3, 4].map((i) => ({ id: `p${i}`, intent: 'plan a trip', tools: ['search', 'book'] }));
