@@ -212,6 +212,16 @@ describe('recent intents', () => {
     fresh.ingest([...earlier, ...later]);
     fresh.rebuild();
     expect(shape(live)).toEqual(shape(fresh.suggestDag({ intent: 'plan a kayak trip' })));
+    // A context tool only the live graph knows is a step done: it shortens the workflow, as in
+    // a rebuilt model, and is no unknown tool.
+    const paddle = { id: 'w1', intent: 'wax the paddle', tools: ['paddle'] };
+    tg.ingest([paddle]);
+    fresh.ingest([paddle]);
+    fresh.rebuild();
+    const done = tg.suggestDag({ intent: 'plan a kayak trip', context: ['paddle'] });
+    expect(done.warnings.join(' ')).not.toContain('unknown');
+    expect(shape(done)).toEqual(shape(fresh.suggestDag({ intent: 'plan a kayak trip', context: ['paddle'] })));
+    expect(done.nodes).toHaveLength(3);
     tg.rebuild();
     expect(shape(tg.suggestDag({ intent: 'plan a kayak trip' }))).toEqual(shape(live));
     tg.close();

@@ -134,10 +134,14 @@ export function suggestDag(model: RecommenderModel, request: DagRequest, recent?
   const warnings: string[] = [];
 
   const context: number[] = [];
+  // Context tools the live graph learned since the model: steps done, which count towards the
+  // length, though the model has no row for them (nor suggests them) until the rebuild.
+  let newerDone = 0;
   for (const name of request.context ?? []) {
     const index = graph.indexByName.get(name);
-    if (index === undefined) warnings.push(`unknown context tool ${JSON.stringify(name)} ignored`);
-    else context.push(index);
+    if (index !== undefined) context.push(index);
+    else if (recent?.liveIndex(name) !== undefined) newerDone++;
+    else warnings.push(`unknown context tool ${JSON.stringify(name)} ignored`);
   }
 
   const tokens = tokenize(request.intent);
@@ -146,7 +150,7 @@ export function suggestDag(model: RecommenderModel, request: DagRequest, recent?
   // Split once: the length's fallback, each clause's own tool and the clause order read it.
   const clauses = clauseParts(request.intent);
   // The workflow's length counts the steps already done (the context): only the rest is suggested.
-  const length = Math.min(maxNodes, Math.max(1, (learned ?? clauses.length) - context.length));
+  const length = Math.min(maxNodes, Math.max(1, (learned ?? clauses.length) - context.length - newerDone));
 
   // 2. Which tools.
   const scores = new Float64Array(graph.n);
