@@ -46,6 +46,11 @@ export class RecentTransitions {
     return this.graph.names[index]!;
   }
 
+  /** Traces the live graph has learned from, those since the snapshot included. */
+  get traces(): number {
+    return this.graph.traces;
+  }
+
   /** Successful calls of a tool by its live index (a tool newer than the snapshot has none there). */
   callsOf(index: number): number {
     return this.graph.tool(index).calls;

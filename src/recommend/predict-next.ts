@@ -64,7 +64,9 @@ export function predictNext(model: RecommenderModel, request: PredictRequest, re
   // An intent with no content words (only stop words, punctuation) is no intent at all.
   const tokens = request.intent !== undefined ? tokenize(request.intent) : [];
   const intentTokens = tokens.length > 0 ? tokens : null;
-  const coldStart = graph.traces === 0;
+  // Cold only while no trace is known at all: a model built before the first traces (a store
+  // opened empty) predicts from the live ones, as its rebuild will.
+  const coldStart = (recent?.traces ?? graph.traces) === 0;
 
   const clauses = intentTokens !== null ? splitClauses(request.intent!) : undefined;
   const mode = coldStart ? 'search' : profile === 'seed' ? 'seed' : 'next';

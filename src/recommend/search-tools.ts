@@ -76,7 +76,8 @@ export function searchTools(model: RecommenderModel, request: SearchRequest, rec
   const profile = request.profile ?? 'default';
   const { context, unknownContext, live: liveContext } = readContext(model, request.context ?? [], recent);
   // A last tool newer than the model is context too: its transitions are read live.
-  const withContext = (context.length > 0 || liveContext.liveLast !== undefined) && graph.traces > 0;
+  // With traces known, live ones included (a model built before the first traces, predict-next.ts).
+  const withContext = (context.length > 0 || liveContext.liveLast !== undefined) && (recent?.traces ?? graph.traces) > 0;
   // The seed profile scores the context-free search and adds the graph itself (seed-search.ts).
   const fitted = withContext && profile === 'default';
   const tokens = tokenize(request.query);

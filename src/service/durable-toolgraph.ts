@@ -579,10 +579,13 @@ class DurableToolgraphImpl implements DurableToolgraph {
     this.assertOpen('setTools');
     const tools = parseCatalog(input);
     await this.store.putTools(tools);
-    return this.applying.run(async () => {
+    const result = await this.applying.run(async () => {
       this.shared?.noteTools(tools);
       return this.engine.setTools(tools);
     });
+    // Acknowledged once searchable: the next query after the answer sees the new entries.
+    await this.engine.modelWithWrites();
+    return result;
   }
 
   async tools(): Promise<readonly ToolInfo[]> {
@@ -593,14 +596,17 @@ class DurableToolgraphImpl implements DurableToolgraph {
    * Checked first (INVALID_INPUT, UNKNOWN_TOOL: nothing stored), stored, then registered. Calls
    * are queued, so the store and the engine see registrations in the same order.
    */
-  setCapabilities(input: unknown): Promise<{ capabilities: number; version: number }> {
-    return this.registrations.run(async () => {
+  async setCapabilities(input: unknown): Promise<{ capabilities: number; version: number }> {
+    const result = await this.registrations.run(async () => {
       this.assertOpen('setCapabilities');
       const capabilities = this.engine.checkCapabilities(input);
       await this.store.putCapabilities(capabilities);
       this.shared?.noteCapabilities(capabilities);
       return this.engine.registerCapabilities(capabilities);
     });
+    // As for tools: acknowledged once the capabilities are ranked.
+    await this.engine.modelWithWrites();
+    return result;
   }
 
 

@@ -16,12 +16,16 @@ import type { PatternView } from './pattern-view.js';
 import type { IngestResult, ScoreOptions, Toolgraph, ToolgraphStats } from './toolgraph.js';
 
 export interface ToolgraphService {
-  /** Adds or replaces catalogue entries (MCP tools/list entries or dataset tools). */
+  /**
+   * Adds or replaces catalogue entries (MCP tools/list entries or dataset tools). Resolves once
+   * they are durable and a model holds them: the next query finds them.
+   */
   setTools(input: unknown): Promise<{ readonly tools: number; readonly version: number }>;
   tools(): Promise<readonly ToolInfo[]>;
   /**
    * Adds or replaces registered capabilities by id (an array or `{capabilities: [...]}`); every
-   * tool must be known. Resolves once they are durable; they join the model at its next rebuild.
+   * tool must be known. Resolves once they are durable and a model holds them: the next query
+   * ranks them.
    */
   setCapabilities(input: unknown): Promise<{ readonly capabilities: number; readonly version: number }>;
   /** Every capability of the current model: registered ones, then learned ones. */
@@ -51,9 +55,18 @@ export interface ToolgraphService {
 /** The in-memory facade behind the service contract (nothing survives a restart). */
 export function inMemoryService(tg: Toolgraph): ToolgraphService {
   return {
-    setTools: async (input) => tg.setTools(input),
+    // Acknowledged once a model holds the write, as the durable service does (modelWithWrites).
+    setTools: async (input) => {
+      const result = tg.setTools(input);
+      await tg.modelWithWrites();
+      return result;
+    },
     tools: async () => tg.tools(),
-    setCapabilities: async (input) => tg.setCapabilities(input),
+    setCapabilities: async (input) => {
+      const result = tg.setCapabilities(input);
+      await tg.modelWithWrites();
+      return result;
+    },
     capabilities: async () => tg.capabilities().map(describeCapability),
     rankCapabilities: async (request) => tg.rankCapabilities(request),
     expandCapability: async (id) => tg.expandCapability(id),

@@ -570,6 +570,27 @@ export class Toolgraph {
     return this.flight;
   }
 
+  /**
+   * Resolves once a model holds every catalogue entry and capability registered before the call,
+   * built in the background (rebuildInBackground): a build already under way was planned before
+   * them, so it is awaited and another follows. What a service awaits before acknowledging such
+   * a write, so that the next query sees it (read-your-writes); queries meanwhile keep the model
+   * they had. A failed build is reported (onWarning) and the last model kept, as for the
+   * debounced rebuilds: the write is not undone.
+   */
+  async modelWithWrites(): Promise<void> {
+    const catalog = this.catalogVersion;
+    const capabilities = this.capabilityVersion;
+    while (!this.closed && (this.builtCatalogVersion < catalog || this.builtCapabilityVersion < capabilities)) {
+      try {
+        await this.rebuildInBackground();
+      } catch (error) {
+        this.warn(`a model rebuild failed: ${(error as Error).message}`);
+        return;
+      }
+    }
+  }
+
   private rebuildOnOwnThread(): Promise<RecommenderModel> {
     const failed = (error: Error): void => {
       if (this.closed) return;

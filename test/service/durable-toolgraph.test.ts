@@ -176,6 +176,25 @@ describe('durable toolgraph on PGlite', () => {
     }
   });
 
+  it('answers the next query with a catalogue entry or capability once its write is acknowledged, rebuilds held off', async () => {
+    const tg = await pglite(`d${++counter}`, { rebuildDelayMs: 3_600_000 });
+    try {
+      await tg.setTools([{ name: 'email_send', description: 'send an email' }]);
+      await tg.ingest([{ id: 'e1', intent: 'email my boss', tools: ['email_send'] }]);
+      tg.engine.rebuild();
+      expect((await tg.searchTools({ query: 'rent a kayak' })).kind).toBe('no-match');
+      await tg.setTools([{ name: 'kayak_rental', description: 'rent a kayak on the river' }]);
+      const search = await tg.searchTools({ query: 'rent a kayak' });
+      expect(search.kind).toBe('results');
+      expect(search.items[0]!.tool).toBe('kayak_rental');
+      await tg.setCapabilities([{ id: 'paddle-trip', description: 'a day on the river in a kayak', tools: ['kayak_rental', 'email_send'] }]);
+      const ranked = await tg.rankCapabilities({ intent: 'a day on the river' });
+      expect(ranked.items.map((c) => c.capability)).toContain('paddle-trip');
+    } finally {
+      await tg.close();
+    }
+  });
+
   it('validates the whole input first: one bad trace and nothing is written', async () => {
     const tg = await pglite(`d${++counter}`);
     try {

@@ -190,6 +190,25 @@ describe('recent transitions', () => {
     tg.close();
   });
 
+  it('predict from the first traces a model built before any reads live: no cold start then', () => {
+    const tg = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
+    tg.setTools(['search', 'read', 'pay'].map((name) => ({ name, description: `${name} things` })));
+    tg.rebuild();
+    expect(tg.predictNext({ context: ['search'] }).kind).toBe('cold-start');
+    tg.ingest([
+      { id: '1', tools: ['search', 'pay'] },
+      { id: '2', tools: ['search', 'pay'] },
+      { id: '3', tools: ['search', 'read'] },
+    ]);
+    const live = tg.predictNext({ context: ['search'] });
+    expect(live.version).toBeLessThan(tg.stats().version);
+    expect(live.kind).toBe('prediction');
+    expect(live.items[0]).toMatchObject({ tool: 'pay', signals: { transition: 2 / 3 } });
+    // Search with context takes the graph's path as well.
+    expect(tg.searchTools({ query: 'things', context: ['search'] }).items.find((i) => i.tool === 'pay')?.signals.transition).toBeCloseTo(2 / 3, 12);
+    tg.close();
+  });
+
   it('forgets what an installed model holds', () => {
     const tg = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
     tg.ingest([{ id: '1', tools: ['a', 'b', 'c'] }]);

@@ -6,7 +6,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reasoningTrace } from '../../scoring/_helpers.js';
 import { clientErrorResponse } from '../../../src/service/http/errors.js';
-import { call, CATALOG, eventually, startTestServer } from './_server.js';
+import { inMemoryService } from '../../../src/service/service.js';
+import { Toolgraph } from '../../../src/service/toolgraph.js';
+import { call, CATALOG, eventually, startTestServer, TRACES } from './_server.js';
 
 /** What a write would change: the graph's counts (a model rebuilt meanwhile in the background changes the rest). */
 function graphStats(stats: { tools: number; transitions: number; traces: number; version: number }) {
@@ -124,9 +126,9 @@ describe('HTTP API', () => {
     const put = await call(server.url, '/v1/capabilities', { method: 'PUT', body: { capabilities } });
     expect(put.status).toBe(200);
     expect(put.json.capabilities).toBe(2);
-    // The model takes them at its next (debounced) rebuild, as it takes traces.
+    // Acknowledged once the model holds them: the next request lists them.
     const registeredOf = (reply: { json: any }) => reply.json.capabilities.filter((c: { source: string }) => c.source === 'registered');
-    const listed = await eventually(() => call(server.url, '/v1/capabilities'), (reply) => registeredOf(reply).length === 2);
+    const listed = await call(server.url, '/v1/capabilities');
     expect(listed.status).toBe(200);
     const registered = registeredOf(listed);
     expect(registered.map((c: { id: string; ordered: boolean }) => [c.id, c.ordered])).toEqual([['book-trip', true], ['notify', false]]);
@@ -448,5 +450,25 @@ describe('HTTP CORS with a token', () => {
     expect(r.status).toBe(401);
     expect(r.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
     expect(r.headers.get('access-control-expose-headers')).toContain('www-authenticate');
+  });
+});
+
+describe('HTTP service: a catalogue write is read by the next request', () => {
+  it('finds a tool put in the catalogue at once, with rebuilds held off', async () => {
+    const service = inMemoryService(new Toolgraph({ seed: 1, rebuildDelayMs: 3_600_000 }));
+    await service.setTools(CATALOG);
+    await service.ingest(TRACES);
+    const server = await startTestServer({}, service);
+    try {
+      const before = await call(server.url, '/v1/search', { body: { query: 'rent a kayak' } });
+      expect(before.json.kind).toBe('no-match');
+      const put = await call(server.url, '/v1/tools', { method: 'PUT', body: [{ name: 'kayak_rental', description: 'rent a kayak on the river' }] });
+      expect(put.status).toBe(200);
+      const after = await call(server.url, '/v1/search', { body: { query: 'rent a kayak' } });
+      expect(after.json.kind).toBe('results');
+      expect(after.json.items[0].tool).toBe('kayak_rental');
+    } finally {
+      await server.close();
+    }
   });
 });
