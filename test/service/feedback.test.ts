@@ -116,6 +116,44 @@ describe('the feedback loop through the facade', () => {
     expect(down.get('c')! / down.get('b')!).toBeCloseTo((0.575 * 0.85 ** 2) / 0.5, 12);
   });
 
+  it('takes a verdict at once with traces pending, on the model as it is: no rebuild', () => {
+    const tg = new Toolgraph({ rebuildDelayMs: 3_600_000 });
+    for (let i = 0; i < 3; i++) tg.ingest(compact(['a', 'b'], T0));
+    for (let i = 0; i < 3; i++) tg.ingest(compact(['a', 'c'], T0));
+    tg.rebuild();
+    const built = tg.stats().modelVersion;
+    tg.ingest(compact(['x', 'y'], T0));
+    const p = () => new Map(tg.predictNext({ context: ['a'], k: 3 }).items.map((it) => [it.tool, it.score]));
+    tg.patternFeedback({ from: 'a', to: 'c' }, 'approve', { at: T0 });
+    // The model is the one built before the pending trace; only its feedback factors moved.
+    expect(tg.stats().modelVersion).toBe(built);
+    expect(tg.stats().version).toBeGreaterThan(built);
+    const up = p();
+    expect(up.get('c')! / up.get('b')!).toBeCloseTo(0.575 / 0.5, 12);
+    // The rebuild keeps it.
+    tg.rebuild();
+    expect(tg.stats().modelVersion).toBe(tg.stats().version);
+    const after = p();
+    expect(after.get('c')! / after.get('b')!).toBeCloseTo(0.575 / 0.5, 12);
+    tg.close();
+  });
+
+  it('gives a model built while a verdict lands that verdict as it is installed', async () => {
+    const tg = new Toolgraph({ rebuildDelayMs: 3_600_000 });
+    for (let i = 0; i < 3; i++) tg.ingest(compact(['a', 'b'], T0));
+    for (let i = 0; i < 3; i++) tg.ingest(compact(['a', 'c'], T0));
+    tg.rebuild();
+    tg.ingest(compact(['x', 'y'], T0));
+    // Built in stages, the event loop turning between them: the verdict lands in between.
+    const building = tg.rebuildInBackground();
+    tg.patternFeedback({ from: 'a', to: 'c' }, 'approve', { at: T0 });
+    await building;
+    expect(tg.stats().modelVersion).toBe(tg.stats().version);
+    const scores = new Map(tg.predictNext({ context: ['a'], k: 3 }).items.map((it) => [it.tool, it.score]));
+    expect(scores.get('c')! / scores.get('b')!).toBeCloseTo(0.575 / 0.5, 12);
+    tg.close();
+  });
+
   it('applies feedback on a second-order pattern only after its context', () => {
     const tg = new Toolgraph();
     for (const mid of ['a', 'x']) {
