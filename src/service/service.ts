@@ -54,19 +54,15 @@ export interface ToolgraphService {
 
 /** The in-memory facade behind the service contract (nothing survives a restart). */
 export function inMemoryService(tg: Toolgraph): ToolgraphService {
+  // A catalogue or capability write is answered once a model holds it, as the durable service does.
+  const heldBy = async <T>(result: T): Promise<T> => {
+    await tg.modelWithWrites();
+    return result;
+  };
   return {
-    // Acknowledged once a model holds the write, as the durable service does (modelWithWrites).
-    setTools: async (input) => {
-      const result = tg.setTools(input);
-      await tg.modelWithWrites();
-      return result;
-    },
+    setTools: async (input) => heldBy(tg.setTools(input)),
     tools: async () => tg.tools(),
-    setCapabilities: async (input) => {
-      const result = tg.setCapabilities(input);
-      await tg.modelWithWrites();
-      return result;
-    },
+    setCapabilities: async (input) => heldBy(tg.setCapabilities(input)),
     capabilities: async () => tg.capabilities().map(describeCapability),
     rankCapabilities: async (request) => tg.rankCapabilities(request),
     expandCapability: async (id) => tg.expandCapability(id),

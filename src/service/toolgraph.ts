@@ -525,8 +525,8 @@ export class Toolgraph {
    * The installed model takes the factors of every verdict recorded so far. Human feedback
    * changes no snapshot: only its per-edge factors are rebuilt, O(edges), on the model as it is,
    * a stale one too (what else it lacks comes with its rebuild). A verdict used to rebuild the
-   * whole model when traces were pending: at 10,000 tools, a quarter to half a second with the
-   * thread held.
+   * whole model when traces were pending, the thread held: 133-280 ms at 10,000 tools with 500
+   * traces pending, against 0.7-3.7 ms now (README, Feedback loop).
    */
   private takeFeedback(): void {
     if (this.model === null || this.modelFeedback === this.registry.revision) return;
