@@ -131,8 +131,7 @@ export class RecentIntents {
   private sync(): void {
     const log = this.graph.intents();
     for (let r = this.base + this.tokenized.length; r < log.length; r++) {
-      // A record crediting no tool (a trace without steps) is left out of the fit, its words too.
-      const tokens = log[r]!.tools.length > 0 ? tokenize(log[r]!.intent) : [];
+      const tokens = tokenize(log[r]!.intent);
       this.tokenized.push(tokens);
       this.apply(tokens, log[r]!.tools, r, 1);
     }

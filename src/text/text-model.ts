@@ -66,21 +66,20 @@ export function* textModelStages(
   previousVectors: PreviousToolVectors | null = null,
 ): Generator<void, TextModel> {
   const tools = names.map((name) => catalog.get(name) ?? { name, description: '', params: [] });
-  // Intents as term ids straight from the token log (tokenised once per intent); a trace that
-  // called no tool says nothing about which tool an intent wants, as in fitIntentAssociation.
-  // The docs view the log's arrays, which later records only append to (or replace): they
-  // stay as they are now.
+  // Intents as term ids straight from the token log (tokenised once per intent). Every record
+  // credits a tool (ToolGraph keeps no other), so the association's examples, the task memory
+  // and `records` share one index, which the similar tasks rely on; a record without tools is
+  // refused by the fit (INVALID_INPUT) rather than shifting them. The docs view the log's
+  // arrays, which later records only append to (or replace): they stay as they are now.
   const tokens = intentTokenIds(intents);
-  const used = intents.filter((record) => record.tools.length > 0);
-  const docs = used.length === intents.length ? tokens.docs : tokens.docs.filter((_, i) => intents[i]!.tools.length > 0);
   const sequences = intents.map((record) => record.sequence);
   yield;
   // The catalogue map is only the key of the last build's texts here: `tools` is what is read.
   const { bm25, nameTokens, vectors, texts } = yield* catalogueText(tools, catalog, embedding, previousVectors);
   yield;
-  const interned = internIds(tokens.terms, docs);
+  const interned = internIds(tokens.terms, tokens.docs);
   yield;
-  const intent = yield* intentAssociationStages(names.length, used, interned);
+  const intent = yield* intentAssociationStages(names.length, intents, interned);
   yield;
   return {
     bm25,

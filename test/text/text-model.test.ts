@@ -4,6 +4,7 @@ import type { ToolInfo } from '../../src/schema/types.js';
 import { scoreBm25 } from '../../src/text/bm25.js';
 import { hashedTextEmbedding, type TextEmbedding } from '../../src/text/text-embedding.js';
 import { buildTextModel } from '../../src/text/text-model.js';
+import { expectCode } from '../helpers/expect-code.js';
 
 const tool = (name: string, description: string): ToolInfo => ({ name, description, params: [] });
 const names = ['weather_forecast', 'flight_search'];
@@ -21,6 +22,11 @@ function lexical(model: ReturnType<typeof buildTextModel>, word: string): number
 }
 
 describe('buildTextModel between rebuilds', () => {
+  it('refuses an intent record that credits no tool: the similar tasks share its index with the examples', () => {
+    const stray: IntentRecord = { intent: 'just thinking', tools: [], sequence: [] };
+    expectCode(() => buildTextModel(names, catalogue(), [stray, ...intents]), 'INVALID_INPUT', 'calls no tool');
+  });
+
   it("reuses the catalogue's index and vectors while the tools' texts are the same", () => {
     const catalog = catalogue();
     const embedding = hashedTextEmbedding();
