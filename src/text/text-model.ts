@@ -72,6 +72,8 @@ export function* textModelStages(
   // refused by the fit (INVALID_INPUT) rather than shifting them. The docs view the log's
   // arrays, which later records only append to (or replace): they stay as they are now.
   const tokens = intentTokenIds(intents);
+  // The fit reads its examples in a later stage, by when the log may have grown: these ones.
+  const examples = intents.slice();
   const sequences = intents.map((record) => record.sequence);
   yield;
   // The catalogue map is only the key of the last build's texts here: `tools` is what is read.
@@ -79,7 +81,7 @@ export function* textModelStages(
   yield;
   const interned = internIds(tokens.terms, tokens.docs);
   yield;
-  const intent = yield* intentAssociationStages(names.length, intents, interned);
+  const intent = yield* intentAssociationStages(names.length, examples, interned);
   yield;
   return {
     bm25,
