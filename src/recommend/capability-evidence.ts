@@ -22,6 +22,20 @@ export function capabilityOutcomes(capabilities: readonly { readonly tools: read
   return new TraceToolSets().add(traces).outcomes(capabilities);
 }
 
+/** A capability's outcomes in the traces read so far. */
+interface Counted {
+  /** The capability's tool list these counts are of. */
+  readonly tools: readonly string[];
+  readonly wanted: readonly number[];
+  /** The tool whose postings are read, -1 while a tool has no trace. */
+  readonly via: number;
+  /** Postings of `via` read so far. */
+  read: number;
+  successes: number;
+  failures: number;
+  lastSeen: number;
+}
+
 /**
  * The index behind capabilityOutcomes, kept across model rebuilds: traces are only ever
  * appended, so each rebuild indexes the new ones instead of every trace again (a Set per trace
@@ -39,6 +53,8 @@ export class TraceToolSets {
   private success = new Uint8Array(1024);
   private timestamp = new Float64Array(1024);
   private mark = new Int32Array(0);
+  /** Each capability's outcomes so far, by the capability object (outcomes). */
+  private readonly counted = new WeakMap<object, Counted>();
   /** Traces indexed so far. */
   size = 0;
 
@@ -76,32 +92,59 @@ export class TraceToolSets {
     this.size = i + 1;
   }
 
-  /** Outcomes of each capability over the indexed traces (see capabilityOutcomes). */
+  /**
+   * Outcomes of each capability over the indexed traces (see capabilityOutcomes). A capability
+   * object is read as immutable: its counts are kept (by the object) and the next call only
+   * reads the traces indexed since, so a model rebuild pays for the new traces, not for every
+   * trace of every capability again (at 50,000 traces and some 17,000 learned capabilities,
+   * 15-17 ms of each rebuild). A capability with a tool no trace has called yet is counted
+   * again once one has.
+   */
   outcomes(capabilities: readonly { readonly tools: readonly string[] }[]): CapabilityOutcomes {
     const n = capabilities.length;
     const successes = new Int32Array(n);
     const failures = new Int32Array(n);
     const lastSeen = new Float64Array(n);
-    const wanted: number[] = [];
     for (let c = 0; c < n; c++) {
-      const names = capabilities[c]!.tools;
-      if (names.length === 0) continue;
-      wanted.length = 0;
-      let rarest: readonly number[] = [];
-      for (const name of names) {
-        const id = this.ids.get(name);
-        const list = id === undefined ? [] : this.postings[id]!;
-        if (wanted.length === 0 || list.length < rarest.length) rarest = list;
-        wanted.push(id ?? -1);
+      const capability = capabilities[c]!;
+      if (capability.tools.length === 0) continue;
+      let counted = this.counted.get(capability);
+      if (counted === undefined || counted.tools !== capability.tools || counted.via < 0) {
+        counted = this.startCount(capability.tools);
+        this.counted.set(capability, counted);
       }
-      for (const i of rarest) {
-        if (!this.holdsAll(i, wanted)) continue;
-        if (this.success[i] === 1) successes[c]!++;
-        else failures[c]!++;
-        if (this.timestamp[i]! > lastSeen[c]!) lastSeen[c] = this.timestamp[i]!;
+      if (counted.via >= 0) {
+        const list = this.postings[counted.via]!;
+        for (let p = counted.read; p < list.length; p++) {
+          const i = list[p]!;
+          if (!this.holdsAll(i, counted.wanted)) continue;
+          if (this.success[i] === 1) counted.successes++;
+          else counted.failures++;
+          if (this.timestamp[i]! > counted.lastSeen) counted.lastSeen = this.timestamp[i]!;
+        }
+        counted.read = list.length;
       }
+      successes[c] = counted.successes;
+      failures[c] = counted.failures;
+      lastSeen[c] = counted.lastSeen;
     }
     return { successes, failures, lastSeen };
+  }
+
+  /**
+   * A count of `tools` from the first trace: read through the postings of its rarest tool, which
+   * every trace that ran it called; `via` -1 while some tool has no trace (it ran nowhere).
+   */
+  private startCount(tools: readonly string[]): Counted {
+    const wanted: number[] = [];
+    let via = -1;
+    for (const name of tools) {
+      const id = this.ids.get(name);
+      if (id === undefined) return { tools, wanted, via: -1, read: 0, successes: 0, failures: 0, lastSeen: 0 };
+      if (via < 0 || this.postings[id]!.length < this.postings[via]!.length) via = id;
+      wanted.push(id);
+    }
+    return { tools, wanted, via, read: 0, successes: 0, failures: 0, lastSeen: 0 };
   }
 
   private holdsAll(trace: number, ids: readonly number[]): boolean {

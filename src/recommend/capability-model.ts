@@ -72,7 +72,6 @@ export interface CapabilityModelInput {
 /** Registered capabilities first; a learned one is dropped when a registered one (or an earlier learned one) has the same tool set. */
 export function mergeCapabilities(registered: readonly Capability[], learned: readonly Capability[]): Capability[] {
   const sets = new Set<string>();
-  const key = (c: Capability): string => [...c.tools].sort().join('\u0000');
   const out: Capability[] = [];
   for (const c of registered) {
     sets.add(key(c));
@@ -87,14 +86,35 @@ export function mergeCapabilities(registered: readonly Capability[], learned: re
   return out;
 }
 
+/**
+ * Per capability object (read as immutable; the learner reports a changed capability as a new
+ * one, learn-capabilities.ts): its tool-set key and its search document, with the catalogue
+ * entries the document read. A rebuild makes them again only for capabilities that are new or
+ * whose tools' entries were replaced, not for all of them (some 17,000 learned ones at 50,000
+ * synthetic traces).
+ */
+const setKeys = new WeakMap<Capability, string>();
+const documents = new WeakMap<Capability, { readonly tokens: string[]; readonly infos: readonly (ToolInfo | undefined)[] }>();
+
+/** The capability's tool set as one string: equal for the same tools in any order. */
+function key(c: Capability): string {
+  let k = setKeys.get(c);
+  if (k === undefined) setKeys.set(c, (k = [...c.tools].sort().join('\u0000')));
+  return k;
+}
+
 function documentOf(c: Capability, catalog: ReadonlyMap<string, ToolInfo>): string[] {
+  const cached = documents.get(c);
+  if (cached !== undefined && c.tools.every((tool, i) => catalog.get(tool) === cached.infos[i])) return cached.tokens;
   const tokens = [...catalogueTokens(c.description)];
   for (const example of c.examples) if (example !== c.description) tokens.push(...catalogueTokens(example));
-  for (const tool of c.tools) {
+  const infos = c.tools.map((tool) => catalog.get(tool));
+  for (const [i, tool] of c.tools.entries()) {
     tokens.push(...identifierTokens(tool));
-    const info = catalog.get(tool);
+    const info = infos[i];
     if (info !== undefined) tokens.push(...catalogueTokens(info.description));
   }
+  documents.set(c, { tokens, infos });
   return tokens;
 }
 

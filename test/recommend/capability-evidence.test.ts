@@ -51,4 +51,29 @@ describe('capabilityOutcomes', () => {
       expect(capabilities.map((_, c) => [out.successes[c], out.failures[c], out.lastSeen[c]])).toEqual(expected);
     }
   });
+
+  it('counts only the traces indexed since its last call, and a tool first called later', () => {
+    const rng = createRng(11);
+    const names = Array.from({ length: 40 }, (_, i) => `t${i}`);
+    const pick = () => names[Math.floor(rng() * rng() * names.length)]!;
+    const traces = Array.from({ length: 2_000 }, (_, i) =>
+      trace(Array.from({ length: 1 + Math.floor(rng() * 5) }, pick), { success: rng() < 0.6, timestamp: Math.floor(rng() * 1e6) + i }),
+    );
+    // A tool only the last traces call: its capability runs nowhere until then.
+    for (let i = 1_900; i < 2_000; i += 7) traces[i] = trace(['late', 't0', 't1'], { timestamp: 2e6 + i });
+    const capabilities = [...Array.from({ length: 60 }, () => ({ tools: Array.from({ length: 1 + Math.floor(rng() * 3) }, pick) })), { tools: ['late', 't1'] }];
+    const index = new TraceToolSets();
+    const list: typeof traces = [];
+    for (let from = 0; from < traces.length; from += 300) {
+      list.push(...traces.slice(from, from + 300));
+      index.add(list);
+      // The same objects at every call: the counts carried over must equal a count from scratch.
+      const out = index.outcomes(capabilities);
+      const fresh = capabilityOutcomes(capabilities, list);
+      expect(Array.from(out.successes)).toEqual(Array.from(fresh.successes));
+      expect(Array.from(out.failures)).toEqual(Array.from(fresh.failures));
+      expect(Array.from(out.lastSeen)).toEqual(Array.from(fresh.lastSeen));
+    }
+    expect(index.outcomes(capabilities).successes[60]).toBe(15);
+  });
 });

@@ -81,4 +81,42 @@ describe('learnCapabilities', () => {
     }
     expect(earlier.length).toBeGreaterThan(5);
   });
+
+  it('reports a capability anew only when its traces changed it', () => {
+    const learner = new CapabilityLearner({ windowMin: 0 });
+    learner.add(times(3, ['a', 'b'], { intent: 'pay' }));
+    const [ab] = learner.capabilities();
+    learner.add(times(3, ['c', 'd'], { intent: 'ship' }));
+    const [abAgain, cd] = learner.capabilities();
+    expect(abAgain).toBe(ab);
+    learner.add([trace(['b', 'a'], { intent: 'pay back' })]);
+    const [abChanged, cdAgain] = learner.capabilities();
+    expect(cdAgain).toBe(cd);
+    expect(abChanged).not.toBe(ab);
+    expect(abChanged).toMatchObject({ ordered: false, examples: ['pay', 'pay', 'pay', 'pay back'] });
+    expect(ab).toMatchObject({ ordered: true, examples: ['pay', 'pay', 'pay'] });
+  });
+
+  it('keeps a report while a run changes nothing it says, and not once another order leads', () => {
+    const learner = new CapabilityLearner({ windowMin: 0 });
+    const seen: ReturnType<CapabilityLearner['capabilities']>[] = [];
+    const all: ReturnType<typeof trace>[] = [];
+    const feed = (batch: ReturnType<typeof trace>[]) => {
+      learner.add(batch);
+      all.push(...batch);
+      const now = learner.capabilities();
+      expect(now).toEqual(learnCapabilities(all, { windowMin: 0 }));
+      seen.push(now);
+    };
+    feed(times(20, ['a', 'b'], { intent: 'pay' })); // the examples are full (maxExamples 20)
+    feed(times(1, ['a', 'b'], { intent: 'pay' }));
+    expect(seen[1]![0]).toBe(seen[0]![0]);
+    feed(times(1, ['b', 'a'])); // a second order: no longer `ordered`
+    expect(seen[2]![0]).not.toBe(seen[1]![0]);
+    feed(times(20, ['b', 'a'])); // 21 against 21: the order seen first still leads
+    expect(seen[3]![0]).toBe(seen[2]![0]);
+    feed(times(1, ['b', 'a']));
+    expect(seen[4]![0]!.tools).toEqual(['b', 'a']);
+    expect(seen[2]![0]!.tools).toEqual(['a', 'b']);
+  });
 });
