@@ -169,10 +169,11 @@ export class CapabilityLearner {
 
   /**
    * The promoted capabilities, in first-seen order. Each object is the learner's report of its
-   * candidate as it stands, never changed afterwards: a candidate that learns more is reported
-   * by a new object. Only those are made again, so a call pays for what the traces since the
-   * last one changed, not for every group seen so far (50,000 synthetic traces leave some
-   * 17,000 capabilities among several hundred thousand candidates).
+   * candidate, never changed afterwards: when what it would say changes (an example, an order),
+   * a new object says it, and only those are made again. So a call pays for what the traces
+   * since the last one changed, not for every group seen so far (50,000 synthetic traces leave
+   * some 17,000 capabilities among several hundred thousand candidates), and what keeps work
+   * by capability object (capability-model.ts, capability-evidence.ts) keeps it while it holds.
    */
   capabilities(): Capability[] {
     if (this.unsorted) {
