@@ -58,6 +58,20 @@ describe('data flow and precedence', () => {
     expect(producers([airport], undefined)).toEqual([]);
   });
 
+  it('counts only the parameters a tool needs: its required ones, or all where it marks none', () => {
+    const optional = (name: string) => ({ ...param(name), required: false });
+    const booking: ToolInfo = { name: 'book_house', description: '', params: [param('houseId')], outputs: ['bookingId', 'rating'] };
+    const search: ToolInfo = { name: 'search_house', description: '', params: [param('where'), optional('rating')], outputs: ['houseId'] };
+    // A rating the search may filter by is no reason to book first; the house id the booking needs is.
+    expect(feeds(outputKeys(booking), search)).toBe(false);
+    expect(producers([outputKeys(booking)], search)).toEqual([]);
+    expect(feeds(outputKeys(search), booking)).toBe(true);
+    // A tool that marks no parameter as required (a catalogue that does not say) needs them all.
+    const unmarked: ToolInfo = { ...search, params: [optional('where'), optional('rating')] };
+    expect(feeds(outputKeys(booking), unmarked)).toBe(true);
+    expect(producers([outputKeys(booking)], unmarked)).toEqual([0]);
+  });
+
   it('learns which tool comes first with a Laplace prior', () => {
     const index = buildPrecedence(3, Int32Array.from([0, 3, 6]), Int32Array.from([0, 1, 2, 0, 2, 1]));
     expect(probabilityBefore(index, 0, 1)).toBeCloseTo(3 / 4);
@@ -157,6 +171,23 @@ describe('suggestDag', () => {
     expect(dag.nodes.map(label)).toEqual(['artist_id_by_name', 'artist_overview']);
     expect(dag.edges).toEqual([{ from: 'n1', to: 'n2', confidence: 0.95, source: 'data-flow' }]);
     expect(dag.warnings).toContain('ignored that artist_id_by_name needs artist_overview: they feed each other');
+  });
+
+  it('keeps the recorded order where a later tool returns only what an earlier one may take', () => {
+    // As in NESTFUL's catalogue: the booking returns the house's rating, which the search takes
+    // as an optional filter, and nothing the search returns is a parameter of the booking. Read
+    // as a dependency, the rating put the booking first.
+    const houses: ToolInfo[] = [
+      { name: 'search_house', description: 'Find a house to rent in a city', params: [param('where'), { ...param('rating'), required: false }], outputs: ['where', 'rating', 'address'] },
+      { name: 'book_house', description: 'Book the selected house for given dates', params: [param('where'), param('checkIn')], outputs: ['where', 'checkIn', 'rating', 'address'] },
+    ];
+    const g = new ToolGraph();
+    for (const t of houses) g.addTool(t.name);
+    for (let i = 0; i < 5; i++) g.ingest(trace(['search_house', 'book_house'], { id: `h${i}`, intent: `find a house to rent in city ${i} and book it` }));
+    const model = buildModel(g, new Map(houses.map((t) => [t.name, t])));
+    const dag = suggestDag(model, { intent: 'find a house to rent in Rome for a week and book it' });
+    expect(dag.nodes.map(label)).toEqual(['search_house', 'book_house']);
+    expect(dag.edges).toEqual([{ from: 'n1', to: 'n2', confidence: 0.95, source: 'sequence' }]);
   });
 
   it("takes each clause's own tool when the whole request's ranking would leave it out", () => {
