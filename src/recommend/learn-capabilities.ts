@@ -103,7 +103,7 @@ export class CapabilityLearner {
   private readonly o: Required<LearnCapabilitiesOptions>;
   private readonly candidates = new Map<string, Candidate>();
   /** The promoted candidates, in first-seen order once `unsorted` is false. */
-  private readonly promoted: Candidate[] = [];
+  private readonly promotedInOrder: Candidate[] = [];
   private unsorted = false;
   private order = 0;
 
@@ -154,7 +154,7 @@ export class CapabilityLearner {
         // group, not a group of its own (closed itemsets, Pasquier et al. 1999).
         if (c.promoted === null && c.support >= o.minSupport && c.closure.size === c.size) {
           c.promoted = { reported: null, order: '' };
-          this.promoted.push(c);
+          this.promotedInOrder.push(c);
           this.unsorted = true;
         }
       };
@@ -178,10 +178,10 @@ export class CapabilityLearner {
   capabilities(): Capability[] {
     if (this.unsorted) {
       // First-seen order: deterministic, and a capability keeps its place as traces are added.
-      this.promoted.sort((a, b) => a.firstSeen - b.firstSeen);
+      this.promotedInOrder.sort((a, b) => a.firstSeen - b.firstSeen);
       this.unsorted = false;
     }
-    return this.promoted.map((c) => {
+    return this.promotedInOrder.map((c) => {
       const promoted = c.promoted!;
       if (promoted.reported === null) {
         promoted.order = mostSeen(c.orders);
