@@ -131,10 +131,16 @@ class Installs {
   }
 }
 
-/** Ingests one trace like `sample` at a time into an idle service, and waits for each to be visible. */
+/**
+ * Ingests one trace like `sample` at a time into an idle service, and waits for each to be
+ * visible. Idle: before each call the service has done nothing for twice as long as its last
+ * rebuild took, as a gateway's occasional trace finds it (back to back, each call would wait
+ * out the gap after the rebuild the call before it made).
+ */
 async function idleVisibility(tg: DurableToolgraph, sample: unknown): Promise<number> {
   const delays: number[] = [];
   for (let k = 0; k < 5; k++) {
+    await new Promise((r) => setTimeout(r, 2 * tg.engine.stats().rebuildMs + 10));
     const { version } = await tg.ingest({ ...(sample as object), id: `idle-${k}` });
     const acked = performance.now();
     while (tg.engine.stats().modelVersion < version) await new Promise((r) => setTimeout(r, 1));

@@ -57,6 +57,7 @@ import {
   type PreviousToolVectors,
 } from '../text/tool-vectors.js';
 import { PatternRegistry, patternId, withDecision, type PatternDecision, type PatternRegistryState } from './pattern-registry.js';
+import { rebuildWaitMs, type LastRebuild } from './rebuild-schedule.js';
 import { patternConfidence, patternView, type PatternView } from './pattern-view.js';
 import type { PatternConfidence } from '../scoring/confidence-state.js';
 
@@ -73,8 +74,9 @@ export interface ToolgraphOptions {
   /** Seed of every random step (Louvain, fitting). */
   readonly seed?: number;
   /**
-   * Debounce before a rebuild after ingestion, in ms (default 50); never shorter than the last
-   * rebuild took, so that under sustained ingestion rebuilds hold at most half of the thread.
+   * Debounce before a rebuild after ingestion, in ms (default 50). A rebuild also starts no
+   * sooner after the last one ended than that one took, so that under sustained ingestion
+   * rebuilds hold at most half of the thread (rebuild-schedule.ts).
    */
   readonly rebuildDelayMs?: number;
   /** Embeds texts for trace novelty; default the built-in hashed embedder, null for none. */
@@ -232,7 +234,8 @@ export class Toolgraph {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private readonly seed: number | undefined;
   private readonly delay: number;
-  private lastRebuildMs = 0;
+  /** When and how long the last rebuild took, for the wait before the next (rebuild-schedule.ts). */
+  private lastRebuild: LastRebuild | null = null;
   /** Models planned so far: a build installs its model only if none was planned after it. */
   private builds = 0;
   private readonly offThreadFrom: number;
@@ -709,7 +712,8 @@ export class Toolgraph {
     // Verdicts recorded while it was built.
     this.takeFeedback();
     this.restoredSignals = plan.reuse !== null && plan.reuse.version !== model.graph.version;
-    this.lastRebuildMs = performance.now() - plan.started;
+    const endedAt = performance.now();
+    this.lastRebuild = { endedAt, tookMs: endedAt - plan.started };
     if (this.restoredSignals) this.invalidate();
   }
 
@@ -948,7 +952,7 @@ export class Toolgraph {
       traces: this.graph.traces,
       version: this.graph.version,
       modelVersion: this.model?.graph.version ?? -1,
-      rebuildMs: this.lastRebuildMs,
+      rebuildMs: this.lastRebuild?.tookMs ?? 0,
       offThreadBuilds: this.offThreadBuilds,
       slicedBuilds: this.slicedBuilds,
       recentTransitions: this.recent.size,
@@ -1025,14 +1029,14 @@ export class Toolgraph {
 
   private invalidate(): void {
     if (this.timer !== null) return;
-    // Waiting at least as long as the last rebuild took: a model that takes 300 ms to build,
-    // rebuilt 50 ms after every commit under sustained ingestion, left the thread little else
-    // (README, Store: 25 rebuilds in 49,000 traces at 2,000 per commit).
+    // No sooner after the last rebuild than it took: a model that takes 300 ms to build, rebuilt
+    // 50 ms after every commit under sustained ingestion, left the thread little else (README,
+    // Store: 25 rebuilds in 49,000 traces at 2,000 per commit).
     this.timer = setTimeout(() => {
       this.timer = null;
       // A failed build is reported and the last model kept; the next ingestion tries again.
       this.rebuildInBackground().catch((error: unknown) => this.warn(`a model rebuild failed: ${(error as Error).message}`));
-    }, Math.max(this.delay, this.lastRebuildMs));
+    }, rebuildWaitMs(performance.now(), this.delay, this.lastRebuild));
     this.timer.unref?.();
   }
 

@@ -1,6 +1,6 @@
 /**
- * The rebuild debounce after ingestion: the configured delay, but never shorter than the last
- * rebuild took (toolgraph.ts, invalidate).
+ * The rebuild debounce after ingestion: the configured delay, and no sooner after the last
+ * rebuild ended than that rebuild took (rebuild-schedule.ts, toolgraph.ts invalidate).
  */
 import { describe, expect, it } from 'vitest';
 import { Toolgraph } from '../../src/service/toolgraph.js';
@@ -46,6 +46,27 @@ describe('rebuild debounce', () => {
     while (tg.stats().modelVersion !== version && performance.now() - t0 < 10_000) await sleep(5);
     expect(tg.stats().modelVersion).toBe(version);
     expect(performance.now() - t0).toBeGreaterThanOrEqual(took - 1);
+    tg.close();
+  }, 60_000);
+
+  it('waits only the configured delay once the service has been idle as long as the last rebuild took', async () => {
+    const tg = new Toolgraph({ rebuildDelayMs: 1, learnCapabilities: false });
+    tg.ingest(heavy(2_000, 8_000));
+    tg.rebuild();
+    const took = tg.stats().rebuildMs;
+    expect(took).toBeGreaterThan(40);
+    await sleep(2 * took);
+    tg.ingest([{ id: 'late', tools: ['tool_1', 'tool_2'] }]);
+    const version = tg.stats().version;
+    const t0 = performance.now();
+    while (tg.stats().modelVersion !== version && performance.now() - t0 < 10_000) await sleep(2);
+    expect(tg.stats().modelVersion).toBe(version);
+    // From the write until that rebuild began: its end, as seen here, less its own duration. The
+    // gap after the last rebuild has passed already, so only the 1 ms delay is left, where the
+    // rule before waited the whole of `took` again (the test above; measured so, it read `took`
+    // less a fraction of a millisecond).
+    const waited = performance.now() - t0 - tg.stats().rebuildMs;
+    expect(waited).toBeLessThan(took / 2);
     tg.close();
   }, 60_000);
 });
