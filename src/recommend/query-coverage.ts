@@ -39,19 +39,39 @@ function maxIdf(index: Bm25Index): number {
 /** The weight of a word nothing has seen, per text model: computed once, not per query. */
 const ceilings = new WeakMap<TextModel, number>();
 
-/** The distinct words of a tokenised query with their weights. */
-export function queryWords(text: TextModel, tokens: readonly string[]): QueryWord[] {
+/**
+ * The distinct tokens of a query with their weights, from its tokens grouped by the word they
+ * came from (tokenizeByWord). A word the tokenizer splits into parts weighs as one word, its
+ * rarest part's weight, shared among the parts in proportion to theirs: an identifier such as
+ * `CyJ9LBI7y` gives four tokens nothing has seen, and counted as four unknown words it made an
+ * in-domain request that passes one look like a foreign one (README, No match). A token already
+ * in an earlier word counts there only.
+ */
+export function queryWords(text: TextModel, words: readonly (readonly string[])[]): QueryWord[] {
   let ceiling = ceilings.get(text);
   if (ceiling === undefined) ceilings.set(text, (ceiling = Math.max(maxIdf(text.bm25), maxIdf(text.intent.examples), 1)));
-  const words: QueryWord[] = [];
-  for (const word of new Set(tokens)) {
-    const docTerm = termId(text.bm25, word);
-    const intentTerm = termId(text.intent, word);
-    const exampleTerm = termId(text.intent.examples, word);
-    const weight = docTerm >= 0 ? text.bm25.idf[docTerm]! : exampleTerm >= 0 ? text.intent.examples.idf[exampleTerm]! : ceiling;
-    words.push({ word, weight: Math.max(weight, 1e-6), docTerm, intentTerm });
+  const out: QueryWord[] = [];
+  const seen = new Set<string>();
+  for (const tokens of words) {
+    const first = out.length;
+    let total = 0;
+    let rarest = 0;
+    for (const word of tokens) {
+      if (seen.has(word)) continue;
+      seen.add(word);
+      const docTerm = termId(text.bm25, word);
+      const intentTerm = termId(text.intent, word);
+      const exampleTerm = termId(text.intent.examples, word);
+      const idf = docTerm >= 0 ? text.bm25.idf[docTerm]! : exampleTerm >= 0 ? text.intent.examples.idf[exampleTerm]! : ceiling;
+      const weight = Math.max(idf, 1e-6);
+      total += weight;
+      rarest = Math.max(rarest, weight);
+      out.push({ word, weight, docTerm, intentTerm });
+    }
+    if (out.length - first < 2) continue;
+    for (let i = first; i < out.length; i++) out[i] = { ...out[i]!, weight: (out[i]!.weight * rarest) / total };
   }
-  return words;
+  return out;
 }
 
 /** Binary search: both indexes keep each term's postings sorted by document / tool. */

@@ -15,7 +15,7 @@
 import { edgeIndex } from '../graph/edge-reliability.js';
 import type { RecentTransitions } from '../graph/recent-transitions.js';
 import type { RecentIntents } from '../text/recent-intents.js';
-import { tokenize } from '../text/tokenize.js';
+import { tokenize, tokenizeByWord } from '../text/tokenize.js';
 import { readContext } from './context-tools.js';
 import { breakdown, collectFeatures, type SignalBreakdown } from './features.js';
 import { logNormaliser } from './linear-profile.js';
@@ -111,7 +111,7 @@ export function searchTools(model: RecommenderModel, request: SearchRequest, rec
       kept.length = 0;
       for (const item of items) kept.push(recent!.liveIndex(item.tool)!);
     }
-    const fit = coverage(model.text, queryWords(model.text, tokens), kept, items.length, intents);
+    const fit = coverage(model.text, queryWords(model.text, tokenizeByWord(request.query)), kept, items.length, intents);
     // Below the fitted threshold nothing fits; with no fit yet, nothing fits when no word matched.
     const threshold = model.weights.noMatchCoverage ?? Number.MIN_VALUE;
     if (fit.best >= threshold && items.length > 0) return { kind: 'results', profile, version: graph.version, items, coverage: fit.best, unknownContext };

@@ -65,26 +65,29 @@ const STOP_WORDS: ReadonlySet<string> = new Set([
 /** Lower-cased words of `text` with camel-case parts split out, before stop words and stemming. */
 function rawWords(text: string, out: string[]): void {
   // match() hands back the words as strings; matchAll built a match object per word.
-  for (const word of text.normalize('NFKC').match(WORD) ?? []) {
-    // Most words of English text are ASCII with at most a capital first letter: nothing to split
-    // (a camel-case boundary needs a capital after another character) or fold.
-    if (PLAIN_ASCII_WORD.test(word)) {
-      out.push(word.toLowerCase());
-      continue;
-    }
-    if (UNSPACED.test(word)) {
-      pushUnspaced(word, out);
-      continue;
-    }
-    const spaced = word.replace(CAMEL_LOWER_UPPER, '$1 $2').replace(CAMEL_ACRONYM, '$1 $2');
-    const lower = fold(word);
-    if (spaced === word) {
-      out.push(lower);
-      continue;
-    }
-    for (const part of spaced.split(' ')) out.push(fold(part));
-    out.push(lower);
+  for (const word of text.normalize('NFKC').match(WORD) ?? []) rawWord(word, out);
+}
+
+/** One word of rawWords (a WORD match of NFKC text): itself lower-cased, or its parts. */
+function rawWord(word: string, out: string[]): void {
+  // Most words of English text are ASCII with at most a capital first letter: nothing to split
+  // (a camel-case boundary needs a capital after another character) or fold.
+  if (PLAIN_ASCII_WORD.test(word)) {
+    out.push(word.toLowerCase());
+    return;
   }
+  if (UNSPACED.test(word)) {
+    pushUnspaced(word, out);
+    return;
+  }
+  const spaced = word.replace(CAMEL_LOWER_UPPER, '$1 $2').replace(CAMEL_ACRONYM, '$1 $2');
+  const lower = fold(word);
+  if (spaced === word) {
+    out.push(lower);
+    return;
+  }
+  for (const part of spaced.split(' ')) out.push(fold(part));
+  out.push(lower);
 }
 
 /** Lower case, and Latin letters without diacritics (`Café` -> `cafe`, `İ` -> `i`). */
@@ -135,6 +138,27 @@ export function tokenize(text: string): string[] {
   const out: string[] = [];
   normalise(words, out);
   return out;
+}
+
+/**
+ * `tokenize`, grouped by the word of `text` each token came from: an identifier such as
+ * `CyJ9LBI7y` gives one group (`cy`, `j9`, `lbi7y`, `cyj9lbi7y`), a stop word none. A run of
+ * Han or kana gives one group per bigram: written without spaces, a whole sentence is one run.
+ * The groups, in order and concatenated, are `tokenize(text)`.
+ */
+export function tokenizeByWord(text: string): string[][] {
+  const groups: string[][] = [];
+  const raw: string[] = [];
+  for (const word of text.normalize('NFKC').match(WORD) ?? []) {
+    raw.length = 0;
+    rawWord(word, raw);
+    const tokens: string[] = [];
+    normalise(raw, tokens);
+    if (tokens.length === 0) continue;
+    if (UNSPACED.test(word)) for (const token of tokens) groups.push([token]);
+    else groups.push(tokens);
+  }
+  return groups;
 }
 
 /**

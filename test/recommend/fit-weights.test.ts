@@ -6,7 +6,7 @@ import { foldOf } from '../../src/recommend/folds.js';
 import { buildModel, PRIOR_WEIGHTS } from '../../src/recommend/model.js';
 import { coverage, queryWords } from '../../src/recommend/query-coverage.js';
 import { searchTools } from '../../src/recommend/search-tools.js';
-import { tokenize } from '../../src/text/tokenize.js';
+import { tokenizeByWord } from '../../src/text/tokenize.js';
 import type { ToolInfo, Trace } from '../../src/schema/types.js';
 import { trace } from '../helpers/traces.js';
 
@@ -160,7 +160,7 @@ describe('fitWeights', () => {
       for (const t of traces.filter((x) => foldOf(x.id, report.folds) === k)) {
         searched.push(searchTools(model, { query: t.intent, context: [], k: 5 }).coverage);
         const tools = [...new Set(t.steps.map((s) => model.graph.indexByName.get(s.tool)!))];
-        gold.push(coverage(model.text, queryWords(model.text, tokenize(t.intent)), tools, tools.length).best);
+        gold.push(coverage(model.text, queryWords(model.text, tokenizeByWord(t.intent)), tools, tools.length).best);
       }
     }
     const quantile = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(NO_MATCH_QUANTILE * (values.length - 1))];

@@ -3,11 +3,12 @@ import { createRng } from '../../src/graph/rng.js';
 import { ToolGraph } from '../../src/graph/tool-graph.js';
 import { hasUnknownWord } from '../../src/recommend/features.js';
 import { buildModel, EXPERT_WEIGHTS, PRIOR_WEIGHTS } from '../../src/recommend/model.js';
-import { coverage, queryWords } from '../../src/recommend/query-coverage.js';
+import { coverage, explains, queryWords } from '../../src/recommend/query-coverage.js';
 import { searchTools } from '../../src/recommend/search-tools.js';
 import { parseSearchRequest } from '../../src/schema/requests.js';
 import type { ToolInfo } from '../../src/schema/types.js';
 import { hashedTextEmbedding } from '../../src/text/text-embedding.js';
+import { tokenizeByWord } from '../../src/text/tokenize.js';
 import { trace } from '../helpers/traces.js';
 
 const tool = (name: string, description: string): ToolInfo => ({ name, description, params: [] });
@@ -147,13 +148,39 @@ describe('searchTools', () => {
 
   it('computes coverage as the idf-weighted share of query words a tool explains', () => {
     const m = model();
-    const words = queryWords(m.text, ['weather', 'unknownword']);
+    const words = queryWords(m.text, [['weather'], ['unknownword']]);
     const weather = m.graph.indexByName.get('weather_forecast')!;
     const { best, unmatched } = coverage(m.text, words, [weather], 1);
     const [w, u] = words;
     expect(best).toBeCloseTo(w!.weight / (w!.weight + u!.weight));
     expect(u!.weight).toBeGreaterThanOrEqual(w!.weight);
     expect(unmatched).toEqual(['unknownword']);
+  });
+
+  it('weighs a word split into parts as one word, its rarest part, shared among the parts', () => {
+    const m = model();
+    const weather = m.graph.indexByName.get('weather_forecast')!;
+    // An identifier the request passes: four tokens nothing has seen.
+    const split = tokenizeByWord('weather for station "Xq7ZpK9w"');
+    expect(split).toEqual([['weather'], ['station'], ['xq7', 'zp', 'k9w', 'xq7zpk9w']]);
+    const words = queryWords(m.text, split);
+    const byWord = new Map(words.map((w) => [w.word, w.weight]));
+    const ceiling = byWord.get('xq7')!;
+    // Every part unknown: each a quarter of one unknown word.
+    for (const part of ['zp', 'k9w', 'xq7zpk9w']) expect(byWord.get(part)).toBeCloseTo(ceiling);
+    const unknown = queryWords(m.text, [['unknownword']])[0]!.weight;
+    expect(4 * ceiling).toBeCloseTo(unknown);
+    // So the identifier counts as one word nothing knows, not four.
+    const asOne = coverage(m.text, words, [weather], 1).best;
+    const asFour = coverage(m.text, queryWords(m.text, split.flat().map((token) => [token])), [weather], 1).best;
+    expect(asOne).toBeGreaterThan(asFour);
+    const total = words.reduce((sum, w) => sum + w.weight, 0);
+    expect(total).toBeCloseTo(byWord.get('weather')! + byWord.get('station')! + unknown);
+    const explained = words.filter((w) => explains(m.text, w, weather)).reduce((sum, w) => sum + w.weight, 0);
+    expect(explained).toBeGreaterThan(0);
+    expect(asOne).toBeCloseTo(explained / total);
+    // A token already counted in an earlier word is not counted again.
+    expect(queryWords(m.text, [['weather'], ['weather', 'unknownword']]).map((w) => w.word)).toEqual(['weather', 'unknownword']);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { catalogueTokens, identifierTokens, MEMO_LIMIT, splitIdentifier, tokenize } from '../../src/text/tokenize.js';
+import { catalogueTokens, identifierTokens, MEMO_LIMIT, splitIdentifier, tokenize, tokenizeByWord } from '../../src/text/tokenize.js';
 
 /** mulberry32: a local seeded generator, so the fuzz cases are the same on every run. */
 function rng(seed: number): () => number {
@@ -173,5 +173,25 @@ describe('remembered catalogue tokens', () => {
     const again = catalogueTokens('bounded memo probe');
     expect(again).toEqual(first);
     expect(again).not.toBe(first);
+  });
+});
+
+describe('tokenizeByWord', () => {
+  it('groups the tokens by the word they came from, a stop word giving none', () => {
+    expect(tokenizeByWord('open the valve on "CyJ9LBI7y"')).toEqual([['open'], ['valv'], ['cy', 'j9', 'lbi7y', 'cyj9lbi7y']]);
+    // A run of Han characters is one word to the regex: its bigrams stay apart.
+    expect(tokenizeByWord('预订北京 hotel')).toEqual([['预订'], ['订北'], ['北京'], ['hotel']]);
+    expect(tokenizeByWord('the of and')).toEqual([]);
+  });
+
+  it('concatenates to tokenize on every input', () => {
+    const alphabet = ['a', 'B', 'z', 'Q', '7', '0', ' ', ' ', '-', '_', '.', 'é', 'İ', '北', '京', 'カ', 'ﬁ', '\u0301', 'the', 'Of', 'HTTP', 'Json'];
+    const next = rng(11);
+    for (let i = 0; i < 2_000; i++) {
+      let text = '';
+      const length = Math.floor(next() * 30);
+      for (let j = 0; j < length; j++) text += alphabet[Math.floor(next() * alphabet.length)];
+      expect(tokenizeByWord(text).flat()).toEqual(tokenize(text));
+    }
   });
 });
