@@ -14,7 +14,7 @@
  * traces, encodes their rows and rebuilds the model.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -67,11 +67,28 @@ function cpuSeconds(since: NodeJS.CpuUsage): number {
   return (used.user + used.system) / 1e6;
 }
 
+/**
+ * CPU seconds this thread (the service's) has run, or null where the kernel does not say: Linux's
+ * /proc/thread-self/schedstat, whose first field is the thread's time on a CPU in nanoseconds.
+ * The rest of the process's CPU is PGlite's thread, V8's helpers (garbage collection,
+ * compilation) and the thread pool (README, Store, *Where the CPU goes, by thread*).
+ */
+function threadCpuSeconds(): number | null {
+  try {
+    const ns = Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]);
+    return Number.isFinite(ns) ? ns / 1e9 : null;
+  } catch {
+    return null;
+  }
+}
+
 interface IngestRun {
   /** Ingestion until the last acknowledgement, plus the transitions fold after it. */
   readonly ms: number;
   readonly foldMs: number;
   readonly cpuS: number;
+  /** Of cpuS, the service's thread; null where the kernel does not say. */
+  readonly serviceCpuS: number | null;
   readonly commits: number;
   readonly committed: number;
   readonly latency: Float64Array;
@@ -178,6 +195,7 @@ async function ingestRun(dir: string, schema: string, traces: readonly unknown[]
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
   const cpu0 = process.cpuUsage();
+  const thread0 = threadCpuSeconds();
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: clients }, async () => {
@@ -211,6 +229,8 @@ async function ingestRun(dir: string, schema: string, traces: readonly unknown[]
   await tg.store.foldTransitions();
   const foldMs = performance.now() - f0;
   const cpuS = cpuSeconds(cpu0);
+  const thread1 = threadCpuSeconds();
+  const serviceCpuS = thread0 === null || thread1 === null ? null : thread1 - thread0;
   // Only where rebuilds follow ingestion: wait for the model that holds the last traces.
   const visible = rebuildDelayMs < 60_000 ? await installs.visibility(ackedAt, ackedVersion, tg.engine.stats().version) : new Float64Array(0);
   installs.stop();
@@ -223,6 +243,7 @@ async function ingestRun(dir: string, schema: string, traces: readonly unknown[]
     ms: ms + foldMs,
     foldMs,
     cpuS,
+    serviceCpuS,
     commits: commits - warm.commits,
     committed: committed - warm.traces,
     latency,
@@ -269,6 +290,9 @@ export async function ingestDurableBench(options: DurableBenchOptions): Promise<
       foldMs: round(live.foldMs),
       tracesPerSec: Math.round((measured / live.ms) * 1000),
       tracesPerCpuSec: Math.round(measured / live.cpuS),
+      // The run's CPU seconds: the service's thread, and every other (null off Linux).
+      serviceThreadCpuS: live.serviceCpuS === null ? null : round(live.serviceCpuS, 2),
+      otherThreadsCpuS: live.serviceCpuS === null ? null : round(live.cpuS - live.serviceCpuS, 2),
       commits: live.commits,
       meanCommitTraces: round(live.committed / Math.max(1, live.commits)),
       ackP50Ms: round(percentile(live.latency, 0.5), 2),
@@ -291,6 +315,8 @@ export async function ingestDurableBench(options: DurableBenchOptions): Promise<
       graphTraces: live.graphTraces,
       noRebuildTracesPerSec: Math.round((measured / quiet.ms) * 1000),
       noRebuildTracesPerCpuSec: Math.round(measured / quiet.cpuS),
+      noRebuildServiceThreadCpuS: quiet.serviceCpuS === null ? null : round(quiet.serviceCpuS, 2),
+      noRebuildOtherThreadsCpuS: quiet.serviceCpuS === null ? null : round(quiet.cpuS - quiet.serviceCpuS, 2),
       noRebuildMeanCommitTraces: round(quiet.committed / Math.max(1, quiet.commits)),
       noRebuildFoldMs: round(quiet.foldMs),
       referenceAppendTracesPerSec: Math.round((measured / refMs) * 1000),
