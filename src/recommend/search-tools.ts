@@ -80,7 +80,9 @@ export function searchTools(model: RecommenderModel, request: SearchRequest, rec
   const withContext = (context.length > 0 || liveContext.liveLast !== undefined) && (recent?.traces ?? graph.traces) > 0;
   // The seed profile scores the context-free search and adds the graph itself (seed-search.ts).
   const fitted = withContext && profile === 'default';
-  const tokens = tokenize(request.query);
+  // By word for the coverage (an identifier weighs as one word), flat for the signals: tokenize's.
+  const byWord = tokenizeByWord(request.query);
+  const tokens = byWord.flat();
   const mode = fitted ? 'next' : 'search';
   const weights = modeWeights(model, mode, true)!;
   const live = fitted ? { ...(recent !== undefined ? { recent } : {}), ...liveContext } : {};
@@ -111,7 +113,7 @@ export function searchTools(model: RecommenderModel, request: SearchRequest, rec
       kept.length = 0;
       for (const item of items) kept.push(recent!.liveIndex(item.tool)!);
     }
-    const fit = coverage(model.text, queryWords(model.text, tokenizeByWord(request.query)), kept, items.length, intents);
+    const fit = coverage(model.text, queryWords(model.text, byWord), kept, items.length, intents);
     // Below the fitted threshold nothing fits; with no fit yet, nothing fits when no word matched.
     const threshold = model.weights.noMatchCoverage ?? Number.MIN_VALUE;
     if (fit.best >= threshold && items.length > 0) return { kind: 'results', profile, version: graph.version, items, coverage: fit.best, unknownContext };
