@@ -53,7 +53,7 @@ export interface OpenToolgraphOptions extends OpenStoreOptions {
   readonly store?: Store;
   /** Seed of every random step (Louvain, fitting). */
   readonly seed?: number;
-  /** Debounce before a model rebuild after ingestion, in ms (default 50). */
+  /** Debounce of the model rebuilds after ingestion, in ms (default 50; ToolgraphOptions.rebuildDelayMs). */
   readonly rebuildDelayMs?: number;
   /**
    * Learn capabilities from the stored traces, as the in-memory library does (default false).

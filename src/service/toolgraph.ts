@@ -74,9 +74,10 @@ export interface ToolgraphOptions {
   /** Seed of every random step (Louvain, fitting). */
   readonly seed?: number;
   /**
-   * Debounce before a rebuild after ingestion, in ms (default 50). A rebuild also starts no
-   * sooner after the last one ended than that one took, so that under sustained ingestion
-   * rebuilds hold at most half of the thread (rebuild-schedule.ts).
+   * Debounce of the rebuilds after ingestion, in ms (default 50): a rebuild starts no sooner
+   * after the last one ended than this, and than that one took, so that a burst of writes makes
+   * one rebuild and under sustained ingestion rebuilds hold at most half of the thread; a write
+   * into a service idle for longer is rebuilt at once (rebuild-schedule.ts).
    */
   readonly rebuildDelayMs?: number;
   /** Embeds texts for trace novelty; default the built-in hashed embedder, null for none. */
