@@ -143,14 +143,17 @@ function seedTop(model: RecommenderModel, context: readonly number[], top: TopK)
   return null;
 }
 
-/** The query's own words for the given index terms (tokenize stems and lower-cases them). */
+/**
+ * The query's own words for the given index terms (tokenize stems and lower-cases them), each
+ * once: an identifier gives several terms (`Xq7ZpK9w`: xq7, zp, k9w, xq7zpk9w) and is one word.
+ */
 function surfaceWords(query: string, terms: readonly string[]): string[] {
   const wanted = new Set(terms);
   const words: string[] = [];
   for (const match of query.matchAll(/[\p{L}\p{M}\p{N}_'-]+/gu)) {
-    for (const term of tokenize(match[0])) {
-      if (wanted.delete(term)) words.push(match[0]);
-    }
+    let named = false;
+    for (const term of tokenize(match[0])) if (wanted.delete(term)) named = true;
+    if (named) words.push(match[0]);
   }
   return [...words, ...wanted];
 }

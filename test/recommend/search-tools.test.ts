@@ -54,6 +54,10 @@ describe('searchTools', () => {
     expect(result.unmatched).toEqual(['knit', 'woollen', 'scarf']);
     expect(result.hint).toBe('no tool fits: "knit", "woollen", "scarf" matched nothing in the best tools');
     expect(result.hint).toContain('"knit"');
+    // A word the tokenizer splits into parts (an identifier) is named once, as written.
+    const id = searchTools(model(), { query: 'knit the scarf "Xq7ZpK9w"', context: [], k: 2 });
+    expect(id.kind).toBe('no-match');
+    expect(id.unmatched).toEqual(['knit', 'scarf', 'Xq7ZpK9w']);
   });
 
   it('multiplies relevance by reliability without context: a tool whose calls keep failing drops, then is left out', () => {
