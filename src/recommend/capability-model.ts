@@ -13,7 +13,9 @@
  *   text          BM25 over description + example intents + member tool names and descriptions
  *
  * Cost: O(traces) for the outcomes, the co-clustering (see co-cluster.ts), PageRank on
- * T + C nodes, and the BM25 build over C short documents.
+ * T + C nodes, and the BM25 build over C short documents. A capability the previous model had (the
+ * same object) takes its members, its document's term ids and its scores over from it
+ * (capability-carry.ts): the result is the same as a build from nothing.
  */
 import type { GraphSnapshot } from '../graph/snapshot.js';
 import type { Capability } from '../schema/capability.js';
@@ -24,8 +26,11 @@ import { bipartiteMatrix, type BipartiteMatrix } from '../spectral/bipartite-mat
 import { coCluster } from '../spectral/co-cluster.js';
 import { hypergraphPagerank } from '../spectral/hypergraph-pagerank.js';
 import { stableLabels } from '../spectral/stable-labels.js';
-import { buildBm25, type Bm25Index } from '../text/bm25.js';
+import { bm25FromCorpus, type Bm25Index } from '../text/bm25.js';
 import { catalogueTokens, identifierTokens } from '../text/tokenize.js';
+import { TermLog } from '../text/term-log.js';
+import { internIds } from '../text/vocabulary.js';
+import { carriedIndex, OutcomeMemo, sameToolPrefix, type CapabilityCarry, type CapabilityOutcome } from './capability-carry.js';
 import { capabilityOutcomes, TraceToolSets } from './capability-evidence.js';
 
 export interface CapabilityModel {
@@ -51,6 +56,8 @@ export interface CapabilityModel {
   /** Composite confidence (spec 004), NaN before the first run. */
   readonly confidence: Float64Array;
   readonly text: Bm25Index;
+  /** What the next rebuild takes over for the capabilities that did not change. */
+  readonly carry: CapabilityCarry;
 }
 
 export interface CapabilityModelInput {
@@ -67,6 +74,12 @@ export interface CapabilityModelInput {
   readonly reuseClusters?: boolean;
   readonly prior?: BetaPrior;
   readonly seed?: number;
+  /**
+   * The catalogue's version, a counter the caller moves on every change to it: while it and the
+   * catalogue object are the previous build's, a capability that did not change keeps its search
+   * document without a look at its tools' entries. Without it every document is checked.
+   */
+  readonly catalogVersion?: number;
 }
 
 /** Registered capabilities first; a learned one is dropped when a registered one (or an earlier learned one) has the same tool set. */
@@ -171,22 +184,33 @@ function alignedPrevious(previous: CapabilityModel, nTools: number, capabilities
 }
 
 export function buildCapabilityModel(
-  graph: Pick<GraphSnapshot, 'n' | 'indexByName'>,
+  graph: Pick<GraphSnapshot, 'n' | 'indexByName'> & { readonly names?: readonly string[] },
   catalog: ReadonlyMap<string, ToolInfo>,
   input: CapabilityModelInput,
 ): CapabilityModel {
   const nTools = graph.n;
   const capabilities = input.capabilities;
-  const members = capabilities.map((c) => {
+  const previous = input.previous ?? null;
+  const carried = previous?.carry ?? null;
+  // Without the graph's names there is no telling whether an index still names the same tool.
+  const sameTools = carried?.names != null && graph.names !== undefined && sameToolPrefix(carried.names, graph.names);
+  const olds = capabilities.map((c, i) => carriedIndex(previous, c, i));
+  const complete = new Uint8Array(capabilities.length);
+  const members = capabilities.map((c, i) => {
+    const old = olds[i]!;
+    if (sameTools && old >= 0 && carried.complete[old] === 1) {
+      complete[i] = 1;
+      return carried.members[old]!;
+    }
     const ids: number[] = [];
     for (const tool of c.tools) {
       const t = graph.indexByName.get(tool);
       if (t !== undefined) ids.push(t);
     }
+    complete[i] = ids.length === c.tools.length ? 1 : 0;
     return ids;
   });
   const matrix = bipartiteMatrix(members.map((tools) => ({ tools })), nTools);
-  const previous = input.previous ?? null;
   let k: number;
   let stable: { readonly labels: Int32Array; readonly nextFreshId: number };
   if (previous !== null && input.reuseClusters === true) {
@@ -209,27 +233,25 @@ export function buildCapabilityModel(
   const failures = new Int32Array(n);
   const reliability = new Float64Array(n);
   const excluded = new Uint8Array(n);
-  const confidence = new Float64Array(n).fill(Number.NaN);
-  let now = 0;
-  for (let c = 0; c < n; c++) now = Math.max(now, outcomes.lastSeen[c]!);
+  const confidence = new Float64Array(n);
+  const memo = carried !== null && carried.outcomes.prior === input.prior ? carried.outcomes : new OutcomeMemo(input.prior);
   for (let c = 0; c < n; c++) {
     const cap = capabilities[c]!;
-    successes[c] = cap.successes + outcomes.successes[c]!;
-    failures[c] = cap.failures + outcomes.failures[c]!;
-    const posterior = betaReliability(successes[c]!, failures[c]!, input.prior);
-    reliability[c] = posterior.mean;
-    excluded[c] = posterior.excluded ? 1 : 0;
-    const runs = successes[c]! + failures[c]!;
-    if (runs > 0) {
-      confidence[c] = patternConfidenceOf({
-        id: cap.id,
-        kind: 'capability',
-        now,
-        rules: 'evidence',
-        evidence: { ...NO_EVIDENCE, observations: runs, applications: { positive: successes[c]!, negative: failures[c]!, neutral: 0 } },
-      }).composite;
-    }
+    const s = (successes[c] = cap.successes + outcomes.successes[c]!);
+    const f = (failures[c] = cap.failures + outcomes.failures[c]!);
+    const outcome = memo.get(s, f, () => outcomeOf(s, f, input.prior));
+    reliability[c] = outcome.reliability;
+    excluded[c] = outcome.excluded ? 1 : 0;
+    confidence[c] = outcome.confidence;
   }
+
+  const log = carried?.log ?? new TermLog();
+  const sameCatalog = carried !== null && input.catalogVersion !== undefined && carried.catalog === catalog && carried.catalogVersion === input.catalogVersion;
+  const documents = capabilities.map((c, i) => (sameCatalog && olds[i]! >= 0 ? carried.documents[olds[i]!]! : documentOf(c, catalog)));
+  const documentIds = documents.map((tokens, i) => {
+    const old = olds[i]!;
+    return carried !== null && old >= 0 && carried.documents[old] === tokens ? carried.documentIds[old]! : log.encode(tokens);
+  });
   return {
     capabilities,
     indexById: new Map(capabilities.map((c, i) => [c.id, i])),
@@ -245,6 +267,28 @@ export function buildCapabilityModel(
     reliability,
     excluded,
     confidence,
-    text: buildBm25(capabilities.map((c) => documentOf(c, catalog))),
+    text: bm25FromCorpus(internIds(log.terms, documentIds, log.order())),
+    carry: { names: graph.names ?? null, members, complete, log, catalog, catalogVersion: input.catalogVersion, documents, documentIds, outcomes: memo },
   };
+}
+
+/**
+ * Reliability, exclusion and composite confidence of a capability with these outcomes. The
+ * confidence is that of a pattern created now with these counts, so neither the time nor the id
+ * moves it: a function of the counts alone, which is what lets OutcomeMemo share it.
+ */
+function outcomeOf(successes: number, failures: number, prior: BetaPrior | undefined): CapabilityOutcome {
+  const posterior = betaReliability(successes, failures, prior);
+  const runs = successes + failures;
+  const confidence =
+    runs === 0
+      ? Number.NaN
+      : patternConfidenceOf({
+          id: 'capability',
+          kind: 'capability',
+          now: 0,
+          rules: 'evidence',
+          evidence: { ...NO_EVIDENCE, observations: runs, applications: { positive: successes, negative: failures, neutral: 0 } },
+        }).composite;
+  return { reliability: posterior.mean, excluded: posterior.excluded, confidence };
 }

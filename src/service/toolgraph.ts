@@ -686,7 +686,7 @@ export class Toolgraph {
     const reuseClusters =
       previous !== null &&
       canReuseClusters({ last: this.clustered, now: performance.now(), version: this.capabilityVersion, capabilities: merged, everyMs: this.reclusterEveryMs, share: RECLUSTER_SHARE });
-    const capabilities = { capabilities: merged, traces: complete ? this.traceSets : [], previous, reuseClusters };
+    const capabilities = { capabilities: merged, traces: complete ? this.traceSets : [], previous, reuseClusters, catalogVersion: this.catalogVersion };
     const options: ModelOptions = {
       seed: this.seed,
       embedding: this.embedding,

@@ -16,6 +16,7 @@ import type { StoredIntentTokens } from '../graph/graph-codec.js';
 import type { IntentRecord } from '../graph/tool-graph.js';
 import { grown } from '../graph/typed-arrays.js';
 import { TOKENIZER_VERSION, tokenize } from './tokenize.js';
+import { extendOrder } from './vocabulary.js';
 
 class IntentTokenLog {
   /** The intent each logged record had, to notice a records array changed other than by appending. */
@@ -26,6 +27,14 @@ class IntentTokenLog {
   start: Int32Array<ArrayBuffer> = new Int32Array(1025);
   tokens: Int32Array<ArrayBuffer> = new Int32Array(4096);
   count = 0;
+  /** Every term id in code-unit order of its term, brought up to date when read (order()). */
+  private sorted: Int32Array = new Int32Array(0);
+
+  /** internIds' `order` for the terms logged so far: only the terms new since the last call are sorted. */
+  order(): Int32Array {
+    this.sorted = extendOrder(this.terms, this.sorted);
+    return this.sorted;
+  }
 
   /** The log of `records`, all of them, as `stored` has their tokens (checked by restoreIntentTokens). */
   static of(records: readonly IntentRecord[], stored: StoredIntentTokens): IntentTokenLog {
@@ -88,15 +97,15 @@ function logOf(records: readonly IntentRecord[], upTo = records.length): IntentT
 
 /**
  * tokenize(record.intent) for every record, in order, as ids into `terms` (numbered in the
- * order the log met them: internIds in vocabulary.ts sorts them); records seen before are not
- * tokenised again, and no string array is built per record. `docs[r]` views the
- * log: read it before the next call.
+ * order the log met them: internIds in vocabulary.ts sorts them, in `order()`, which sorts only
+ * the terms new since it was last read); records seen before are not tokenised again, and no
+ * string array is built per record. `docs[r]` views the log: read it before the next call.
  */
-export function intentTokenIds(records: readonly IntentRecord[]): { readonly terms: readonly string[]; readonly docs: readonly Int32Array[] } {
+export function intentTokenIds(records: readonly IntentRecord[]): { readonly terms: readonly string[]; readonly docs: readonly Int32Array[]; readonly order: () => Int32Array } {
   const log = logOf(records);
   const docs: Int32Array[] = new Array(records.length);
   for (let r = 0; r < records.length; r++) docs[r] = log.tokens.subarray(log.start[r]!, log.start[r + 1]!);
-  return { terms: log.terms, docs };
+  return { terms: log.terms, docs, order: () => log.order() };
 }
 
 /** Records tokenised between two checks of the clock in tokenizeIntentsInSlices. */

@@ -79,7 +79,8 @@ export function* textModelStages(
   // The catalogue map is only the key of the last build's texts here: `tools` is what is read.
   const { bm25, nameTokens, vectors, texts } = yield* catalogueText(tools, catalog, embedding, previousVectors);
   yield;
-  const interned = internIds(tokens.terms, tokens.docs);
+  // Read now: the log's terms, and so their order, may have grown since the docs were taken.
+  const interned = internIds(tokens.terms, tokens.docs, tokens.order());
   yield;
   const intent = yield* intentAssociationStages(names.length, examples, interned);
   yield;

@@ -61,14 +61,20 @@ export function internCorpus(docs: readonly (readonly string[])[]): InternedCorp
  * internCorpus for documents already written as ids into a term list in any order (a log that
  * numbers terms as it meets them, intent-tokens.ts): the vocabulary is the terms the documents
  * use, sorted, and the documents are renumbered into it, with no string lookup per token.
- * Identical to internCorpus on the same tokens. O(T + V log V).
+ * Identical to internCorpus on the same tokens. O(T + V log V); O(T + V) with `order`, every id
+ * of `terms` in code-unit order of its term (a log that keeps its terms sorted, TermLog).
  */
-export function internIds(terms: readonly string[], docs: readonly Int32Array[]): InternedCorpus {
+export function internIds(terms: readonly string[], docs: readonly Int32Array[], order?: Int32Array): InternedCorpus {
   const used = new Uint8Array(terms.length);
   for (const doc of docs) for (let i = 0; i < doc.length; i++) used[doc[i]!] = 1;
   const present: number[] = [];
-  for (let id = 0; id < terms.length; id++) if (used[id] === 1) present.push(id);
-  present.sort((x, y) => compareCodeUnits(terms[x]!, terms[y]!));
+  if (order === undefined) {
+    for (let id = 0; id < terms.length; id++) if (used[id] === 1) present.push(id);
+    present.sort((x, y) => compareCodeUnits(terms[x]!, terms[y]!));
+  } else {
+    if (order.length !== terms.length) throw new Error(`internIds: the order has ${order.length} ids for ${terms.length} terms`);
+    for (let r = 0; r < order.length; r++) if (used[order[r]!] === 1) present.push(order[r]!);
+  }
   const remap = new Int32Array(terms.length);
   for (let rank = 0; rank < present.length; rank++) remap[present[rank]!] = rank;
   const encoded: Int32Array[] = [];
@@ -78,6 +84,39 @@ export function internIds(terms: readonly string[], docs: readonly Int32Array[])
     encoded.push(ids);
   }
   return { vocabulary: { terms: present.map((id) => terms[id]!) }, docs: encoded };
+}
+
+/**
+ * The ids of `terms` in code-unit order of their terms, given that order for the first
+ * `order.length` of them (a term list only appended to, such as a log's): the new terms are
+ * sorted and each is placed by a binary search, so O(V + A log V) for A new terms instead of
+ * O(V log V) string comparisons. Terms must be distinct. Returns `order` itself when nothing is new.
+ */
+export function extendOrder(terms: readonly string[], order: Int32Array): Int32Array {
+  const known = order.length;
+  if (known === terms.length) return order;
+  const added: number[] = [];
+  for (let id = known; id < terms.length; id++) added.push(id);
+  added.sort((x, y) => compareCodeUnits(terms[x]!, terms[y]!));
+  const out = new Int32Array(terms.length);
+  let from = 0;
+  let at = 0;
+  for (const id of added) {
+    const term = terms[id]!;
+    let lo = from;
+    let hi = known;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (terms[order[mid]!]! < term) lo = mid + 1;
+      else hi = mid;
+    }
+    out.set(order.subarray(from, lo), at);
+    at += lo - from;
+    from = lo;
+    out[at++] = id;
+  }
+  out.set(order.subarray(from), at);
+  return out;
 }
 
 /** Id of `term` in `vocabulary`, or -1 when the term is unknown. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../src/graph/rng.js';
-import { internCorpus, internIds, termId } from '../../src/text/vocabulary.js';
+import { TermLog } from '../../src/text/term-log.js';
+import { extendOrder, internCorpus, internIds, termId } from '../../src/text/vocabulary.js';
 
 describe('internCorpus', () => {
   it('numbers terms by their code-unit order and encodes every document', () => {
@@ -63,5 +64,34 @@ describe('internIds', () => {
     expect(got.vocabulary.terms).toEqual(want.vocabulary.terms);
     expect(got.vocabulary.terms).not.toContain('漢字');
     expect(got.docs).toEqual(want.docs);
+  });
+});
+
+describe('extendOrder and TermLog', () => {
+  it('keeps a growing term list in code-unit order, as a full sort would, and renumbers as internCorpus does', () => {
+    const rng = createRng(5);
+    const alphabet = ['a', 'b', 'Z', '_', 'é', '漢', '😀', '1'];
+    const word = (): string => Array.from({ length: 1 + Math.floor(rng() * 4) }, () => alphabet[Math.floor(rng() * alphabet.length)]!).join('');
+    const log = new TermLog();
+    const docs: string[][] = [];
+    const ids: Int32Array[] = [];
+    for (let round = 0; round < 30; round++) {
+      // Batches of every size, none included: the order is brought up to date lazily.
+      for (let d = Math.floor(rng() * 4); d > 0; d--) {
+        const doc = Array.from({ length: Math.floor(rng() * 6) }, word);
+        docs.push(doc);
+        ids.push(log.encode(doc));
+      }
+      const order = log.order();
+      const sorted = [...log.terms.keys()].sort((x, y) => (log.terms[x]! < log.terms[y]! ? -1 : 1));
+      expect(Array.from(order)).toEqual(sorted);
+      expect(internIds(log.terms, ids, order)).toEqual(internCorpus(docs));
+    }
+  });
+
+  it('returns the same order when no term is new, and refuses an order of the wrong length', () => {
+    const order = extendOrder(['b', 'a'], new Int32Array([1, 0]));
+    expect(extendOrder(['b', 'a'], order)).toBe(order);
+    expect(() => internIds(['b', 'a', 'c'], [], order)).toThrow(/order has 2 ids for 3 terms/);
   });
 });
