@@ -24,6 +24,7 @@
 import { ToolgraphError } from '../schema/errors.js';
 import { runStages } from '../graph/stages.js';
 import { bm25FromCorpus, type Bm25Index } from './bm25.js';
+import type { IntentCounts } from './intent-counts.js';
 import { internCorpus, termId, type InternedCorpus } from './vocabulary.js';
 
 /** One recorded trace: its intent's tokens and the tool indices it called (repeats allowed). */
@@ -125,6 +126,30 @@ export function* intentAssociationStages(
   }
   if (examples.some((e) => e.tools.length === 0)) throw new ToolgraphError('INVALID_INPUT', `${caller}: an example calls no tool`);
   return yield* fitStages(nTools, examples, corpus, smoothing);
+}
+
+/**
+ * intentAssociationStages from counts kept across rebuilds (intent-counts.ts) over the same
+ * records as `corpus` (its documents, interned with `order`, the counts' term log's order): the
+ * same model, laid out from the counts instead of counted again, then the examples' BM25 index.
+ * The caller falls back to intentAssociationStages where the counts cannot serve (a record
+ * without tools, a tool past nTools), so those errors stay that fit's.
+ */
+export function* countedAssociationStages(
+  nTools: number,
+  counts: IntentCounts,
+  order: Int32Array,
+  corpus: InternedCorpus,
+  options: IntentAssociationOptions = {},
+): Generator<void, IntentModel> {
+  const smoothing = checkedFit('countedAssociationStages', nTools, [], options);
+  if (counts.refused || counts.maxTool >= nTools || counts.counted !== corpus.docs.length) {
+    throw new ToolgraphError('INVALID_INPUT', `countedAssociationStages: counts of ${counts.counted} records for ${corpus.docs.length} documents and ${nTools} tools`);
+  }
+  const laidOut = counts.model(nTools, order, corpus.vocabulary.terms.length, smoothing);
+  yield;
+  const examples = bm25FromCorpus(corpus);
+  return { ...laidOut, terms: examples.terms, examples };
 }
 
 /** Checks a fit's arguments (INVALID_INPUT naming `caller`); returns the smoothing to use. */

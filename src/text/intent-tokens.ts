@@ -15,6 +15,7 @@
 import type { StoredIntentTokens } from '../graph/graph-codec.js';
 import type { IntentRecord } from '../graph/tool-graph.js';
 import { grown } from '../graph/typed-arrays.js';
+import { IntentCounts } from './intent-counts.js';
 import { TOKENIZER_VERSION, tokenize } from './tokenize.js';
 import { extendOrder } from './vocabulary.js';
 
@@ -29,6 +30,21 @@ class IntentTokenLog {
   count = 0;
   /** Every term id in code-unit order of its term, brought up to date when read (order()). */
   private sorted: Int32Array = new Int32Array(0);
+
+  /** The association's counts over the records logged so far (countsUpTo). */
+  private counts: IntentCounts | null = null;
+
+  /**
+   * The intent association's counts over records[0 .. upTo), counted once per record across
+   * builds; null when a build has already counted past `upTo` (a build planned earlier that
+   * finishes later), which then fits from scratch. Records up to `upTo` must be logged.
+   */
+  countsUpTo(records: readonly IntentRecord[], upTo: number): IntentCounts | null {
+    const counts = (this.counts ??= new IntentCounts());
+    if (counts.counted > upTo || this.count < upTo) return null;
+    counts.addRecords(records, (r) => this.tokens.subarray(this.start[r]!, this.start[r + 1]!), counts.counted, upTo, this.terms.length);
+    return counts;
+  }
 
   /** internIds' `order` for the terms logged so far: only the terms new since the last call are sorted. */
   order(): Int32Array {
@@ -101,11 +117,20 @@ function logOf(records: readonly IntentRecord[], upTo = records.length): IntentT
  * the terms new since it was last read); records seen before are not tokenised again, and no
  * string array is built per record. `docs[r]` views the log: read it before the next call.
  */
-export function intentTokenIds(records: readonly IntentRecord[]): { readonly terms: readonly string[]; readonly docs: readonly Int32Array[]; readonly order: () => Int32Array } {
+export function intentTokenIds(records: readonly IntentRecord[]): IntentTokenIds {
   const log = logOf(records);
   const docs: Int32Array[] = new Array(records.length);
   for (let r = 0; r < records.length; r++) docs[r] = log.tokens.subarray(log.start[r]!, log.start[r + 1]!);
-  return { terms: log.terms, docs, order: () => log.order() };
+  return { terms: log.terms, docs, order: () => log.order(), counts: () => log.countsUpTo(records, docs.length) };
+}
+
+export interface IntentTokenIds {
+  readonly terms: readonly string[];
+  readonly docs: readonly Int32Array[];
+  /** Every id of `terms` in code-unit order of its term, as the log has them when called. */
+  readonly order: () => Int32Array;
+  /** The association's counts over these records (IntentTokenLog.countsUpTo), or null. */
+  readonly counts: () => IntentCounts | null;
 }
 
 /** Records tokenised between two checks of the clock in tokenizeIntentsInSlices. */

@@ -7,7 +7,7 @@ import { runStages } from '../graph/stages.js';
 import type { ToolInfo } from '../schema/types.js';
 import type { IntentRecord } from '../graph/tool-graph.js';
 import { buildBm25, type Bm25Index } from './bm25.js';
-import { intentAssociationStages, type IntentModel } from './intent-association.js';
+import { countedAssociationStages, intentAssociationStages, type IntentModel } from './intent-association.js';
 import { buildIntentMemory, type IntentMemory } from './similar-intents.js';
 import { intentTokenIds } from './intent-tokens.js';
 import { internIds } from './vocabulary.js';
@@ -80,9 +80,15 @@ export function* textModelStages(
   const { bm25, nameTokens, vectors, texts } = yield* catalogueText(tools, catalog, embedding, previousVectors);
   yield;
   // Read now: the log's terms, and so their order, may have grown since the docs were taken.
-  const interned = internIds(tokens.terms, tokens.docs, tokens.order());
+  const order = tokens.order();
+  const interned = internIds(tokens.terms, tokens.docs, order);
   yield;
-  const intent = yield* intentAssociationStages(names.length, examples, interned);
+  // Laid out from the counts the log keeps across builds where they serve; else fitted afresh.
+  const counts = tokens.counts();
+  const intent =
+    counts !== null && !counts.refused && counts.maxTool < names.length
+      ? yield* countedAssociationStages(names.length, counts, order, interned)
+      : yield* intentAssociationStages(names.length, examples, interned);
   yield;
   return {
     bm25,
