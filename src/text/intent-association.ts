@@ -242,14 +242,7 @@ function* fitStages(
   postingTool = postingTool.slice(0, nPostings);
   postingWeight = postingWeight.slice(0, nPostings);
 
-  let totalEvidence = 0;
-  for (let t = 0; t < nTools; t++) totalEvidence += evidence[t]!;
-  const logPrior = new Float64Array(nTools);
-  const logDenominator = new Float64Array(nTools);
-  for (let t = 0; t < nTools; t++) {
-    logPrior[t] = evidence[t]! > 0 ? Math.log(evidence[t]!) - Math.log(totalEvidence) : -Infinity;
-    logDenominator[t] = Math.log(tokenTotal[t]! + smoothing * nTerms);
-  }
+  const { logPrior, logDenominator } = toolLogTerms(evidence, tokenTotal, nTerms, smoothing);
 
   const exampleToolStart = new Int32Array(used.length + 1);
   for (let e = 0; e < used.length; e++) {
@@ -276,6 +269,23 @@ function* fitStages(
     exampleToolStart,
     exampleTool,
   };
+}
+
+/**
+ * The per-tool terms of the score: log n(t) - log sum n (-Infinity without evidence) and
+ * log(C(t) + alpha V), from the evidence and token totals of every tool.
+ */
+export function toolLogTerms(evidence: Float64Array, tokenTotal: Float64Array, nTerms: number, smoothing: number): { logPrior: Float64Array; logDenominator: Float64Array } {
+  const nTools = evidence.length;
+  let totalEvidence = 0;
+  for (let t = 0; t < nTools; t++) totalEvidence += evidence[t]!;
+  const logPrior = new Float64Array(nTools);
+  const logDenominator = new Float64Array(nTools);
+  for (let t = 0; t < nTools; t++) {
+    logPrior[t] = evidence[t]! > 0 ? Math.log(evidence[t]!) - Math.log(totalEvidence) : -Infinity;
+    logDenominator[t] = Math.log(tokenTotal[t]! + smoothing * nTerms);
+  }
+  return { logPrior, logDenominator };
 }
 
 /** Writes P(tool | intent) into `out[0..nTools)`: sums to 1 over tools with evidence, else 0. */

@@ -17,7 +17,7 @@
  * same records (tested).
  */
 import { grown } from '../graph/typed-arrays.js';
-import type { IntentModel } from './intent-association.js';
+import { toolLogTerms, type IntentModel } from './intent-association.js';
 
 /** One term's postings: tools[0 .. size) ascending with their counts, then the tools new to it. */
 class TermPostings {
@@ -246,14 +246,7 @@ export class IntentCounts {
     const tokenTotal = new Float64Array(nTools);
     evidence.set(this.evidence.subarray(0, Math.min(nTools, this.evidence.length)));
     tokenTotal.set(this.tokenTotal.subarray(0, Math.min(nTools, this.tokenTotal.length)));
-    let totalEvidence = 0;
-    for (let t = 0; t < nTools; t++) totalEvidence += evidence[t]!;
-    const logPrior = new Float64Array(nTools);
-    const logDenominator = new Float64Array(nTools);
-    for (let t = 0; t < nTools; t++) {
-      logPrior[t] = evidence[t]! > 0 ? Math.log(evidence[t]!) - Math.log(totalEvidence) : -Infinity;
-      logDenominator[t] = Math.log(tokenTotal[t]! + smoothing * nTerms);
-    }
+    const { logPrior, logDenominator } = toolLogTerms(evidence, tokenTotal, nTerms, smoothing);
     const n = this.counted;
     return {
       nTools,

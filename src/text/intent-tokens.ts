@@ -11,6 +11,9 @@
  *
  * A stored snapshot keeps the log (exportIntentTokens, graph-codec.ts), and a cold start
  * restores it for the restored records (restoreIntentTokens) instead of tokenising them again.
+ *
+ * The log also keeps the intent association's counts over its records (intent-counts.ts), so
+ * that a rebuild counts only the records new since the last one.
  */
 import type { StoredIntentTokens } from '../graph/graph-codec.js';
 import type { IntentRecord } from '../graph/tool-graph.js';
