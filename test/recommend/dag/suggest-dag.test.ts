@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolGraph } from '../../../src/graph/tool-graph.js';
-import { feeds, outputKeys, producers } from '../../../src/recommend/dag/data-flow.js';
+import { feeds, namedFlows, outputKeys, outputWords, producers } from '../../../src/recommend/dag/data-flow.js';
 import { buildPrecedence, GLOBAL_PRIOR_WEIGHT, probabilityBefore } from '../../../src/recommend/dag/precedence.js';
 import { suggestDag, type DagNode } from '../../../src/recommend/dag/suggest-dag.js';
 import { buildModel } from '../../../src/recommend/model.js';
@@ -72,6 +72,24 @@ describe('data flow and precedence', () => {
     expect(producers([outputKeys(booking)], unmarked)).toEqual([0]);
   });
 
+  it("reads the flow a request states: a clause naming another clause's tool's output, every word of it", () => {
+    const profit: ToolInfo = { name: 'calculate_profit', description: '', params: [param('revenue'), param('expenses')], outputs: ['profit'] };
+    const translate: ToolInfo = { name: 'translate_text', description: '', params: [param('text')], outputs: ['translated_text', 'text'] };
+    const convert: ToolInfo = { name: 'convert_currency', description: '', params: [param('amount')], outputs: ['converted_amount'] };
+    // An output the tool also takes is an echo, as for outputKeys; each output is its words.
+    expect(outputWords(translate)).toEqual([['translat', 'text']]);
+    expect(outputWords(undefined)).toEqual([]);
+    const outputs = [outputWords(profit), outputWords(translate), outputWords(convert), []];
+    const clauses = [['calcul', 'profit'], ['translat', 'greet'], ['convert', 'profit', 'eur'], ['send', 'translat', 'messag']];
+    // convert's clause (2) names `profit`; the last clause names `translated` but not `text`.
+    expect(namedFlows(outputs, [0, 1, 2, 3], clauses)).toEqual([[0, 2]]);
+    const sendText = [...clauses.slice(0, 3), ['send', 'translat', 'text']];
+    expect(namedFlows(outputs, [0, 1, 2, 3], sendText)).toEqual([[0, 2], [1, 3]]);
+    // Not within one clause (the producer's own words), nor for a tool in no clause.
+    expect(namedFlows(outputs, [2, 1, 2, 3], clauses)).toEqual([]);
+    expect(namedFlows(outputs, [0, 1, -1, 3], clauses)).toEqual([]);
+  });
+
   it('learns which tool comes first with a Laplace prior', () => {
     const index = buildPrecedence(3, Int32Array.from([0, 3, 6]), Int32Array.from([0, 1, 2, 0, 2, 1]));
     expect(probabilityBefore(index, 0, 1)).toBeCloseTo(3 / 4);
@@ -109,6 +127,31 @@ describe('suggestDag', () => {
     const dag = suggestDag(flightsModel(), { intent: 'email me the weather forecast for city 3' });
     expect(dag.nodes.map((n) => label(n))).toEqual(['get_weather', 'send_email']);
     expect(dag.edges).toEqual([{ from: 'n1', to: 'n2', confidence: 0.95, source: 'sequence' }]);
+  });
+
+  it("takes a step's input from the step whose output its clause names, and runs that step first", () => {
+    const tools: ToolInfo[] = [
+      { name: 'calculate_profit', description: 'Calculate the profit from revenue and expenses', params: [param('revenue'), param('expenses')], outputs: ['profit'] },
+      { name: 'get_weather', description: 'Weather forecast for a city', params: [param('city')], outputs: ['forecast'] },
+      { name: 'convert_currency', description: 'Convert an amount between currencies', params: [param('amount'), param('to')], outputs: ['converted_amount'] },
+    ];
+    const g = new ToolGraph();
+    for (const t of tools) g.addTool(t.name);
+    // Recorded in this run order, and in the reverse: the traces alone do not say which comes first.
+    for (let i = 0; i < 4; i++) {
+      g.ingest(trace(['calculate_profit', 'get_weather', 'convert_currency'], { id: `p${i}`, intent: `profit, weather and currency ${i}` }));
+      g.ingest(trace(['convert_currency', 'get_weather', 'calculate_profit'], { id: `q${i}`, intent: `profit, weather and currency ${i}` }));
+    }
+    const model = buildModel(g, new Map(tools.map((t) => [t.name, t])));
+    // No declared name links them (`profit` is not `amount`): the request does.
+    const dag = suggestDag(model, { intent: 'calculate the profit from revenue 7000 and expenses 5000, get the weather forecast in Paris, and convert the profit to the EUR currency' });
+    expect(dag.nodes.map(label)).toEqual(['calculate_profit', 'get_weather', 'convert_currency']);
+    expect(dag.edges).toContainEqual({ from: 'n1', to: 'n3', confidence: 0.95, source: 'data-flow' });
+    expect(dag.edges.some((e) => e.to === 'n3' && e.source === 'sequence')).toBe(false);
+    // Named first, the consumer still waits for the step whose output it takes.
+    const backwards = suggestDag(model, { intent: 'convert the profit to the EUR currency, where the profit is calculated from revenue 7000 and expenses 5000' });
+    expect(backwards.nodes.map(label)).toEqual(['calculate_profit', 'convert_currency']);
+    expect(backwards.edges).toEqual([{ from: 'n1', to: 'n2', confidence: 0.95, source: 'data-flow' }]);
   });
 
   it('orders two tools recorded both ways as the most similar past tasks did', () => {
