@@ -4,6 +4,11 @@
  * steps tends to name them in the order they are done, so which clause a tool matches says
  * whether it comes before or after the tools already called (see features.ts, mentionAfter).
  *
+ * Nor is a point that ends no sentence: one inside a word (`Schedule.txt`, `a.m`,
+ * `www.example.com`) or closing a dotted abbreviation that the sentence goes on after (`at 8
+ * a.m. every day`, `e.g. a`). Split there, "change my alarm from 8 a.m. every day to 7 a.m., then
+ * cancel my 9 a.m. alarm" came out as six clauses, `cancel my 9 a` one of them.
+ *
  * Values are not steps: a point or comma between digits (1.75, 10,000) and anything inside
  * quotes ('carrots, spinach and lentils') split nothing, and a part that holds nothing but
  * values (quoted text, numbers: the `'spinach'` of "'carrots', 'spinach', and 'lentils'") joins
@@ -55,7 +60,7 @@ export function clauseParts(text: string): Clause[] {
     const end = at + match[0].length;
     while (span < quoted.length && quoted[span + 1]! <= at) span += 2;
     const inQuotes = span < quoted.length && quoted[span]! < at;
-    if (inQuotes || betweenDigits(text, at, match[0])) continue;
+    if (inQuotes || betweenDigits(text, at, match[0]) || withinSentence(text, at, match[0])) continue;
     cut(at);
     start = end;
   }
@@ -86,6 +91,21 @@ function valueSpans(text: string): number[] {
 /** A single point or comma with a digit on each side: part of a number. */
 function betweenDigits(text: string, at: number, separator: string): boolean {
   return (separator === '.' || separator === ',') && isDigit(text.charCodeAt(at - 1)) && isDigit(text.charCodeAt(at + 1));
+}
+
+/** A part of a dotted word or abbreviation: `x.y` of `a.m`, `x.y.` of `a.m.` */
+const DOTTED_START = /^[\p{L}\p{N}]/u;
+const DOTTED_END = /(?:^|[^\p{L}\p{N}])\p{L}\.\p{L}$/u;
+const GOES_ON = /^\s+\p{Ll}/u;
+
+/**
+ * A single point that ends no sentence: inside a word (a letter or digit right after it), or
+ * the last of a dotted abbreviation (`a.m.`) with the sentence going on in lower case after it.
+ */
+function withinSentence(text: string, at: number, separator: string): boolean {
+  if (separator !== '.') return false;
+  if (DOTTED_START.test(text.slice(at + 1, at + 3))) return true;
+  return DOTTED_END.test(text.slice(Math.max(0, at - 4), at)) && GOES_ON.test(text.slice(at + 1, at + 8));
 }
 
 function isDigit(code: number): boolean {

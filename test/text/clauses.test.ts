@@ -27,6 +27,20 @@ describe('clauses: values are not steps', () => {
     ]);
   });
 
+  it('does not split at a point inside a word, nor after an abbreviation the sentence goes on after', () => {
+    expect(texts('I want to change my alarm from 8 a.m. every day to 7 a.m., then cancel my 9 a.m. alarm every Monday')).toEqual([
+      'I want to change my alarm from 8 a.m. every day to 7 a.m',
+      'cancel my 9 a.m. alarm every Monday',
+    ]);
+    expect(texts('Create Schedule.txt on www.example.com, e.g. a plan. Email it to bob@example.com')).toEqual([
+      'Create Schedule.txt on www.example.com',
+      'e.g. a plan',
+      'Email it to bob@example.com',
+    ]);
+    // A sentence that ends with an abbreviation still ends: what follows begins in upper case.
+    expect(texts('Wake me at 7 a.m. Book a taxi. Pay it')).toEqual(['Wake me at 7 a.m', 'Book a taxi', 'Pay it']);
+  });
+
   it('does not split inside quotes, and an apostrophe inside a word opens none', () => {
     expect(texts("Create a task titled 'Call John, then email him' and then send it")).toEqual(["Create a task titled 'Call John, then email him'", 'send it']);
     expect(texts('Create a task titled "Call John. Then email him" and then send it')).toEqual(['Create a task titled "Call John. Then email him"', 'send it']);
