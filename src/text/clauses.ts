@@ -4,16 +4,16 @@
  * steps tends to name them in the order they are done, so which clause a tool matches says
  * whether it comes before or after the tools already called (see features.ts, mentionAfter).
  *
- * Nor is a point that ends no sentence: one inside a word (`Schedule.txt`, `a.m`,
- * `www.example.com`) or closing a dotted abbreviation that the sentence goes on after (`at 8
- * a.m. every day`, `e.g. a`). Split there, "change my alarm from 8 a.m. every day to 7 a.m., then
- * cancel my 9 a.m. alarm" came out as six clauses, `cancel my 9 a` one of them.
- *
  * Values are not steps: a point or comma between digits (1.75, 10,000) and anything inside
  * quotes ('carrots, spinach and lentils') split nothing, and a part that holds nothing but
  * values (quoted text, numbers: the `'spinach'` of "'carrots', 'spinach', and 'lentils'") joins
  * the clause before it. Split there, a request that names two steps had come out as four
  * clauses, two of which named no tool.
+ *
+ * Nor does a point that ends no sentence: one inside a word (`Schedule.txt`, `a.m`,
+ * `www.example.com`), or one closing a dotted abbreviation that the sentence goes on after
+ * (`at 8 a.m. every day`, `e.g. a`). Split there, "change my alarm from 8 a.m. every day to 7
+ * a.m., then cancel my 9 a.m. alarm" came out as six clauses, `cancel my 9 a` one of them.
  *
  * The punctuation split works for any script; the chaining words are English, the language of
  * every dataset we measure on. A text with no separator is one clause. O(length).
@@ -93,9 +93,11 @@ function betweenDigits(text: string, at: number, separator: string): boolean {
   return (separator === '.' || separator === ',') && isDigit(text.charCodeAt(at - 1)) && isDigit(text.charCodeAt(at + 1));
 }
 
-/** A part of a dotted word or abbreviation: `x.y` of `a.m`, `x.y.` of `a.m.` */
+/** A letter or digit right after a point: the point is inside a word (two code units, for a letter beyond the BMP). */
 const DOTTED_START = /^[\p{L}\p{N}]/u;
+/** What comes before the last point of a dotted abbreviation: `a.m` of `a.m.` */
 const DOTTED_END = /(?:^|[^\p{L}\p{N}])\p{L}\.\p{L}$/u;
+/** The sentence going on after a point: space, then a lower-case letter. */
 const GOES_ON = /^\s+\p{Ll}/u;
 
 /**

@@ -22,8 +22,8 @@
  *    a tool whose declared inputs another chosen tool produces waits for it (data-flow.ts), as
  *    does a tool whose clause of the request names another's declared output, every word of it
  *    ("... then convert the profit": namedFlows; validation edge-F1 NESTFUL 0.541 -> 0.568,
- *    five folds of train 0.430 -> 0.464), unless that would deadlock, in which case the weakest precedence is dropped (acyclic.ts;
- *    weighed by the recorded order, so two tools that declare each other's inputs wait the
+ *    five folds of train 0.430 -> 0.464), unless that would deadlock, in which case the
+ *    weakest precedence is dropped (acyclic.ts; weighed by the recorded order, so two tools that declare each other's inputs wait the
  *    way the data went before). Where the request names two of the tools in different
  *    clauses, that order adds its log-odds, learned from how often recorded requests named
  *    their tools in run order (clause-order.ts; validation edge-F1 UltraTool 0.490 -> 0.520,
@@ -34,8 +34,8 @@
  * 4. Dependencies: declared data flow from earlier steps (a field one tool returns names a
  *    parameter of another; each parameter from the earliest step that offers it and feeds no
  *    other parameter yet, data-flow.ts; and every earlier step whose output the step's clause
- *    names) with the confidence of a direct dependency; a step
- *    fed by no earlier step depends on the step before it, with the hop-correct confidence of
+ *    names) with the confidence of a direct dependency; a step fed by no earlier step depends
+ *    on the step before it, with the hop-correct confidence of
  *    the shortest learned path between the two tools (path-confidence.ts), times the transition's
  *    reliability factor (the feedback loop's Beta posterior) when it was observed directly;
  *    a transition credibly failing more than half the time is named in a warning; with no
@@ -451,9 +451,9 @@ function statedFlows(model: RecommenderModel, steps: readonly Step[], clauses: r
  * (the intent's similar past tasks first, then all recorded workflows; the request's clause
  * order as independent evidence where it names both), among the steps whose
  * in-workflow producers are placed. Producers come from declared data flow, by the catalogue's
- * names or as the request states it (`stated`); when they form a
- * cycle the weakest is dropped first: the least certain tools, and the direction the recorded
- * workflows least often took (a tie goes against the later-chosen producer).
+ * names or as the request states it (`stated`); when they form a cycle the weakest is dropped
+ * first: the least certain tools, and the direction the recorded workflows least often took (a
+ * tie goes against the later-chosen producer).
  */
 function orderSteps(
   model: RecommenderModel,
