@@ -170,12 +170,25 @@ export function suggestDag(model: RecommenderModel, request: DagRequest, recent?
   const outputs = infos.map(outputKeys);
   const kept: (WeightedEdge & { source: DagEdge['source'] })[] = [];
   const hops = { dist: new Int32Array(graph.n).fill(-1), queue: new Int32Array(graph.n) };
+  // Each step's producers: by the catalogue's names, then the earlier steps whose output the
+  // request names in the step's clause.
+  let statesFlow = false;
+  const fedBy = steps.map((step, j) => {
+    const from = j === 0 ? [] : producers(outputs.slice(0, j), infos[j]);
+    for (let i = 0; i < j; i++) {
+      if (!stated.has(flowKey(graph.n, steps[i]!.tool, step.tool))) continue;
+      statesFlow = true;
+      if (!from.includes(i)) from.push(i);
+    }
+    return from;
+  });
   for (let j = 1; j < steps.length; j++) {
-    const fedBy = producers(outputs.slice(0, j), infos[j]);
-    // And the earlier steps whose output the request names in this step's clause.
-    for (let i = 0; i < j; i++) if (!fedBy.includes(i) && stated.has(flowKey(graph.n, steps[i]!.tool, steps[j]!.tool))) fedBy.push(i);
-    for (const i of fedBy) kept.push({ from: i, to: j, confidence: pathConfidence(1), source: 'data-flow' });
-    if (fedBy.length > 0) continue;
+    for (const i of fedBy[j]!) kept.push({ from: i, to: j, confidence: pathConfidence(1), source: 'data-flow' });
+    if (fedBy[j]!.length > 0) continue;
+    // A request that says where some step's input comes from has said what depends on what: a
+    // step it feeds from no other is a task of its own, not one that waits for the step before
+    // it (validation edge-F1 NESTFUL 0.568 -> 0.587, five folds of train 0.464 -> 0.481).
+    if (statesFlow) continue;
     const a = steps[j - 1]!.tool;
     const b = steps[j]!.tool;
     // A tool called again depends on its earlier call through a learned path back to itself

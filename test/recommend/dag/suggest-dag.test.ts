@@ -129,7 +129,7 @@ describe('suggestDag', () => {
     expect(dag.edges).toEqual([{ from: 'n1', to: 'n2', confidence: 0.95, source: 'sequence' }]);
   });
 
-  it("takes a step's input from the step whose output its clause names, and runs that step first", () => {
+  it("takes a step's input from the step whose output its clause names, runs that step first, and leaves the steps it feeds from none on their own", () => {
     const tools: ToolInfo[] = [
       { name: 'calculate_profit', description: 'Calculate the profit from revenue and expenses', params: [param('revenue'), param('expenses')], outputs: ['profit'] },
       { name: 'get_weather', description: 'Weather forecast for a city', params: [param('city')], outputs: ['forecast'] },
@@ -146,8 +146,17 @@ describe('suggestDag', () => {
     // No declared name links them (`profit` is not `amount`): the request does.
     const dag = suggestDag(model, { intent: 'calculate the profit from revenue 7000 and expenses 5000, get the weather forecast in Paris, and convert the profit to the EUR currency' });
     expect(dag.nodes.map(label)).toEqual(['calculate_profit', 'get_weather', 'convert_currency']);
-    expect(dag.edges).toContainEqual({ from: 'n1', to: 'n3', confidence: 0.95, source: 'data-flow' });
-    expect(dag.edges.some((e) => e.to === 'n3' && e.source === 'sequence')).toBe(false);
+    // The weather, which the request feeds from no step, is a task of its own: it no longer
+    // waits for the profit through their learned order.
+    expect(dag.edges).toEqual([{ from: 'n1', to: 'n3', confidence: 0.95, source: 'data-flow' }]);
+    expect(dag.layers).toEqual([['n1', 'n2'], ['n3']]);
+    // A request that states no flow keeps the learned order's dependencies.
+    const unstated = suggestDag(model, { intent: 'calculate the profit from revenue 7000 and expenses 5000, get the weather forecast in Paris, and convert 100 USD to the EUR currency' });
+    expect(unstated.nodes.map(label)).toEqual(['calculate_profit', 'get_weather', 'convert_currency']);
+    expect(unstated.edges.map((e) => [e.from, e.to, e.source])).toEqual([
+      ['n1', 'n2', 'sequence'],
+      ['n2', 'n3', 'sequence'],
+    ]);
     // Named first, the consumer still waits for the step whose output it takes.
     const backwards = suggestDag(model, { intent: 'convert the profit to the EUR currency, where the profit is calculated from revenue 7000 and expenses 5000' });
     expect(backwards.nodes.map(label)).toEqual(['calculate_profit', 'convert_currency']);
