@@ -49,7 +49,7 @@ export function feeds(producerOutputs: readonly string[], consumer: ToolInfo | u
 }
 
 /** Whether one normalised output feeds a parameter (its name, or a suffix of MIN_SUFFIX or more). */
-function outputFeeds(output: string, param: string): boolean {
+export function outputFeeds(output: string, param: string): boolean {
   return param === output || (output.length >= MIN_SUFFIX && param.endsWith(output));
 }
 
@@ -124,4 +124,38 @@ export function namedFlows(
     }
   }
   return pairs;
+}
+
+/**
+ * The needed parameters of a tool that are identifiers, normalised: those whose name's last word
+ * is `id` (`artistId`, `geo_id`, `originSkyId`). A request names an artist or a city, not its id;
+ * the id comes from a tool that returns it.
+ */
+export function identifierParams(tool: ToolInfo): string[] {
+  const ids: string[] = [];
+  for (const param of neededParams(tool)) {
+    const words = param.name.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2').split(/[^\p{L}\p{N}]+/u);
+    if (words[words.length - 1]?.toLowerCase() === 'id') ids.push(key(param.name));
+  }
+  return ids;
+}
+
+/** Tools by each normalised output they return (outputKeys), to find what feeds a parameter. */
+export function outputIndex(outputs: readonly (readonly string[])[]): Map<string, number[]> {
+  const index = new Map<string, number[]>();
+  outputs.forEach((keys, tool) => {
+    for (const k of keys) {
+      let tools = index.get(k);
+      if (tools === undefined) index.set(k, (tools = []));
+      if (!tools.includes(tool)) tools.push(tool);
+    }
+  });
+  return index;
+}
+
+/** The tools of `index` that return what a normalised parameter takes (its name, or a suffix of MIN_SUFFIX or more). */
+export function toolsFeeding(index: ReadonlyMap<string, readonly number[]>, param: string): number[] {
+  const tools: number[] = [...(index.get(param) ?? [])];
+  for (let i = 1; i + MIN_SUFFIX <= param.length; i++) for (const t of index.get(param.slice(i)) ?? []) if (!tools.includes(t)) tools.push(t);
+  return tools;
 }

@@ -66,7 +66,7 @@ import { createTopK, selectTopKDense } from '../top-k.js';
 import { breakCycles, layers, type WeightedEdge } from './acyclic.js';
 import { calibrate } from './calibration.js';
 import { capabilityUnits, unitEdges } from './capability-nodes.js';
-import { feeds, namedFlows, outputKeys, outputWords, producers } from './data-flow.js';
+import { feeds, identifierParams, namedFlows, outputFeeds, outputIndex, outputKeys, outputWords, producers, toolsFeeding } from './data-flow.js';
 import { neighbourPrecedence, precedenceOf, probabilityBefore } from './precedence.js';
 import { similarPastTasks, similarTaskLength, similarUnnamedSteps, weightedMedian, type PastTask } from './workflow-length.js';
 
@@ -355,7 +355,65 @@ function chooseTools(
     if (chosen.length >= length) break;
     if (!taken.has(c)) take(c);
   }
+  addLookups(model, intent, chosen, done, maxNodes, scores, recentIntents);
   return chosen;
+}
+
+/** Per model, each tool's declared outputs (outputKeys) and the tools by output. */
+const lookupCache = new WeakMap<RecommenderModel, { readonly outputs: readonly string[][]; readonly index: ReadonlyMap<string, readonly number[]> }>();
+
+function lookupsOf(model: RecommenderModel): { readonly outputs: readonly string[][]; readonly index: ReadonlyMap<string, readonly number[]> } {
+  let lookups = lookupCache.get(model);
+  if (lookups === undefined) {
+    const outputs = model.graph.names.map((name) => outputKeys(model.catalog.get(name)));
+    lookupCache.set(model, (lookups = { outputs, index: outputIndex(outputs) }));
+  }
+  return lookups;
+}
+
+/**
+ * The look-ups the chosen steps need: for each identifier a step needs (identifierParams:
+ * `artistId`, `geoId`) that no other chosen step and no tool already called returns, the tool
+ * that returns it and that the request's search ranks highest joins the workflow, as certain as
+ * the step that needs it (it is needed if that step is). A request names the artist, not the
+ * id: "find the names of the Weeknd's albums" needs the artist-id look-up before the album list,
+ * which the request's words do not bring up. Only catalogues that declare outputs have them.
+ * Appends to `chosen` (at most maxNodes steps); overwrites `scores` when a look-up is needed.
+ */
+function addLookups(
+  model: RecommenderModel,
+  intent: string,
+  chosen: Step[],
+  done: ReadonlySet<number>,
+  maxNodes: number,
+  scores: Float64Array,
+  recentIntents: RecentIntents | undefined,
+): void {
+  const { outputs, index } = lookupsOf(model);
+  if (index.size === 0) return;
+  const returns = (tool: number, param: string): boolean => outputs[tool]!.some((o) => outputFeeds(o, param));
+  let scored = false;
+  const steps = chosen.length;
+  for (let s = 0; s < steps && chosen.length < maxNodes; s++) {
+    const consumer = chosen[s]!;
+    const info = model.catalog.get(model.graph.names[consumer.tool]!);
+    if (info === undefined) continue;
+    for (const param of identifierParams(info)) {
+      if (chosen.some((step) => step.tool !== consumer.tool && returns(step.tool, param))) continue;
+      if ([...done].some((tool) => returns(tool, param))) continue;
+      const feeding = toolsFeeding(index, param).filter((tool) => tool !== consumer.tool);
+      if (feeding.length === 0) continue;
+      if (!scored) {
+        // The whole request's scores: the clauses' searches have overwritten them.
+        scoreAllTools(model, [], intent, 'search', scores, recentIntents);
+        scored = true;
+      }
+      let best = feeding[0]!;
+      for (const tool of feeding) if (scores[tool]! > scores[best]!) best = tool;
+      chosen.push({ tool: best, confidence: consumer.confidence });
+      if (chosen.length >= maxNodes) break;
+    }
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolGraph } from '../../../src/graph/tool-graph.js';
-import { feeds, namedFlows, outputKeys, outputWords, producers } from '../../../src/recommend/dag/data-flow.js';
+import { feeds, identifierParams, namedFlows, outputIndex, outputKeys, outputWords, producers, toolsFeeding } from '../../../src/recommend/dag/data-flow.js';
 import { buildPrecedence, GLOBAL_PRIOR_WEIGHT, probabilityBefore } from '../../../src/recommend/dag/precedence.js';
 import { suggestDag, type DagNode } from '../../../src/recommend/dag/suggest-dag.js';
 import { buildModel } from '../../../src/recommend/model.js';
@@ -22,6 +22,12 @@ const catalog: ToolInfo[] = [
   { name: 'get_weather', description: 'Weather forecast for a city', params: [param('city')] },
   { name: 'send_email', description: 'Send an email message', params: [param('to')] },
 ];
+
+/**
+ * The catalogue with a booking that takes the flight, not its id: the tests of how many steps a
+ * request names, apart from the look-up an identifier needs (tested on its own).
+ */
+const withoutIds: ToolInfo[] = catalog.map((t) => (t.name === 'book_flight' ? { ...t, params: [param('flight')] } : t));
 
 function flightsModel(): ReturnType<typeof buildModel> {
   const g = new ToolGraph();
@@ -88,6 +94,19 @@ describe('data flow and precedence', () => {
     // Not within one clause (the producer's own words), nor for a tool in no clause.
     expect(namedFlows(outputs, [2, 1, 2, 3], clauses)).toEqual([]);
     expect(namedFlows(outputs, [0, 1, -1, 3], clauses)).toEqual([]);
+  });
+
+  it('knows the identifiers a tool needs and which tools return them', () => {
+    const optional = (name: string) => ({ ...param(name), required: false });
+    const flights: ToolInfo = { name: 'f', description: '', params: [param('originSkyId'), param('geo_id'), param('isPaid'), param('ID'), optional('userId')] };
+    // The last word of the name is `id`; `isPaid` only ends in the letters; an optional id is not needed.
+    expect(identifierParams(flights)).toEqual(['originskyid', 'geoid', 'id']);
+    const index = outputIndex([outputKeys(catalog[0]), outputKeys(catalog[1]), [], ['geoid', 'id']]);
+    expect(toolsFeeding(index, 'originskyid')).toEqual([0]); // skyId, a suffix of four letters or more
+    expect(toolsFeeding(index, 'geoid')).toEqual([3]);
+    expect(toolsFeeding(index, 'flightid')).toEqual([1]); // `id` alone is too short a suffix
+    expect(toolsFeeding(index, 'id')).toEqual([3]);
+    expect(toolsFeeding(index, 'hotelid')).toEqual([]);
   });
 
   it('learns which tool comes first with a Laplace prior', () => {
@@ -161,6 +180,31 @@ describe('suggestDag', () => {
     const backwards = suggestDag(model, { intent: 'convert the profit to the EUR currency, where the profit is calculated from revenue 7000 and expenses 5000' });
     expect(backwards.nodes.map(label)).toEqual(['calculate_profit', 'convert_currency']);
     expect(backwards.edges).toEqual([{ from: 'n1', to: 'n2', confidence: 0.95, source: 'data-flow' }]);
+  });
+
+  it('adds the look-up of an identifier a chosen step needs, unless a step already called returns it', () => {
+    const tools: ToolInfo[] = [
+      { name: 'artist_id_by_name', description: 'Find an artist id from a name', params: [param('name')], outputs: ['artistId'] },
+      { name: 'list_albums', description: 'List the albums and singles of an artist', params: [param('artistId')], outputs: ['albums'] },
+      { name: 'get_weather', description: 'Weather forecast for a city', params: [param('city')], outputs: ['forecast'] },
+    ];
+    const g = new ToolGraph();
+    for (const t of tools) g.addTool(t.name);
+    // The traces called the album list alone (the caller had the id) and the weather alone.
+    for (let i = 0; i < 4; i++) {
+      g.ingest(trace(['list_albums'], { id: `a${i}`, intent: `list the albums of artist ${i}` }));
+      g.ingest(trace(['get_weather'], { id: `w${i}`, intent: `weather forecast in city ${i}` }));
+    }
+    const model = buildModel(g, new Map(tools.map((t) => [t.name, t])));
+    const dag = suggestDag(model, { intent: 'list the albums of the Weeknd' });
+    expect(dag.nodes.map(label)).toEqual(['artist_id_by_name', 'list_albums']);
+    expect(dag.edges).toEqual([{ from: 'n1', to: 'n2', confidence: 0.95, source: 'data-flow' }]);
+    // As certain as the step that needs it.
+    expect(dag.nodes[0]!.confidence).toBe(dag.nodes[1]!.confidence);
+    // The id in hand already: the look-up was called.
+    expect(suggestDag(model, { intent: 'list the albums of the Weeknd', context: ['artist_id_by_name'] }).nodes.map(label)).toEqual(['list_albums']);
+    // A step that needs no identifier adds nothing.
+    expect(suggestDag(model, { intent: 'weather forecast in Paris' }).nodes.map(label)).toEqual(['get_weather']);
   });
 
   it('orders two tools recorded both ways as the most similar past tasks did', () => {
@@ -283,7 +327,7 @@ describe('suggestDag', () => {
     for (const t of catalog) g.addTool(t.name);
     for (let i = 0; i < 8; i++) g.ingest(trace(['get_weather', 'send_email'], { id: `w${i}`, intent: `weather forecast report by email ${i}` }));
     for (let i = 0; i < 2; i++) g.ingest(trace(['book_flight', 'get_weather'], { id: `b${i}`, intent: `book flight ${i}` }));
-    const model = buildModel(g, new Map(catalog.map((t) => [t.name, t])));
+    const model = buildModel(g, new Map(withoutIds.map((t) => [t.name, t])));
     // Two clauses: the similar tasks' two steps.
     expect(suggestDag(model, { intent: 'the weather forecast, and send it by email' }).nodes.map(label)).toEqual(['get_weather', 'send_email']);
     // Three clauses, three tools of their own: three steps.
@@ -298,7 +342,7 @@ describe('suggestDag', () => {
     for (let i = 0; i < 6; i++) {
       g.ingest(trace(['search_airport', 'search_flights', 'book_flight'], { id: `f${i}`, intent: `find the airport of city ${i}, then book a flight` }));
     }
-    const model = buildModel(g, new Map(catalog.map((t) => [t.name, t])));
+    const model = buildModel(g, new Map(withoutIds.map((t) => [t.name, t])));
     // The similar past tasks took three steps; the request names two, one per clause.
     const named = suggestDag(model, { intent: 'find the airport of Rome by city name, then book a flight' });
     expect(named.nodes.map(label)).toEqual(['search_airport', 'book_flight']);
@@ -333,7 +377,7 @@ describe('suggestDag', () => {
       // Both airports are looked up: the airport search runs twice in every similar task.
       g.ingest(trace(['search_airport', 'search_airport', 'search_flights', 'book_flight'], { id: `f${i}`, intent: `find the airport of city ${i}, then book a flight` }));
     }
-    const model = buildModel(g, new Map(catalog.map((t) => [t.name, t])));
+    const model = buildModel(g, new Map(withoutIds.map((t) => [t.name, t])));
     const dag = suggestDag(model, { intent: 'find the airport of Rome by city name, then book a flight', expandCapabilities: true });
     expect(dag.nodes.map(label).sort()).toEqual(['book_flight', 'search_airport', 'search_airport']);
   });
