@@ -16,7 +16,8 @@
  *    clause's probability for it, where more. After a fit, both pass through the fitted isotonic
  *    calibration (calibration.ts), which makes them probabilities on held-out workflows.
  *    Tools already called (the context) are not suggested again, and count towards the
- *    length.
+ *    length. Then the look-ups the chosen tools need: a declared producer of each identifier
+ *    they take that nothing chosen or called returns (addLookups).
  * 3. In which order: step by step, the remaining tool most likely to precede all the others
  *    in the similar past tasks that hold both, else in all recorded workflows (precedence.ts);
  *    a tool whose declared inputs another chosen tool produces waits for it (data-flow.ts), as
@@ -293,7 +294,8 @@ const MAX_CLAUSES = 32;
  * steps than they had, and each gets one (up to maxNodes; validation node-F1 metatool 0.598 ->
  * 0.662, NESTFUL 0.719 -> 0.731, Seal-Tools 0.727 -> 0.760, UltraTool 0.792 -> 0.796). When
  * every clause picks a tool, those are the workflow; when two or more do, but not all, the
- * similar tasks' unnamed steps join them (similarUnnamedSteps).
+ * similar tasks' unnamed steps join them (similarUnnamedSteps). Last, the look-ups those steps
+ * need (addLookups).
  */
 function chooseTools(
   model: RecommenderModel,
@@ -377,7 +379,9 @@ function lookupsOf(model: RecommenderModel): { readonly outputs: readonly string
  * that returns it and that the request's search ranks highest joins the workflow, as certain as
  * the step that needs it (it is needed if that step is). A request names the artist, not the
  * id: "find the names of the Weeknd's albums" needs the artist-id look-up before the album list,
- * which the request's words do not bring up. Only catalogues that declare outputs have them.
+ * which the request's words do not bring up. Only catalogues that declare outputs have them
+ * (validation node-F1 / edge-F1 NESTFUL 0.773 / 0.587 -> 0.772 / 0.589, five folds of train
+ * 0.739 / 0.481 -> 0.745 / 0.494; every needed parameter, not only identifiers: 0.617 / 0.261).
  * Appends to `chosen` (at most maxNodes steps); overwrites `scores` when a look-up is needed.
  */
 function addLookups(
