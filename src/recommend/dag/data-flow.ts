@@ -140,22 +140,29 @@ export function identifierParams(tool: ToolInfo): string[] {
   return ids;
 }
 
-/** Tools by each normalised output they return (outputKeys), to find what feeds a parameter. */
+/**
+ * Tools by each normalised output they return (outputKeys), ascending, to find what feeds a
+ * parameter. O(outputs): an output many tools return (`status`) is one list, built in order.
+ */
 export function outputIndex(outputs: readonly (readonly string[])[]): Map<string, number[]> {
   const index = new Map<string, number[]>();
   outputs.forEach((keys, tool) => {
     for (const k of keys) {
       let tools = index.get(k);
       if (tools === undefined) index.set(k, (tools = []));
-      if (!tools.includes(tool)) tools.push(tool);
+      // Tools come in order: a repeated output of this tool is the list's last entry.
+      if (tools[tools.length - 1] !== tool) tools.push(tool);
     }
   });
   return index;
 }
 
-/** The tools of `index` that return what a normalised parameter takes (its name, or a suffix of MIN_SUFFIX or more). */
+/**
+ * The tools of `index` that return what a normalised parameter takes (its name, or a suffix of
+ * MIN_SUFFIX or more), ascending.
+ */
 export function toolsFeeding(index: ReadonlyMap<string, readonly number[]>, param: string): number[] {
-  const tools: number[] = [...(index.get(param) ?? [])];
-  for (let i = 1; i + MIN_SUFFIX <= param.length; i++) for (const t of index.get(param.slice(i)) ?? []) if (!tools.includes(t)) tools.push(t);
-  return tools;
+  const tools = new Set(index.get(param));
+  for (let i = 1; i + MIN_SUFFIX <= param.length; i++) for (const t of index.get(param.slice(i)) ?? []) tools.add(t);
+  return [...tools].sort((a, b) => a - b);
 }

@@ -367,7 +367,11 @@ const lookupCache = new WeakMap<RecommenderModel, { readonly outputs: readonly s
 function lookupsOf(model: RecommenderModel): { readonly outputs: readonly string[][]; readonly index: ReadonlyMap<string, readonly number[]> } {
   let lookups = lookupCache.get(model);
   if (lookups === undefined) {
-    const outputs = model.graph.names.map((name) => outputKeys(model.catalog.get(name)));
+    const none: string[] = [];
+    const outputs = model.graph.names.map((name) => {
+      const info = model.catalog.get(name);
+      return info?.outputs === undefined || info.outputs.length === 0 ? none : outputKeys(info);
+    });
     lookupCache.set(model, (lookups = { outputs, index: outputIndex(outputs) }));
   }
   return lookups;
