@@ -11,6 +11,10 @@
  * the `rating` a house search may filter by does not have to run before the search. Decided on
  * train's held-out quarter (`eval dag --validation`, NESTFUL, the one catalogue with outputs:
  * edge-F1 0.524 -> 0.541, and 0.421 -> 0.430 in five folds of train; node-F1 unchanged).
+ *
+ * Also here: the flow a request states by naming an output (namedFlows), and what a tool needs
+ * that only another tool can give, an identifier, with the tools that return it
+ * (identifierParams, outputIndex, toolsFeeding; suggest-dag.ts adds those look-ups).
  */
 import type { ToolInfo, ToolParam } from '../../schema/types.js';
 import { tokenize } from '../../text/tokenize.js';
