@@ -31,9 +31,17 @@ function key(name: string): string {
  * every pair of tools sharing a locale parameter would look like a dependency both ways.
  */
 export function outputKeys(tool: ToolInfo | undefined): string[] {
+  return producedOutputs(tool).map(key);
+}
+
+/** The outputs a tool declares as written, less those it also takes (echoes) and those with no letter or digit. */
+function producedOutputs(tool: ToolInfo | undefined): string[] {
   if (tool === undefined) return [];
   const inputs = new Set(tool.params.map((p) => key(p.name)));
-  return (tool.outputs ?? []).map(key).filter((k) => k !== '' && !inputs.has(k));
+  return (tool.outputs ?? []).filter((output) => {
+    const k = key(output);
+    return k !== '' && !inputs.has(k);
+  });
 }
 
 /** The parameters a tool needs: its required ones, or all when it marks none as required. */
@@ -86,15 +94,9 @@ export function producers(outputs: readonly (readonly string[])[], consumer: Too
  * token list per output: what a request says when it names that output.
  */
 export function outputWords(tool: ToolInfo | undefined): string[][] {
-  if (tool === undefined) return [];
-  const inputs = new Set(tool.params.map((p) => key(p.name)));
-  const words: string[][] = [];
-  for (const output of tool.outputs ?? []) {
-    if (inputs.has(key(output))) continue;
-    const tokens = tokenize(output);
-    if (tokens.length > 0) words.push(tokens);
-  }
-  return words;
+  return producedOutputs(tool)
+    .map((output) => tokenize(output))
+    .filter((tokens) => tokens.length > 0);
 }
 
 /**

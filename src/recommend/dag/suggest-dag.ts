@@ -24,8 +24,8 @@
  *    does a tool whose clause of the request names another's declared output, every word of it
  *    ("... then convert the profit": namedFlows; validation edge-F1 NESTFUL 0.541 -> 0.568,
  *    five folds of train 0.430 -> 0.464), unless that would deadlock, in which case the
- *    weakest precedence is dropped (acyclic.ts; weighed by the recorded order, so two tools that declare each other's inputs wait the
- *    way the data went before). Where the request names two of the tools in different
+ *    weakest precedence is dropped (acyclic.ts; weighed by the recorded order, so two tools
+ *    that declare each other's inputs wait the way the data went before). Where the request names two of the tools in different
  *    clauses, that order adds its log-odds, learned from how often recorded requests named
  *    their tools in run order (clause-order.ts; validation edge-F1 UltraTool 0.490 -> 0.520,
  *    NESTFUL 0.385 -> 0.410, Seal-Tools 0.062 -> 0.071).
@@ -162,8 +162,10 @@ export function suggestDag(model: RecommenderModel, request: DagRequest, recent?
 
   // 3. Order. The confidences are calibrated once the fit has learned how (calibration.ts).
   const calibration = model.weights.stepCalibration;
-  const stated = statedFlows(model, candidates, clauses);
-  const ordered = orderSteps(model, candidates, neighbours, clauses, stated, warnings);
+  // Each candidate's clause, read by both the stated flows and the clause order.
+  const clauseOf = stepClauses(model, candidates, clauses);
+  const stated = statedFlows(model, candidates, clauses, clauseOf);
+  const ordered = orderSteps(model, candidates, neighbours, clauseOf, stated, warnings);
   const steps = calibration === undefined ? ordered : ordered.map((s) => ({ tool: s.tool, confidence: calibrate(s.confidence, calibration) }));
 
   // 4. Dependencies: forward in that order, so acyclic by construction.
@@ -400,6 +402,7 @@ function addLookups(
   const { outputs, index } = lookupsOf(model);
   if (index.size === 0) return;
   const returns = (tool: number, param: string): boolean => outputs[tool]!.some((o) => outputFeeds(o, param));
+  const called = [...done];
   let scored = false;
   const steps = chosen.length;
   for (let s = 0; s < steps && chosen.length < maxNodes; s++) {
@@ -408,7 +411,7 @@ function addLookups(
     if (info === undefined) continue;
     for (const param of identifierParams(info)) {
       if (chosen.some((step) => step.tool !== consumer.tool && returns(step.tool, param))) continue;
-      if ([...done].some((tool) => returns(tool, param))) continue;
+      if (called.some((tool) => returns(tool, param))) continue;
       const feeding = toolsFeeding(index, param).filter((tool) => tool !== consumer.tool);
       if (feeding.length === 0) continue;
       if (!scored) {
@@ -513,15 +516,16 @@ function flowKey(n: number, producer: number, consumer: number): number {
  * flowKey(producer, consumer) of tool indices. Empty when no chosen tool declares an output
  * (UltraTool's, Seal-Tools' and metatool's catalogues declare none), or the request is one clause.
  */
-function statedFlows(model: RecommenderModel, steps: readonly Step[], clauses: readonly Clause[]): Set<number> {
+function statedFlows(model: RecommenderModel, steps: readonly Step[], clauses: readonly Clause[], clauseOf: Int32Array | null): Set<number> {
   const flows = new Set<number>();
-  const tools = [...new Set(steps.map((s) => s.tool))];
-  if (tools.length < 2 || clauses.length < 2) return flows;
-  const words = tools.map((t) => outputWords(model.catalog.get(model.graph.names[t]!)));
+  if (clauseOf === null) return flows;
+  const words = steps.map((s) => outputWords(model.catalog.get(model.graph.names[s.tool]!)));
   if (words.every((w) => w.length === 0)) return flows;
   const tokens = clauses.map((c) => c.tokens);
-  const positions = clausePositions(tokens, tools.map((t) => model.text.nameTokens[t]!));
-  for (const [p, c] of namedFlows(words, positions, tokens)) flows.add(flowKey(model.graph.n, tools[p]!, tools[c]!));
+  // Steps of one tool share its clause and outputs: a pair of tools may come out more than once.
+  for (const [p, c] of namedFlows(words, clauseOf, tokens)) {
+    if (steps[p]!.tool !== steps[c]!.tool) flows.add(flowKey(model.graph.n, steps[p]!.tool, steps[c]!.tool));
+  }
   return flows;
 }
 
@@ -538,7 +542,7 @@ function orderSteps(
   model: RecommenderModel,
   steps: readonly Step[],
   neighbours: readonly PastTask[],
-  clauses: readonly Clause[],
+  clause: Int32Array | null,
   stated: ReadonlySet<number>,
   warnings: string[],
 ): Step[] {
@@ -569,7 +573,6 @@ function orderSteps(
   const waiting = new Int32Array(m);
   for (const e of kept) waiting[e.to]!++;
   const placed = new Uint8Array(m);
-  const clause = stepClauses(model, steps, clauses);
   const clauseOdds = clause === null ? 0 : clauseOrderLogOdds(clauseOrderEvidence(model.text.records, model.text.intents, model.text.nameTokens));
   const result: Step[] = [];
   while (result.length < m) {
