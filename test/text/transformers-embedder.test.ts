@@ -1,16 +1,19 @@
 /**
- * The transformers.js embedder. `@huggingface/transformers` is an optional peer that is not
- * installed in this repository, and no model can be downloaded here, so:
+ * The transformers.js embedder. `@huggingface/transformers` is an optional peer that toolgraph's
+ * own node_modules goes without, so:
  * - the missing-package error is exercised for real (a real dynamic import that fails);
  * - the model-folder check runs on real temporary folders, before any import;
- * - the glue after a successful import (env settings, batching, splitting and checking the
- *   pipeline's [n, d] output) runs against a small stand-in module with the same two exports
- *   (`env`, `pipeline`), because the real one cannot be reached. Whether the real library and a
- *   real model produce good vectors is NOT tested here (see README, Embedders).
+ * - with TOOLGRAPH_TEST_TRANSFORMERS naming a folder where the package is installed (.ci/run
+ *   does), the real library and ONNX Runtime load a model the test writes and must give exactly
+ *   the vectors that model defines (helpers/tiny-sentence-model.ts);
+ * - outputs no real library gives (a wrong shape, a wrong length, NaN, a load that throws a
+ *   given message) come from a small stand-in module with the same two exports (`env`, `pipeline`).
+ * Whether a real sentence model's vectors mean anything is an opt-in test (TOOLGRAPH_TEST_MODEL_DIR).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   checkModelFolder,
@@ -19,6 +22,7 @@ import {
   TRANSFORMERS_INSTALL,
 } from '../../src/text/transformers-embedder.js';
 import { expectCode, rejectionOf } from '../helpers/expect-code.js';
+import { TINY_DIMENSIONS, tinyExpected, tinyId, writeTinySentenceModel } from '../helpers/tiny-sentence-model.js';
 
 /** The missing-package tests assume what is true in this repository: the peer is not installed. */
 const PACKAGE_ABSENT = !existsSync(new URL('../../node_modules/@huggingface/transformers/package.json', import.meta.url));
@@ -137,7 +141,8 @@ describe('createTransformersEmbedder', () => {
 });
 
 /**
- * A stand-in for the package's `env` and `pipeline` (see the file comment): the extractor maps
+ * A stand-in for the package's `env` and `pipeline`, for what the real one does not give on
+ * demand (see the file comment): the extractor maps
  * text t to the unit vector of [len, vowels, 1, 0, ...] cut to `d`, shaped [n, d] like a Tensor.
  */
 function standIn(d: number, behaviour: { fail?: string; badShape?: boolean; nan?: boolean } = {}) {
@@ -217,13 +222,66 @@ describe('createTransformersEmbedder after the import (stand-in module)', () => 
 });
 
 /**
- * Opt-in, never run here: with the package installed and TOOLGRAPH_TEST_MODEL_DIR pointing at a
- * sentence model folder (e.g. the files of Xenova/all-MiniLM-L6-v2), the real success path.
+ * The real package and runtime, when TOOLGRAPH_TEST_TRANSFORMERS names a folder where
+ * @huggingface/transformers is installed (.ci/run installs the version pinned in
+ * .ci/transformers there). toolgraph's own node_modules goes without it, so the missing-package
+ * tests above stay real; the package comes in through the `transformers` option, as a bundled
+ * application passes it. The model is written by the test (helpers/tiny-sentence-model.ts): a
+ * real BERT tokenizer and ONNX graph whose vectors are known exactly.
+ */
+const TRANSFORMERS_DIR = process.env['TOOLGRAPH_TEST_TRANSFORMERS'];
+
+function installedPackage(dir: string): () => Promise<unknown> {
+  const root = join(dir, 'node_modules', '@huggingface', 'transformers');
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: { node: { import: { default: string } } } };
+  const entry = pathToFileURL(join(root, manifest.exports.node.import.default)).href;
+  return () => import(entry);
+}
+
+const ids = (text: string): number[] => text.toLowerCase().split(/\s+/).flatMap((w) => (w.endsWith('s') && tinyId(w) === 1 ? [tinyId(w.slice(0, -1)), tinyId('##s')] : [tinyId(w)]));
+
+describe.runIf(TRANSFORMERS_DIR !== undefined)('createTransformersEmbedder with the real package and runtime (a model written here)', () => {
+  const load = TRANSFORMERS_DIR === undefined ? undefined : installedPackage(TRANSFORMERS_DIR);
+
+  it('gives each text the normalised mean of its tokens\' states, padding left out, in order across batches', async () => {
+    const dir = writeTinySentenceModel(join(ROOT, 'tiny-bert'));
+    const embedder = await createTransformersEmbedder({ modelPath: dir, batchSize: 2, transformers: load! });
+    expect(embedder.dimensions).toBe(TINY_DIMENSIONS);
+    expect(embedder.name).toBe('transformers:tiny-bert');
+    // Lengths differ within a batch, so the shorter texts are padded; word pieces, an unknown word.
+    const texts = ['Book a flight to Paris', 'compute zebra', 'reserve a plane ticket to Paris', 'the square root of the roots', 'books'];
+    expect(ids('books')).toEqual([tinyId('book'), tinyId('##s')]);
+    const vectors = await embedder.embed(texts);
+    expect(vectors).toHaveLength(texts.length);
+    texts.forEach((text, i) => {
+      const expected = tinyExpected(ids(text));
+      expect(vectors[i]).toBeInstanceOf(Float32Array);
+      expect(Array.from(vectors[i]!).map((x) => +x.toFixed(5))).toEqual(Array.from(expected).map((x) => +x.toFixed(5)));
+    });
+    // One batch or three: the same vectors (padding changes nothing).
+    const whole = await (await createTransformersEmbedder({ modelPath: dir, batchSize: 32, transformers: load! })).embed(texts);
+    whole.forEach((v, i) => expect(Array.from(v).map((x) => +x.toFixed(5))).toEqual(Array.from(vectors[i]!).map((x) => +x.toFixed(5))));
+    expect(await embedder.embed([])).toEqual([]);
+  });
+
+  it('turns a model file the runtime cannot parse into EMBEDDER_FAILED naming the folder', async () => {
+    const dir = writeTinySentenceModel(join(ROOT, 'tiny-broken'));
+    writeFileSync(join(dir, 'onnx', 'model.onnx'), 'not an onnx model');
+    const error = await rejectionOf(createTransformersEmbedder({ modelPath: dir, transformers: load! }));
+    expect(error.code).toBe('EMBEDDER_FAILED');
+    expect(error.message).toContain(`could not load the model in '${dir}'`);
+  });
+});
+
+/**
+ * Opt-in: with TOOLGRAPH_TEST_TRANSFORMERS as above (or the package installed in node_modules) and
+ * TOOLGRAPH_TEST_MODEL_DIR pointing at a real sentence model folder (e.g. the files of
+ * Xenova/all-MiniLM-L6-v2), whether the model's vectors mean anything.
  */
 const MODEL_DIR = process.env['TOOLGRAPH_TEST_MODEL_DIR'];
-describe.runIf(!PACKAGE_ABSENT && MODEL_DIR !== undefined)('createTransformersEmbedder with the real package and model', () => {
+describe.runIf((!PACKAGE_ABSENT || TRANSFORMERS_DIR !== undefined) && MODEL_DIR !== undefined)('createTransformersEmbedder with the real package and model', () => {
   it('returns unit vectors that put a paraphrase nearer than an unrelated text', async () => {
-    const embedder = await createTransformersEmbedder({ modelPath: MODEL_DIR! });
+    const embedder = await createTransformersEmbedder({ modelPath: MODEL_DIR!, ...(TRANSFORMERS_DIR !== undefined ? { transformers: installedPackage(TRANSFORMERS_DIR) } : {}) });
     const [a, b, c] = await embedder.embed(['book a flight to Paris', 'reserve a plane ticket to Paris', 'compute the square root of 2']);
     const dot = (x: Float32Array, y: Float32Array) => x.reduce((s, v, i) => s + v * y[i]!, 0);
     expect(a!.length).toBe(embedder.dimensions);
