@@ -166,6 +166,7 @@ export const toolInfoSchema = z.object({
   description: z.string(),
   params: z.array(z.object({ name: z.string(), type: z.string(), description: z.string(), required: z.boolean() })),
   outputs: z.array(z.string()).optional().describe('Fields the tool returns, as its catalogue declared them: the data flow DAG suggestion reads'),
+  outputTypes: z.array(z.string()).optional().describe('Named types the tool returns (an output schema\'s $ref or object title): a tool returning an Airport feeds a parameter of type Airport'),
 });
 
 export const toolsResponseSchema = z.object({ tools: z.array(toolInfoSchema) });

@@ -21,6 +21,7 @@ import {
 } from './issues.js';
 import { assertJsonDepth } from './json.js';
 import { MAX_CATALOG_TOOLS, MAX_TOOL_PARAMS } from './limits.js';
+import { isTypeName } from './type-names.js';
 import type { ToolInfo, ToolParam } from './types.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -46,6 +47,7 @@ export const catalogToolSchema = z.looseObject({
   // ToolInfo's own name for them: a catalogue read back (GET /v1/tools, the store, a dataset
   // already loaded) must keep its data flow, which DAG suggestion reads.
   outputs: limitedArray(paramNameSchema, MAX_TOOL_PARAMS).optional(),
+  outputTypes: limitedArray(labelSchema, MAX_TOOL_PARAMS).optional(),
 });
 
 export type CatalogTool = z.output<typeof catalogToolSchema>;
@@ -53,18 +55,28 @@ export type CatalogTool = z.output<typeof catalogToolSchema>;
 // ---------------------------------------------------------------------------------------------
 // MCP tools/list entries
 
-/** JSON Schema allows `true`/`false` as schemas; objects are read for type and description. */
+/** A reference to a definition (`#/$defs/Airport`): what names a property's type. */
+const refSchema = z.looseObject({ $ref: labelSchema });
+
+/**
+ * JSON Schema allows `true`/`false` as schemas; objects are read for type, description and the
+ * name of their type (a `$ref`, alone or as the one `allOf` entry pydantic writes beside a
+ * description, or an object schema's `title`).
+ */
 const mcpPropertySchema = z.union([
   z.boolean(),
   z.looseObject({
     type: z.union([labelSchema, limitedArray(labelSchema, 16)]).optional(),
     description: textSchema.optional(),
     title: textSchema.optional(),
+    $ref: labelSchema.optional(),
+    allOf: limitedArray(z.unknown(), 16).optional(),
   }),
 ]);
 
 const objectSchemaSchema = z.looseObject({
   type: z.literal('object'),
+  title: textSchema.optional(),
   properties: z.record(z.string(), mcpPropertySchema).optional(),
   required: limitedArray(z.string(), MAX_TOOL_PARAMS).optional(),
 });
@@ -110,11 +122,34 @@ function fromCatalog(tool: CatalogTool): ToolInfo {
     required: p.required ?? false,
   }));
   const outputs = [...new Set([...(tool.output_parameters ?? []), ...(tool.outputs ?? [])])];
-  return { name: tool.name, description: tool.description ?? '', params, ...(outputs.length > 0 ? { outputs } : {}) };
+  const outputTypes = [...new Set(tool.outputTypes ?? [])];
+  return {
+    name: tool.name,
+    description: tool.description ?? '',
+    params,
+    ...(outputs.length > 0 ? { outputs } : {}),
+    ...(outputTypes.length > 0 ? { outputTypes } : {}),
+  };
 }
 
+/** The last segment of a `$ref` (`#/$defs/Airport` -> `Airport`), or null for none. */
+function refName(ref: string | undefined): string | null {
+  if (ref === undefined) return null;
+  const name = ref.slice(ref.lastIndexOf('/') + 1);
+  return name === '' ? null : name;
+}
+
+/**
+ * A property's type: the name of the type it refers to (`$ref`, or the one `allOf` entry), an
+ * object schema's `title`, else its JSON Schema type ('' for none).
+ */
 function jsonSchemaType(property: z.output<typeof mcpPropertySchema>): string {
-  if (typeof property === 'boolean' || property.type === undefined) return '';
+  if (typeof property === 'boolean') return '';
+  const only = property.allOf?.length === 1 ? refSchema.safeParse(property.allOf[0]) : undefined;
+  const named = refName(property.$ref) ?? (only?.success === true ? refName(only.data.$ref) : null);
+  if (named !== null) return named;
+  if (property.type === 'object' && property.title !== undefined && property.title !== '') return property.title;
+  if (property.type === undefined) return '';
   return typeof property.type === 'string' ? property.type : property.type.join(' | ');
 }
 
@@ -166,6 +201,23 @@ function mcpParams(raw: Record<string, unknown>, tool: McpTool, base: readonly P
   return issues.length > 0 ? { issues } : params;
 }
 
+/**
+ * The named types an MCP tool returns: its output schema's own `title` (a function returning an
+ * `Airport` model), then its properties' types, each once, type names only (isTypeName).
+ */
+function mcpOutputTypes(tool: McpTool, outputs: readonly string[], rawProps: Record<string, unknown> | undefined): string[] {
+  const types = new Set<string>();
+  const title = tool.outputSchema?.title;
+  if (title !== undefined && isTypeName(title)) types.add(title);
+  for (const name of outputs) {
+    const property = mcpPropertySchema.safeParse(rawProps === undefined ? undefined : ownValue(rawProps, name));
+    if (!property.success) continue;
+    const type = jsonSchemaType(property.data);
+    if (isTypeName(type)) types.add(type);
+  }
+  return [...types];
+}
+
 function checkTool(input: unknown, base: readonly PathSegment[]): Checked {
   if (isRecord(input) && isMcpToolShape(input)) {
     const result = mcpToolSchema.safeParse(input, { reportInput: true });
@@ -177,7 +229,10 @@ function checkTool(input: unknown, base: readonly PathSegment[]): Checked {
     // Own keys only: an output field may be called `__proto__` as well as any other.
     const outputProps = tool.outputSchema === undefined ? undefined : ownValue(ownValue(input, 'outputSchema') as Record<string, unknown>, 'properties');
     const outputs = isRecord(outputProps) ? Object.keys(outputProps).filter((k) => paramNameSchema.safeParse(k).success) : [];
-    return { tool: { name: tool.name, description, params, ...(outputs.length > 0 ? { outputs } : {}) } };
+    const outputTypes = mcpOutputTypes(tool, outputs, isRecord(outputProps) ? outputProps : undefined);
+    return {
+      tool: { name: tool.name, description, params, ...(outputs.length > 0 ? { outputs } : {}), ...(outputTypes.length > 0 ? { outputTypes } : {}) },
+    };
   }
   const result = catalogToolSchema.safeParse(input, { reportInput: true });
   if (!result.success) return { issues: flattenError(result.error, base) };

@@ -46,4 +46,10 @@ export interface ToolInfo {
    * `output_parameters`): the data flow between tools that DAG suggestion reads.
    */
   readonly outputs?: readonly string[];
+  /**
+   * The named types of what the tool returns, when the catalogue says (an MCP `outputSchema`
+   * property's `$ref` or object `title`): a tool returning an `Airport` feeds a parameter of
+   * type `Airport` (data-flow.ts).
+   */
+  readonly outputTypes?: readonly string[];
 }

@@ -14,7 +14,7 @@ import type { CapabilityInfo, SharedKind, StoreRevisions, StoredPatternFeedback 
 
 /** A catalogue entry as the store keeps it (sql-store.ts, putTools). */
 function toolKey(t: ToolInfo): string {
-  return JSON.stringify([t.description, t.params.map((p) => [p.name, p.type, p.description, p.required]), t.outputs ?? []]);
+  return JSON.stringify([t.description, t.params.map((p) => [p.name, p.type, p.description, p.required]), t.outputs ?? [], t.outputTypes ?? []]);
 }
 
 /** A capability as the store keeps it (sql-store.ts, capabilityBody). */

@@ -338,6 +338,7 @@ export class SqlStore implements Store {
               description: tool.description,
               params: tool.params.map((p) => ({ name: p.name, type: p.type, description: p.description, required: p.required })),
               ...(tool.outputs !== undefined && tool.outputs.length > 0 ? { outputs: [...tool.outputs] } : {}),
+              ...(tool.outputTypes !== undefined && tool.outputTypes.length > 0 ? { outputTypes: [...tool.outputTypes] } : {}),
             };
             params.push(encodeText(tool.name), JSON.stringify(body));
           }

@@ -117,6 +117,47 @@ describe('parseTool: MCP tools/list entries', () => {
     expectError(() => parseTool({ name: 'a', outputs: 'x' }), 'INVALID_INPUT', 'parseTool: outputs: expected array, received string');
   });
 
+  it('reads named types: a $ref (alone or as the one allOf entry), an object title, the output schema\'s own title', () => {
+    const mcp = JSON.parse(
+      JSON.stringify({
+        name: 'search_flights',
+        inputSchema: {
+          type: 'object',
+          properties: {
+            origin: { $ref: '#/$defs/Airport' },
+            destination: { allOf: [{ $ref: '#/$defs/Airport' }], description: 'Where to' },
+            when: { type: 'object', title: 'TravelDate' },
+            cabin: { type: 'string', title: 'Cabin' },
+          },
+          required: ['origin', 'destination'],
+          $defs: { Airport: { type: 'object', properties: { code: { type: 'string' } } } },
+        },
+        outputSchema: {
+          type: 'object',
+          title: 'FlightList',
+          properties: { PROTO: { $ref: '#/$defs/Flight' }, count: { type: 'integer' }, cheapest: { type: 'object', title: 'Flight' } },
+        },
+        // An own `__proto__` key, as JSON.parse makes one: an object literal would set the prototype.
+      }).replace('"PROTO"', '"__proto__"'),
+    );
+    const tool = parseTool(mcp);
+    expect(tool.params.map((p) => [p.name, p.type])).toEqual([
+      ['origin', 'Airport'],
+      ['destination', 'Airport'],
+      ['when', 'TravelDate'],
+      ['cabin', 'string'], // a field's title is its label, not its type
+    ]);
+    expect(tool.params[1]!.description).toBe('Where to');
+    // Each once, type names only (`integer` is generic); own keys, `__proto__` as any other.
+    expect(tool.outputs).toEqual(['__proto__', 'count', 'cheapest']);
+    expect(tool.outputTypes).toEqual(['FlightList', 'Flight']);
+    // A generic or absent type adds no outputTypes; a ToolInfo reads back as itself, types included.
+    expect(parseTool({ name: 't', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { n: { type: 'number' } } } }).outputTypes).toBeUndefined();
+    expect(parseTool(JSON.parse(JSON.stringify(tool)))).toEqual(tool);
+    expect(parseTool({ name: 'a', outputTypes: ['Airport', 'Airport'] }).outputTypes).toEqual(['Airport']);
+    expectError(() => parseTool({ name: 'a', outputTypes: [3] }), 'INVALID_INPUT', 'parseTool: outputTypes[0]: expected string, received number');
+  });
+
   it('falls back to the title when there is no description, and accepts no properties', () => {
     const tool = parseTool({ name: 't', title: 'Title', inputSchema: { type: 'object' } });
     expect(tool).toEqual({ name: 't', description: 'Title', params: [] });

@@ -29,6 +29,8 @@ describe('SharedState', () => {
     expect(shared.changedTools(stored).map((t) => t.name)).toEqual(['__proto__']);
     // Replaced in place: a parameter made optional.
     expect(shared.changedTools([{ ...search, params: [{ ...search.params[0]!, required: false }] }])).toHaveLength(1);
+    // Or given a named type it returns (the data flow DAG suggestion reads).
+    expect(shared.changedTools([{ ...search, outputTypes: ['Airport'] }])).toHaveLength(1);
 
     const cap = { id: 'c', description: '', tools: ['a', 'b'], ordered: true, successes: 0, failures: 0 };
     shared.noteCapabilities([cap]);

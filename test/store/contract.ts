@@ -205,6 +205,8 @@ export function storeContract(name: string, harness: StoreHarness): void {
         params: [{ name: '__proto__', type: 'object', description: '\\u0000 literal', required: true }],
         // Declared outputs (data flow for DAG suggestion) are kept too, hostile names included.
         ...(i % 2 === 0 ? { outputs: ['__proto__', `out ${i}`] } : {}),
+        // And the named types a tool returns.
+        ...(i % 3 === 0 ? { outputTypes: ['Airport', '__proto__'] } : {}),
       }));
       await store.putTools(tools);
       expect(await store.listTools()).toEqual(tools);

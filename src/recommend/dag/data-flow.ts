@@ -5,6 +5,13 @@
  * (`originSkyId` takes `skyId`, `geo_id` takes `geoId`). A suffix must be at least
  * MIN_SUFFIX characters, so a generic `id` output does not feed every `*Id` parameter.
  *
+ * Types count too: where a catalogue names the type of what a tool returns and of what another
+ * takes (an MCP schema's `$ref` to a definition, an object schema's `title`: `Airport`,
+ * `Booking`), a tool returning an `Airport` feeds a parameter of type `Airport` whatever their
+ * names. Only named types: a `string` or an `object` says nothing about where the value comes
+ * from (schema/type-names.ts). No dataset in ../shared/data declares output types, so its figures do not
+ * move; an MCP server whose schemas come from typed models (pydantic's `$defs`) does.
+ *
  * Only what B needs counts: its required parameters, where its catalogue entry marks any as
  * required (else all, as for a catalogue that does not say). An optional one is filled when a
  * value is at hand, so it says nothing about what must run first: a house booking that returns
@@ -16,6 +23,7 @@
  * that only another tool can give, an identifier, with the tools that return it
  * (identifierParams, outputIndex, toolsFeeding; suggest-dag.ts adds those look-ups).
  */
+import { isTypeName } from '../../schema/type-names.js';
 import type { ToolInfo, ToolParam } from '../../schema/types.js';
 import { tokenize } from '../../text/tokenize.js';
 
@@ -26,12 +34,44 @@ function key(name: string): string {
 }
 
 /**
- * Normalised output names of a tool, for repeated matching. A field the tool also takes as a
- * parameter is an echo (`country` in, `country` out), not something it produces: left out, or
- * every pair of tools sharing a locale parameter would look like a dependency both ways.
+ * A type's key, never equal to a name's: key() leaves no ':'. Matched exactly, not by suffix
+ * (`Airport` does not feed `port`).
+ */
+function typeKey(type: string): string {
+  return `:${key(type)}`;
+}
+
+/** What a parameter is matched on: its name's key, and its type's where that is a type name. */
+function paramKeys(param: ToolParam): { readonly name: string; readonly type: string | null } {
+  return { name: key(param.name), type: isTypeName(param.type) ? typeKey(param.type) : null };
+}
+
+/**
+ * Whether one normalised output (outputKeys) supplies what identifierParams gives for a
+ * parameter: a name by name (outputFeeds), a type's key exactly.
+ */
+export function supplies(output: string, param: string): boolean {
+  return output.startsWith(':') || param.startsWith(':') ? output === param : outputFeeds(output, param);
+}
+
+/** Whether one normalised output (outputKeys) feeds a parameter (paramKeys). */
+function takes(output: string, param: { readonly name: string; readonly type: string | null }): boolean {
+  return output.startsWith(':') ? output === param.type : outputFeeds(output, param.name);
+}
+
+/**
+ * Normalised output names of a tool, then the keys of the type names it returns, for repeated
+ * matching. A field the tool also takes as a parameter is an echo (`country` in, `country` out),
+ * not something it produces: left out, or every pair of tools sharing a locale parameter would
+ * look like a dependency both ways. So is a type it also takes (a booking changed is not a
+ * booking made).
  */
 export function outputKeys(tool: ToolInfo | undefined): string[] {
-  return producedOutputs(tool).map(key);
+  const names = producedOutputs(tool).map(key);
+  if (tool?.outputTypes === undefined) return names;
+  const taken = new Set(tool.params.filter((p) => isTypeName(p.type)).map((p) => typeKey(p.type)));
+  const types = new Set(tool.outputTypes.filter(isTypeName).map(typeKey));
+  return [...names, ...[...types].filter((t) => !taken.has(t))];
 }
 
 /** The outputs a tool declares as written, less those it also takes (echoes) and those with no letter or digit. */
@@ -54,13 +94,13 @@ export function neededParams(tool: ToolInfo): readonly ToolParam[] {
 export function feeds(producerOutputs: readonly string[], consumer: ToolInfo | undefined): boolean {
   if (consumer === undefined || producerOutputs.length === 0) return false;
   for (const param of neededParams(consumer)) {
-    const p = key(param.name);
-    for (const o of producerOutputs) if (outputFeeds(o, p)) return true;
+    const p = paramKeys(param);
+    for (const o of producerOutputs) if (takes(o, p)) return true;
   }
   return false;
 }
 
-/** Whether one normalised output feeds a parameter (its name, or a suffix of MIN_SUFFIX or more). */
+/** Whether one normalised output name feeds a parameter name (the same, or a suffix of MIN_SUFFIX or more). */
 export function outputFeeds(output: string, param: string): boolean {
   return param === output || (output.length >= MIN_SUFFIX && param.endsWith(output));
 }
@@ -75,11 +115,11 @@ export function producers(outputs: readonly (readonly string[])[], consumer: Too
   if (consumer === undefined) return [];
   const chosen: number[] = [];
   for (const param of neededParams(consumer)) {
-    const p = key(param.name);
+    const p = paramKeys(param);
     let first = -1;
     let fresh = -1;
     for (let i = 0; i < outputs.length && fresh < 0; i++) {
-      if (!outputs[i]!.some((o) => outputFeeds(o, p))) continue;
+      if (!outputs[i]!.some((o) => takes(o, p))) continue;
       if (first < 0) first = i;
       if (!chosen.includes(i)) fresh = i;
     }
@@ -133,15 +173,17 @@ export function namedFlows(
 }
 
 /**
- * The needed parameters of a tool that are identifiers, normalised: those whose name's last word
- * is `id` (`artistId`, `geo_id`, `originSkyId`). A request names an artist or a city, not its id;
- * the id comes from a tool that returns it.
+ * The needed parameters of a tool that only another tool can supply, normalised: identifiers,
+ * those whose name's last word is `id` (`artistId`, `geo_id`, `originSkyId`), and those of a type
+ * name (their type's key: an `Airport` comes from a tool that returns one). A request names an
+ * artist or a city, not its id; the id comes from a tool that returns it.
  */
 export function identifierParams(tool: ToolInfo): string[] {
   const ids: string[] = [];
   for (const param of neededParams(tool)) {
     const words = param.name.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2').split(/[^\p{L}\p{N}]+/u);
-    if (words[words.length - 1]?.toLowerCase() === 'id') ids.push(key(param.name));
+    if (isTypeName(param.type)) ids.push(typeKey(param.type));
+    else if (words[words.length - 1]?.toLowerCase() === 'id') ids.push(key(param.name));
   }
   return ids;
 }
@@ -165,9 +207,10 @@ export function outputIndex(outputs: readonly (readonly string[])[]): Map<string
 
 /**
  * The tools of `index` that return what a normalised parameter takes (its name, or a suffix of
- * MIN_SUFFIX or more), ascending.
+ * MIN_SUFFIX or more; a type's key exactly), ascending.
  */
 export function toolsFeeding(index: ReadonlyMap<string, readonly number[]>, param: string): number[] {
+  if (param.startsWith(':')) return [...(index.get(param) ?? [])];
   const tools = new Set(index.get(param));
   for (let i = 1; i + MIN_SUFFIX <= param.length; i++) for (const t of index.get(param.slice(i)) ?? []) tools.add(t);
   return [...tools].sort((a, b) => a - b);

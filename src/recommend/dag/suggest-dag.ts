@@ -67,7 +67,7 @@ import { createTopK, selectTopKDense } from '../top-k.js';
 import { breakCycles, layers, type WeightedEdge } from './acyclic.js';
 import { calibrate } from './calibration.js';
 import { capabilityUnits, unitEdges } from './capability-nodes.js';
-import { feeds, identifierParams, namedFlows, outputFeeds, outputIndex, outputKeys, outputWords, producers, toolsFeeding } from './data-flow.js';
+import { feeds, identifierParams, namedFlows, outputIndex, outputKeys, outputWords, producers, supplies, toolsFeeding } from './data-flow.js';
 import { neighbourPrecedence, precedenceOf, probabilityBefore } from './precedence.js';
 import { similarPastTasks, similarTaskLength, similarUnnamedSteps, weightedMedian, type PastTask } from './workflow-length.js';
 
@@ -372,7 +372,7 @@ function lookupsOf(model: RecommenderModel): { readonly outputs: readonly string
     const none: string[] = [];
     const outputs = model.graph.names.map((name) => {
       const info = model.catalog.get(name);
-      return info?.outputs === undefined || info.outputs.length === 0 ? none : outputKeys(info);
+      return info?.outputs === undefined && info?.outputTypes === undefined ? none : outputKeys(info);
     });
     lookupCache.set(model, (lookups = { outputs, index: outputIndex(outputs) }));
   }
@@ -401,7 +401,7 @@ function addLookups(
 ): void {
   const { outputs, index } = lookupsOf(model);
   if (index.size === 0) return;
-  const returns = (tool: number, param: string): boolean => outputs[tool]!.some((o) => outputFeeds(o, param));
+  const returns = (tool: number, param: string): boolean => outputs[tool]!.some((o) => supplies(o, param));
   const called = [...done];
   let scored = false;
   const steps = chosen.length;

@@ -109,6 +109,36 @@ describe('data flow and precedence', () => {
     expect(toolsFeeding(index, 'hotelid')).toEqual([]);
   });
 
+  it('matches by named type too: exactly, never a generic type, and not an echoed one', () => {
+    const typed = (name: string, type: string, required = true) => ({ name, type, description: '', required });
+    const airports: ToolInfo = { name: 'find_airport', description: '', params: [param('city')], outputTypes: ['Airport'] };
+    const flights: ToolInfo = { name: 'search_flights', description: '', params: [typed('origin', 'Airport'), typed('destination', 'Airport'), typed('date', 'string')] };
+    // Names differ (`origin` takes no `airport` output), the type says it.
+    expect(outputKeys(airports)).toEqual([':airport']);
+    expect(feeds(outputKeys(airports), flights)).toBe(true);
+    expect(feeds(outputKeys(flights), airports)).toBe(false);
+    // Two look-ups: one feeds the origin, the other the destination, as with names.
+    expect(producers([outputKeys(airports), outputKeys(airports)], flights)).toEqual([0, 1]);
+    // A generic type says nothing of where a value comes from.
+    const strings: ToolInfo = { name: 'echo_text', description: '', params: [], outputTypes: ['string', 'String', 'object', 'Date (yyyy-mm-dd)'] };
+    expect(outputKeys(strings)).toEqual([]);
+    expect(feeds(outputKeys(strings), { name: 't', description: '', params: [typed('q', 'string')] })).toBe(false);
+    // Types match exactly: an `Airport` output feeds no parameter named or typed `port`, and a
+    // name output never feeds by a parameter's type.
+    expect(feeds(outputKeys(airports), { name: 't', description: '', params: [typed('port', 'Port'), param('airport')] })).toBe(false);
+    expect(feeds(['airport'], { name: 't', description: '', params: [typed('origin', 'Airport')] })).toBe(false);
+    // A type the tool also takes is an echo: changing a booking does not make one.
+    const change: ToolInfo = { name: 'change_booking', description: '', params: [typed('booking', 'Booking')], outputTypes: ['Booking'] };
+    expect(outputKeys(change)).toEqual([]);
+    // Only what the tool needs: an optional typed parameter orders nothing.
+    expect(feeds(outputKeys(airports), { name: 't', description: '', params: [param('q'), typed('near', 'Airport', false)] })).toBe(false);
+    // What only another tool can supply: the type's key, found exactly.
+    expect(identifierParams(flights)).toEqual([':airport', ':airport']);
+    const index = outputIndex([outputKeys(airports), ['airport', 'port'], outputKeys(catalog[0])]);
+    expect(toolsFeeding(index, ':airport')).toEqual([0]);
+    expect(toolsFeeding(index, ':port')).toEqual([]);
+  });
+
   it('learns which tool comes first with a Laplace prior', () => {
     const index = buildPrecedence(3, Int32Array.from([0, 3, 6]), Int32Array.from([0, 1, 2, 0, 2, 1]));
     expect(probabilityBefore(index, 0, 1)).toBeCloseTo(3 / 4);
@@ -205,6 +235,27 @@ describe('suggestDag', () => {
     expect(suggestDag(model, { intent: 'list the albums of the Weeknd', context: ['artist_id_by_name'] }).nodes.map(label)).toEqual(['list_albums']);
     // A step that needs no identifier adds nothing.
     expect(suggestDag(model, { intent: 'weather forecast in Paris' }).nodes.map(label)).toEqual(['get_weather']);
+  });
+
+  it('adds the look-up of a named type a chosen step needs, with its data-flow edge', () => {
+    const typed = (name: string, type: string) => ({ name, type, description: '', required: true });
+    const tools: ToolInfo[] = [
+      { name: 'find_airport', description: 'Find an airport by city name', params: [param('city')], outputTypes: ['Airport'] },
+      { name: 'search_flights', description: 'Search flights between two airports on a date', params: [typed('origin', 'Airport'), typed('day', 'string')] },
+      { name: 'get_weather', description: 'Weather forecast for a city', params: [param('city')] },
+    ];
+    const g = new ToolGraph();
+    for (const t of tools) g.addTool(t.name);
+    for (let i = 0; i < 4; i++) {
+      g.ingest(trace(['search_flights'], { id: `f${i}`, intent: `search flights on day ${i}` }));
+      g.ingest(trace(['get_weather'], { id: `w${i}`, intent: `weather forecast in city ${i}` }));
+    }
+    const model = buildModel(g, new Map(tools.map((t) => [t.name, t])));
+    const dag = suggestDag(model, { intent: 'search flights from Oslo on Friday' });
+    expect(dag.nodes.map(label)).toEqual(['find_airport', 'search_flights']);
+    expect(dag.edges).toEqual([{ from: 'n1', to: 'n2', confidence: 0.95, source: 'data-flow' }]);
+    // The airport in hand already: the look-up was called.
+    expect(suggestDag(model, { intent: 'search flights from Oslo on Friday', context: ['find_airport'] }).nodes.map(label)).toEqual(['search_flights']);
   });
 
   it('orders two tools recorded both ways as the most similar past tasks did', () => {
