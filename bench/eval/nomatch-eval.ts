@@ -24,6 +24,8 @@ export interface NoMatchResult {
   readonly hit1Always: number;
   readonly recall5: number;
   readonly threshold: number | null;
+  /** The fitted floor of the similarity to the nearest recorded request (null: none). */
+  readonly similarityThreshold: number | null;
   /**
    * What calibration could buy: with the threshold at the q-quantile of these in-domain
    * queries' own coverage (so about q of them are turned away), the in-domain Hit@1 and the
@@ -108,6 +110,7 @@ export function evaluateNoMatch(dataset: Dataset, foreigns: readonly Dataset[], 
         hit1Always: n > 0 ? hitsAlways / n : 0,
         recall5: n > 0 ? recall / n : 0,
         threshold: model.weights.noMatchCoverage ?? null,
+        similarityThreshold: model.weights.noMatchSimilarity ?? null,
         curve,
       };
     });

@@ -102,9 +102,16 @@ export function queryBench(which: 'search' | 'dag', options: QueryBenchOptions):
   // the fitted default and with the seed profile (spec 003 section 1, adaptive alpha), which
   // scores every tool.
   const afterFirst = queries.filter((q) => q.tools.length > 1).map((q) => ({ intent: q.intent, tools: q.tools.slice(1), context: q.tools.slice(0, 1) }));
+  // Search only: the same requests under a fitted no-match rule, which also measures each
+  // request's similarity to the nearest recorded one (query-coverage.ts, intentSimilarity).
+  const floors: RecommenderModel = { ...model, weights: { ...model.weights, noMatchCoverage: Number.MIN_VALUE, noMatchSimilarity: 0.05 } };
   const context =
     which === 'search'
-      ? { withContext: measure(which, model, afterFirst), seedWithContext: measure(which, model, afterFirst, 'seed') }
+      ? {
+          withContext: measure(which, model, afterFirst),
+          seedWithContext: measure(which, model, afterFirst, 'seed'),
+          withSimilarityFloor: measure(which, floors, queries),
+        }
       : {};
   return {
     case: which,

@@ -18,7 +18,7 @@ import { VectorCache } from '../scoring/vector-cache.js';
 import { createEmbedder } from '../text/embedder-config.js';
 import { parseTrace, workflowToTrace } from '../schema/trace.js';
 import type { DagSuggestion } from '../recommend/dag/suggest-dag.js';
-import type { FitReport } from '../recommend/fit-weights.js';
+import { NO_MATCH_QUANTILE, NO_MATCH_SIMILARITY_QUANTILE, type FitReport } from '../recommend/fit-weights.js';
 import type { Trace } from '../schema/types.js';
 import { SIGNALS } from '../recommend/features.js';
 import { Toolgraph, type ToolgraphOptions } from '../service/toolgraph.js';
@@ -287,10 +287,18 @@ const fitCommand: Command = {
         ),
         '',
         stepCalibrationLine(report.steps),
+        noMatchLine(report.noMatch),
       ].join('\n'),
     );
   },
 };
+
+/** The no-match rule's two floors and the held-out searches they are low quantiles of. */
+function noMatchLine(r: FitReport['noMatch']): string {
+  if (r.coverage === null) return 'no match: no held-out search to set it on; any matched word is enough';
+  const floors = `coverage ${r.coverage.toFixed(3)} (its ${100 * NO_MATCH_QUANTILE}% quantile) or similarity to the nearest other request ${r.similarity!.toFixed(3)} (${100 * NO_MATCH_SIMILARITY_QUANTILE}%)`;
+  return `no match: below ${floors}, over ${r.queries} held-out searches`;
+}
 
 /** What the workflow steps' calibration was fitted on and what it gained. */
 function stepCalibrationLine(r: FitReport['steps']): string {

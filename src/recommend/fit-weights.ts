@@ -13,7 +13,7 @@ import { createRng } from '../graph/rng.js';
 import { ToolGraph } from '../graph/tool-graph.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
 import { splitClauses } from '../text/clauses.js';
-import { tokenize } from '../text/tokenize.js';
+import { tokenize, tokenizeByWord } from '../text/tokenize.js';
 import { collectFeatures, F, S_PAGERANK, S_POPULARITY, SIGNALS, type QueryInput } from './features.js';
 import { foldOf } from './folds.js';
 import { transform } from './linear-profile.js';
@@ -22,6 +22,7 @@ import { buildModel, EXPERT_WEIGHTS, PRIOR_WEIGHTS, type FittedWeights, type Rec
 import { DEFAULT_K } from './predict-next.js';
 import { calibrate, fitCalibration, stepLoss, stepsRight, type StepCalibration } from './dag/calibration.js';
 import { suggestDag } from './dag/suggest-dag.js';
+import { intentSimilarity, queryWords } from './query-coverage.js';
 import { searchTools } from './search-tools.js';
 import { fitScale, fitSoftmax, topHits, type FitGroup, type FitQuery } from './softmax-fit.js';
 
@@ -80,7 +81,7 @@ export interface FitReport {
   /** The workflow steps behind the step calibration (stepCalibration), and how well it predicts them. */
   readonly steps: StepCalibrationReport;
   /** Held-out searches behind the no-match threshold, and the threshold (null: none). */
-  readonly noMatch: { readonly queries: number; readonly coverage: number | null };
+  readonly noMatch: { readonly queries: number; readonly coverage: number | null; readonly similarity: number | null };
 }
 
 export interface UnseenFitReport {
@@ -145,6 +146,9 @@ export function fitWeights(
   // How much of each held-out intent the fold model's search results account for: the
   // in-domain distribution the no-match threshold is a low quantile of.
   const coverages: number[] = [];
+  // And how much each resembles the nearest of the fold's recorded requests: the second
+  // statistic the rule reads.
+  const similarities: number[] = [];
   for (let k = 0; k < folds; k++) {
     const graph = new ToolGraph();
     for (const name of catalog.keys()) graph.addTool(name);
@@ -176,7 +180,10 @@ export function fitWeights(
         // the most words, so gold-tool coverage ran lower and its 2% quantile turned away only
         // 0.1-0.4% of in-domain requests (README, "No match"). The fold models rank with the
         // product of experts (EXPERT_WEIGHTS, model.ts): the fitted weights do not exist yet.
-        if (gold.length > 0) coverages.push(searchTools(model, { query: t.intent, context: [], k: DEFAULT_K }).coverage);
+        if (gold.length > 0) {
+          coverages.push(searchTools(model, { query: t.intent, context: [], k: DEFAULT_K }).coverage);
+          similarities.push(intentSimilarity(model.text, queryWords(model.text, tokenizeByWord(t.intent))));
+        }
         if (gold.length > 0) collected.search.push(...queries(model, group, { context: [], intent: tokens, intentText: t.intent, extra: gold }, gold));
       }
     }
@@ -227,11 +234,13 @@ export function fitWeights(
   const search = fit(collected.search, EXPERT_WEIGHTS.search, LEXICAL_WEIGHTS, PRIOR_WEIGHTS.search, true);
   const unseen = fitUnseen(collected, search.w, search.report.selected, { usable, folds, catalog, keep: keepSearch, options });
   const noMatchCoverage = lowQuantile(coverages, NO_MATCH_QUANTILE);
+  const noMatchSimilarity = lowQuantile(similarities, NO_MATCH_SIMILARITY_QUANTILE);
   const weights: FittedWeights = {
     next: next.w,
     nextNoIntent: nextNoIntent.w,
     search: unseen.w,
     ...(noMatchCoverage !== null ? { noMatchCoverage } : {}),
+    ...(noMatchSimilarity !== null ? { noMatchSimilarity } : {}),
     // Marked fitted from no held-out query at all, they said more than was learned.
     source: [next, nextNoIntent, search].some((task) => task.report.queries > 0) ? 'fitted' : 'prior',
   };
@@ -240,7 +249,7 @@ export function fitWeights(
   const { source, ...rest } = weights;
   return {
     weights: steps.calibration !== null ? { ...rest, stepCalibration: steps.calibration, source } : weights,
-    noMatch: { queries: coverages.length, coverage: noMatchCoverage },
+    noMatch: { queries: coverages.length, coverage: noMatchCoverage, similarity: noMatchSimilarity },
     steps: steps.report,
     folds,
     next: next.report,
@@ -369,6 +378,12 @@ function fitStepCalibration(
  * them are answered `no-match`. It bounds the in-domain cost and needs no out-of-domain data.
  */
 export const NO_MATCH_QUANTILE = 0.02;
+
+/**
+ * The share the similarity to the nearest recorded request may turn away besides: its floor is
+ * this quantile of the held-out requests' similarity to the fold's others (README, No match).
+ */
+export const NO_MATCH_SIMILARITY_QUANTILE = 0.005;
 
 /** The q-quantile (lower) of `values`, or null when there are none. */
 function lowQuantile(values: readonly number[], q: number): number | null {

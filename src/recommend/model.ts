@@ -32,6 +32,12 @@ export interface FittedWeights {
    */
   readonly noMatchCoverage?: number;
   /**
+   * Least similarity of the query to the nearest recorded request (query-coverage.ts,
+   * intentSimilarity) for a search to count as a match; below it searchTools answers `no-match`
+   * too. Absent: not asked.
+   */
+  readonly noMatchSimilarity?: number;
+  /**
    * Isotonic calibration of a workflow step's confidence (dag/calibration.ts), fitted on held-out
    * suggestions of the fit's folds: suggestDag's node confidences are then probabilities that
    * the step belongs to the workflow. Absent: the raw confidences.

@@ -121,3 +121,70 @@ export function coverage(text: TextModel, words: readonly QueryWord[], tools: Ar
   }
   return { best, unmatched: words.filter((_, k) => matchedByAny[k] === 0).map((w) => w.word) };
 }
+
+/** Per intent index, each recorded intent's tf-idf norm, and scratch for the per-intent dot products. */
+interface IntentNorms {
+  readonly norm: Float64Array;
+  readonly dot: Float64Array;
+  readonly touched: Int32Array;
+}
+
+const intentNorms = new WeakMap<Bm25Index, IntentNorms>();
+
+function normsOf(index: Bm25Index): IntentNorms {
+  let norms = intentNorms.get(index);
+  if (norms === undefined) {
+    const sum = new Float64Array(index.nDocs);
+    for (let t = 0; t < index.terms.length; t++) {
+      const idf = index.idf[t]!;
+      for (let p = index.postingStart[t]!; p < index.postingStart[t + 1]!; p++) sum[index.postingDoc[p]!]! += (idf * index.postingTf[p]!) ** 2;
+    }
+    for (let d = 0; d < sum.length; d++) sum[d] = Math.sqrt(sum[d]!);
+    intentNorms.set(index, (norms = { norm: sum, dot: new Float64Array(index.nDocs), touched: new Int32Array(index.nDocs) }));
+  }
+  return norms;
+}
+
+/**
+ * How much a request resembles the nearest recorded request: the largest cosine between the
+ * request's words and one recorded intent's, over the model's intents,
+ *
+ *   similarity(q) = max_d  sum_{w in q and d} weight(w) idf(w) tf(w, d) / (|q| |d|)
+ *
+ * with the query's words weighed as in the coverage (queryWords: a word nothing has seen weighs
+ * the largest idf there is, an identifier weighs as one word) and each intent's as tf-idf over
+ * the intents. The coverage asks whether some tool's words explain the request's; this asks
+ * whether anyone has asked anything like it, which a request from another domain that shares
+ * words with the catalogue has not (README, No match). 0 with no recorded intent; the intents
+ * recorded since the model join at the next rebuild.
+ *
+ * O(postings of the query's words) in the intents' index, as the similar-task search.
+ */
+export function intentSimilarity(text: TextModel, words: readonly QueryWord[]): number {
+  const index = text.intent.examples;
+  if (index.nDocs === 0 || words.length === 0) return 0;
+  const { norm, dot, touched } = normsOf(index);
+  let queryNorm = 0;
+  for (const w of words) queryNorm += w.weight * w.weight;
+  queryNorm = Math.sqrt(queryNorm);
+  let count = 0;
+  for (const w of words) {
+    // intentTerm is the term's id in `examples` too (intent-association.ts: one vocabulary).
+    const t = w.intentTerm;
+    if (t < 0) continue;
+    const factor = w.weight * index.idf[t]!;
+    if (!(factor > 0)) continue;
+    for (let p = index.postingStart[t]!; p < index.postingStart[t + 1]!; p++) {
+      const d = index.postingDoc[p]!;
+      if (dot[d] === 0) touched[count++] = d;
+      dot[d]! += factor * index.postingTf[p]!;
+    }
+  }
+  let best = 0;
+  for (let i = 0; i < count; i++) {
+    const d = touched[i]!;
+    if (norm[d]! > 0) best = Math.max(best, dot[d]! / (queryNorm * norm[d]!));
+    dot[d] = 0;
+  }
+  return Math.min(1, best);
+}

@@ -22,7 +22,7 @@ import { logNormaliser } from './linear-profile.js';
 import { topBuffer, type RecommenderModel } from './model.js';
 import { mergeNewer, newerSignals, scoreNewer, withNewer } from './newer-scores.js';
 import { DEFAULT_K, type Profile } from './predict-next.js';
-import { coverage, queryWords } from './query-coverage.js';
+import { coverage, intentSimilarity, queryWords } from './query-coverage.js';
 import { modeWeights, scoreTouchedRows } from './score-rows.js';
 import { seedSearchScores } from './seed-search.js';
 import { selectTopK, selectTopKDense, type TopK } from './top-k.js';
@@ -56,6 +56,11 @@ export interface SearchResult {
   readonly items: readonly SearchItem[];
   /** Best share of the query's information a returned tool accounts for (query-coverage.ts). */
   readonly coverage: number;
+  /**
+   * How much the query resembles the nearest recorded request (query-coverage.ts,
+   * intentSimilarity), where the fit set a floor for it.
+   */
+  readonly similarity?: number;
   /** With `no-match`: the query words no returned tool explains, and a sentence saying so. */
   readonly unmatched?: readonly string[];
   readonly hint?: string;
@@ -113,18 +118,25 @@ export function searchTools(model: RecommenderModel, request: SearchRequest, rec
       kept.length = 0;
       for (const item of items) kept.push(recent!.liveIndex(item.tool)!);
     }
-    const fit = coverage(model.text, queryWords(model.text, byWord), kept, items.length, intents);
-    // Below the fitted threshold nothing fits; with no fit yet, nothing fits when no word matched.
+    const words = queryWords(model.text, byWord);
+    const fit = coverage(model.text, words, kept, items.length, intents);
+    // Below a fitted floor nothing fits; with no fit yet, nothing fits when no word matched.
     const threshold = model.weights.noMatchCoverage ?? Number.MIN_VALUE;
-    if (fit.best >= threshold && items.length > 0) return { kind: 'results', profile, version: graph.version, items, coverage: fit.best, unknownContext };
+    const floor = model.weights.noMatchSimilarity;
+    const similarity = floor === undefined ? undefined : intentSimilarity(model.text, words);
+    const unlike = similarity !== undefined && similarity < floor!;
+    const measured = { coverage: fit.best, ...(similarity !== undefined ? { similarity } : {}) };
+    if (fit.best >= threshold && !unlike && items.length > 0) return { kind: 'results', profile, version: graph.version, items, ...measured, unknownContext };
     const unmatched = surfaceWords(request.query, fit.unmatched);
     const hint =
       tokens.length === 0
         ? 'the query has no content words to match'
         : items.length === 0 && top.size > 0
           ? 'no tool fits: every candidate has been failing (failure rate credibly above 1/2)'
-          : `no tool fits: ${unmatched.length > 0 ? `${unmatched.map((w) => JSON.stringify(w)).join(', ')} matched nothing in the best tools` : 'the best tools match too little of the query'}`;
-    return { kind: 'no-match', profile, version: graph.version, items, coverage: fit.best, unmatched, hint, unknownContext };
+          : unlike && fit.best >= threshold
+            ? `no tool fits: no recorded request resembles this one (similarity ${similarity!.toFixed(2)}, least ${floor!.toFixed(2)})`
+            : `no tool fits: ${unmatched.length > 0 ? `${unmatched.map((w) => JSON.stringify(w)).join(', ')} matched nothing in the best tools` : 'the best tools match too little of the query'}`;
+    return { kind: 'no-match', profile, version: graph.version, items, ...measured, unmatched, hint, unknownContext };
   } finally {
     scratch.reset();
   }

@@ -63,6 +63,7 @@ const weightsSchema = z.strictObject({
   nextNoIntent: z.array(z.number()),
   search: z.array(z.number()),
   noMatchCoverage: z.number().min(0).max(1).optional(),
+  noMatchSimilarity: z.number().min(0).max(1).optional(),
   stepCalibration: z.strictObject({ upper: z.array(z.number()), value: z.array(z.number().min(0).max(1)) }).optional(),
   source: z.enum(['prior', 'fitted']),
 });
@@ -529,6 +530,7 @@ export class SqlStore implements Store {
         nextNoIntent: [...weights.nextNoIntent],
         search: [...weights.search],
         ...(weights.noMatchCoverage !== undefined ? { noMatchCoverage: weights.noMatchCoverage } : {}),
+        ...(weights.noMatchSimilarity !== undefined ? { noMatchSimilarity: weights.noMatchSimilarity } : {}),
         ...(weights.stepCalibration !== undefined ? { stepCalibration: { upper: [...weights.stepCalibration.upper], value: [...weights.stepCalibration.value] } } : {}),
         source: weights.source,
       };
@@ -541,9 +543,11 @@ export class SqlStore implements Store {
           throw new ToolgraphError('INVALID_INPUT', `putWeights: ${key} must hold finite numbers`);
         }
       }
-      const coverage = body.noMatchCoverage;
-      if (coverage !== undefined && !(coverage >= 0 && coverage <= 1)) {
-        throw new ToolgraphError('INVALID_INPUT', `putWeights: noMatchCoverage must be a number in [0, 1], got ${String(coverage)}`);
+      for (const key of ['noMatchCoverage', 'noMatchSimilarity'] as const) {
+        const share = body[key];
+        if (share !== undefined && !(share >= 0 && share <= 1)) {
+          throw new ToolgraphError('INVALID_INPUT', `putWeights: ${key} must be a number in [0, 1], got ${String(share)}`);
+        }
       }
       await this.driver.transaction(async (tx) => {
         await tx.query(BUMP_REVISION, ['weights']);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ToolGraph } from '../../src/graph/tool-graph.js';
-import { BACKOFF_WEIGHTS, fitWeights, LEXICAL_WEIGHTS, NO_MATCH_QUANTILE } from '../../src/recommend/fit-weights.js';
+import { BACKOFF_WEIGHTS, fitWeights, LEXICAL_WEIGHTS, NO_MATCH_QUANTILE, NO_MATCH_SIMILARITY_QUANTILE } from '../../src/recommend/fit-weights.js';
 import { SIGNALS } from '../../src/recommend/features.js';
 import { foldOf } from '../../src/recommend/folds.js';
 import { buildModel, PRIOR_WEIGHTS } from '../../src/recommend/model.js';
-import { coverage, queryWords } from '../../src/recommend/query-coverage.js';
+import { coverage, intentSimilarity, queryWords } from '../../src/recommend/query-coverage.js';
 import { searchTools } from '../../src/recommend/search-tools.js';
 import { tokenizeByWord } from '../../src/text/tokenize.js';
 import type { ToolInfo, Trace } from '../../src/schema/types.js';
@@ -152,6 +152,7 @@ describe('fitWeights', () => {
     // The same folds by hand: each held-out intent searched in the model of the other folds.
     const searched: number[] = [];
     const gold: number[] = [];
+    const similar: number[] = [];
     for (let k = 0; k < report.folds; k++) {
       const graph = new ToolGraph();
       graph.addTool(ledger.name);
@@ -159,14 +160,19 @@ describe('fitWeights', () => {
       const model = buildModel(graph, catalog, PRIOR_WEIGHTS, { seed: 3 });
       for (const t of traces.filter((x) => foldOf(x.id, report.folds) === k)) {
         searched.push(searchTools(model, { query: t.intent, context: [], k: 5 }).coverage);
+        similar.push(intentSimilarity(model.text, queryWords(model.text, tokenizeByWord(t.intent))));
         const tools = [...new Set(t.steps.map((s) => model.graph.indexByName.get(s.tool)!))];
         gold.push(coverage(model.text, queryWords(model.text, tokenizeByWord(t.intent)), tools, tools.length).best);
       }
     }
-    const quantile = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(NO_MATCH_QUANTILE * (values.length - 1))];
+    const quantile = (values: number[], q = NO_MATCH_QUANTILE) => [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))];
     expect(report.noMatch.queries).toBe(traces.length);
     expect(report.noMatch.coverage).toBe(quantile(searched));
     expect(report.noMatch.coverage).toBeGreaterThan(quantile(gold)!);
+    // The similarity floor: the held-out requests' similarity to the other folds' requests.
+    expect(report.noMatch.similarity).toBe(quantile(similar, NO_MATCH_SIMILARITY_QUANTILE));
+    expect(report.weights.noMatchSimilarity).toBe(report.noMatch.similarity);
+    expect(report.noMatch.similarity).toBeGreaterThan(0);
   });
 
   it('is deterministic for the same traces and seed', () => {

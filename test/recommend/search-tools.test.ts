@@ -3,7 +3,7 @@ import { createRng } from '../../src/graph/rng.js';
 import { ToolGraph } from '../../src/graph/tool-graph.js';
 import { hasUnknownWord } from '../../src/recommend/features.js';
 import { buildModel, EXPERT_WEIGHTS, PRIOR_WEIGHTS } from '../../src/recommend/model.js';
-import { coverage, explains, queryWords } from '../../src/recommend/query-coverage.js';
+import { coverage, explains, intentSimilarity, queryWords } from '../../src/recommend/query-coverage.js';
 import { searchTools } from '../../src/recommend/search-tools.js';
 import { parseSearchRequest } from '../../src/schema/requests.js';
 import type { ToolInfo } from '../../src/schema/types.js';
@@ -109,6 +109,49 @@ describe('searchTools', () => {
     expect(result.kind).toBe('no-match');
     expect(result.unmatched).toEqual(['Paris', 'tomorrow']);
     expect(searchTools(strict, { query: 'weather forecast city', context: [], k: 3 }).kind).toBe('results');
+  });
+
+  it('applies a fitted similarity floor: a request no recorded one resembles is no match, however well tools cover it', () => {
+    const floored = model({ ...PRIOR_WEIGHTS, noMatchCoverage: 0.5, noMatchSimilarity: 0.3 });
+    // Every word is in some tool's description (coverage 1), yet no recorded request says anything like it.
+    const foreign = searchTools(floored, { query: 'convert an amount between currencies', context: [], k: 2 });
+    expect(foreign.coverage).toBe(1);
+    expect(foreign.similarity).toBe(0);
+    expect(foreign.kind).toBe('no-match');
+    expect(foreign.items).toHaveLength(2);
+    expect(foreign.hint).toBe('no tool fits: no recorded request resembles this one (similarity 0.00, least 0.30)');
+    // A request like a recorded one passes, its similarity reported.
+    const familiar = searchTools(floored, { query: 'how many yen for twenty euros', context: [], k: 2 });
+    expect(familiar.kind).toBe('results');
+    expect(familiar.similarity).toBeGreaterThan(0.3);
+    expect(familiar.items[0]!.tool).toBe('currency_convert');
+    // Below both floors, the words nothing explains are the hint, as before.
+    expect(searchTools(floored, { query: 'knit a woollen scarf', context: [], k: 2 }).hint).toContain('"knit"');
+    // No floor fitted: nothing measured, nothing refused on that ground.
+    expect(searchTools(model(), { query: 'convert an amount between currencies', context: [], k: 2 })).toMatchObject({ kind: 'results' });
+    expect(searchTools(model(), { query: 'convert an amount between currencies', context: [], k: 2 }).similarity).toBeUndefined();
+  });
+
+  it('measures the similarity to the nearest recorded request as a tf-idf cosine over the intents', () => {
+    const m = model();
+    const sim = (text: string) => intentSimilarity(m.text, queryWords(m.text, tokenizeByWord(text)));
+    // A recorded request itself: 1; nothing in common: 0; nothing to compare with: 0.
+    expect(sim('how many yen is ten euros')).toBeCloseTo(1, 10);
+    expect(sim('knit a woollen scarf')).toBe(0);
+    expect(sim('')).toBe(0);
+    // By hand for "rain in Rome": two words, each in one recorded request ("will it rain", "fly to Rome").
+    const words = queryWords(m.text, tokenizeByWord('rain in Rome'));
+    const index = m.text.intent.examples;
+    const idf = (w: string) => index.idf[index.terms.indexOf(w)]!;
+    const q = Math.hypot(...words.map((w) => w.weight));
+    const doc = (terms: string[]) => Math.hypot(...terms.map(idf));
+    const rain = words.find((w) => w.word === 'rain')!;
+    const rainDoc = tokenizeByWord('will it rain').flat();
+    expect(sim('rain in Rome')).toBeCloseTo(Math.max((rain.weight * idf('rain')) / (q * doc(rainDoc)), (words.find((w) => w.word === 'rome')!.weight * idf('rome')) / (q * doc(tokenizeByWord('fly to Rome').flat()))), 10);
+    // A word nothing has seen weighs the most there is, so it lowers the similarity.
+    expect(sim('rain in Rome zzyzx')).toBeLessThan(sim('rain in Rome'));
+    // The scratch is cleared between calls: the same answer twice.
+    expect(sim('rain in Rome')).toBe(sim('rain in Rome'));
   });
 
   it('reaches a misspelt tool through the embedding neighbours, which only unknown words look for', () => {

@@ -46,6 +46,7 @@ describe('SharedState', () => {
     shared.noteWeights(fitted);
     expect(shared.weightsChanged({ ...fitted, next: [...fitted.next] })).toBe(false);
     expect(shared.weightsChanged({ ...fitted, noMatchCoverage: 0.3 })).toBe(true);
+    expect(shared.weightsChanged({ ...fitted, noMatchSimilarity: 0.05 })).toBe(true);
     expect(shared.weightsChanged({ ...fitted, stepCalibration: { upper: [1], value: [0.5] } })).toBe(true);
   });
 

@@ -254,7 +254,7 @@ export function storeContract(name: string, harness: StoreHarness): void {
       const store = await fresh();
       await store.putWeights(PRIOR_WEIGHTS);
       expect(await store.getWeights()).toEqual(PRIOR_WEIGHTS);
-      const fitted: FittedWeights = { next: [0.5, -1.25], nextNoIntent: [1e-9], search: [], noMatchCoverage: 0.18, stepCalibration: { upper: [0.01, 0.4, 1], value: [0.31, 0.62, 0.9] }, source: 'fitted' };
+      const fitted: FittedWeights = { next: [0.5, -1.25], nextNoIntent: [1e-9], search: [], noMatchCoverage: 0.18, noMatchSimilarity: 0.07, stepCalibration: { upper: [0.01, 0.4, 1], value: [0.31, 0.62, 0.9] }, source: 'fitted' };
       await store.putWeights(fitted);
       // The no-match threshold and the steps' calibration are part of the fit: they survive with the weights.
       expect(await store.getWeights()).toEqual(fitted);
@@ -264,6 +264,7 @@ export function storeContract(name: string, harness: StoreHarness): void {
       const error = await rejectionOf(store.putWeights({ ...fitted, next: [Number.NaN] }));
       expect(error.code).toBe('INVALID_INPUT');
       expect((await rejectionOf(store.putWeights({ ...fitted, noMatchCoverage: 2 }))).code).toBe('INVALID_INPUT');
+      expect((await rejectionOf(store.putWeights({ ...fitted, noMatchSimilarity: -0.1 }))).message).toContain('noMatchSimilarity must be a number in [0, 1]');
       expect(await store.getWeights()).toEqual(fitted);
     });
 
