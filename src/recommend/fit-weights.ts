@@ -80,7 +80,7 @@ export interface FitReport {
   readonly searchUnseen: UnseenFitReport;
   /** The workflow steps behind the step calibration (stepCalibration), and how well it predicts them. */
   readonly steps: StepCalibrationReport;
-  /** Held-out searches behind the no-match threshold, and the threshold (null: none). */
+  /** Held-out searches behind the no-match rule, and its two floors (null: none). */
   readonly noMatch: { readonly queries: number; readonly coverage: number | null; readonly similarity: number | null };
 }
 

@@ -12,7 +12,8 @@
  * A request fits when one of its top tools covers at least a fitted share (fit-weights.ts:
  * a low quantile of held-out in-domain coverage), so the rule costs a bounded share of
  * in-domain queries and asks nothing of out-of-domain data. The words no top tool explains
- * are the hint returned with a no-match.
+ * are the hint returned with a no-match. After a fit it must also resemble some recorded
+ * request (intentSimilarity, at the end of this file), with a floor fitted the same way.
  *
  * O(|q| (log V + log postings)) per tool checked.
  */

@@ -7,10 +7,10 @@
  *  - `seed`: spec 003 section 1 as written, the graph joining with adaptive alpha
  *    (seed-search.ts); `score` is its raw score in [0, 1].
  *
- * When the best results account for too little of the query (query-coverage.ts, threshold
- * fitted on held-out in-domain intents), the answer is `kind: 'no-match'`: the nearest tools
- * are still listed, with the query words nothing explained, rather than five unrelated tools
- * presented as results.
+ * When the best results account for too little of the query, or (after a fit) the query is
+ * too unlike any recorded request (query-coverage.ts; both floors fitted on held-out in-domain
+ * intents), the answer is `kind: 'no-match'`: the nearest tools are still listed, with the
+ * query words nothing explained, rather than five unrelated tools presented as results.
  */
 import { edgeIndex } from '../graph/edge-reliability.js';
 import type { RecentTransitions } from '../graph/recent-transitions.js';
