@@ -20,7 +20,7 @@ import {
   type PathSegment,
 } from './issues.js';
 import { assertJsonDepth } from './json.js';
-import { MAX_CATALOG_TOOLS, MAX_TOOL_PARAMS } from './limits.js';
+import { MAX_CATALOG_TOOLS, MAX_ID_LENGTH, MAX_TOOL_PARAMS } from './limits.js';
 import { isTypeName } from './type-names.js';
 import type { ToolInfo, ToolParam } from './types.js';
 
@@ -55,13 +55,9 @@ export type CatalogTool = z.output<typeof catalogToolSchema>;
 // ---------------------------------------------------------------------------------------------
 // MCP tools/list entries
 
-/** A reference to a definition (`#/$defs/Airport`): what names a property's type. */
-const refSchema = z.looseObject({ $ref: labelSchema });
-
 /**
- * JSON Schema allows `true`/`false` as schemas; objects are read for type, description and the
- * name of their type (a `$ref`, alone or as the one `allOf` entry pydantic writes beside a
- * description, or an object schema's `title`).
+ * JSON Schema allows `true`/`false` as schemas; objects are read for type and description (and,
+ * leniently, for the name of their type: typeName).
  */
 const mcpPropertySchema = z.union([
   z.boolean(),
@@ -69,14 +65,11 @@ const mcpPropertySchema = z.union([
     type: z.union([labelSchema, limitedArray(labelSchema, 16)]).optional(),
     description: textSchema.optional(),
     title: textSchema.optional(),
-    $ref: labelSchema.optional(),
-    allOf: limitedArray(z.unknown(), 16).optional(),
   }),
 ]);
 
 const objectSchemaSchema = z.looseObject({
   type: z.literal('object'),
-  title: textSchema.optional(),
   properties: z.record(z.string(), mcpPropertySchema).optional(),
   required: limitedArray(z.string(), MAX_TOOL_PARAMS).optional(),
 });
@@ -132,23 +125,34 @@ function fromCatalog(tool: CatalogTool): ToolInfo {
   };
 }
 
-/** The last segment of a `$ref` (`#/$defs/Airport` -> `Airport`), or null for none. */
-function refName(ref: string | undefined): string | null {
-  if (ref === undefined) return null;
+/** The last segment of a schema's own `$ref` (`#/$defs/Airport` -> `Airport`), or null. */
+function refName(schema: unknown): string | null {
+  const ref = isRecord(schema) ? ownValue(schema, '$ref') : undefined;
+  if (typeof ref !== 'string' || ref.length > MAX_ID_LENGTH) return null;
   const name = ref.slice(ref.lastIndexOf('/') + 1);
   return name === '' ? null : name;
 }
 
 /**
- * A property's type: the name of the type it refers to (`$ref`, or the one `allOf` entry), an
- * object schema's `title`, else its JSON Schema type ('' for none).
+ * The name of the type a schema stands for, or null: the definition its `$ref` points to, alone
+ * or as the one `allOf` entry (pydantic writes a described field so), else an object schema's
+ * `title` (a field's title is its label, not a type). Read leniently: these keys are optional
+ * and loose in MCP, and an odd one names no type rather than failing the tool.
  */
+function typeName(schema: unknown): string | null {
+  if (!isRecord(schema)) return null;
+  const allOf = ownValue(schema, 'allOf');
+  const named = refName(schema) ?? (Array.isArray(allOf) && allOf.length === 1 ? refName(allOf[0]) : null);
+  if (named !== null) return named;
+  const title = ownValue(schema, 'title');
+  return ownValue(schema, 'type') === 'object' && typeof title === 'string' && title !== '' && title.length <= MAX_ID_LENGTH ? title : null;
+}
+
+/** A property's type: the name of its type (typeName), else its JSON Schema type ('' for none). */
 function jsonSchemaType(property: z.output<typeof mcpPropertySchema>): string {
   if (typeof property === 'boolean') return '';
-  const only = property.allOf?.length === 1 ? refSchema.safeParse(property.allOf[0]) : undefined;
-  const named = refName(property.$ref) ?? (only?.success === true ? refName(only.data.$ref) : null);
+  const named = typeName(property);
   if (named !== null) return named;
-  if (property.type === 'object' && property.title !== undefined && property.title !== '') return property.title;
   if (property.type === undefined) return '';
   return typeof property.type === 'string' ? property.type : property.type.join(' | ');
 }
@@ -207,8 +211,8 @@ function mcpParams(raw: Record<string, unknown>, tool: McpTool, base: readonly P
  */
 function mcpOutputTypes(tool: McpTool, outputs: readonly string[], rawProps: Record<string, unknown> | undefined): string[] {
   const types = new Set<string>();
-  const title = tool.outputSchema?.title;
-  if (title !== undefined && isTypeName(title)) types.add(title);
+  const title = tool.outputSchema === undefined ? undefined : tool.outputSchema['title'];
+  if (typeof title === 'string' && title.length <= MAX_ID_LENGTH && isTypeName(title)) types.add(title);
   for (const name of outputs) {
     const property = mcpPropertySchema.safeParse(rawProps === undefined ? undefined : ownValue(rawProps, name));
     if (!property.success) continue;

@@ -156,6 +156,15 @@ describe('parseTool: MCP tools/list entries', () => {
     expect(parseTool(JSON.parse(JSON.stringify(tool)))).toEqual(tool);
     expect(parseTool({ name: 'a', outputTypes: ['Airport', 'Airport'] }).outputTypes).toEqual(['Airport']);
     expectError(() => parseTool({ name: 'a', outputTypes: [3] }), 'INVALID_INPUT', 'parseTool: outputTypes[0]: expected string, received number');
+    // Odd type keys (loose in MCP) name no type and fail nothing: the tool is read as before.
+    const odd = parseTool({
+      name: 'odd',
+      inputSchema: { type: 'object', properties: { a: { $ref: 7 }, b: { allOf: [{ $ref: '#/$defs/A' }, { $ref: '#/$defs/B' }] }, c: { $ref: '#/$defs/' } } },
+      outputSchema: { type: 'object', title: { not: 'a string' }, properties: { x: { $ref: 'x'.repeat(5_000) } } },
+    });
+    expect(odd.params.map((p) => p.type)).toEqual(['', '', '']);
+    expect(odd.outputs).toEqual(['x']);
+    expect(odd.outputTypes).toBeUndefined();
   });
 
   it('falls back to the title when there is no description, and accepts no properties', () => {
