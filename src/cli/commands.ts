@@ -373,7 +373,8 @@ const searchCommand: Command = {
       ? await withStore(values, (tg) => tg.searchTools(request))
       : (await loadToolgraph(values)).searchTools(request);
     print(values, result, () => {
-      const head = `${result.kind} (profile ${result.profile}, graph version ${result.version}, coverage ${result.coverage.toFixed(2)})`;
+      const similarity = result.similarity === undefined ? '' : `, similarity ${result.similarity.toFixed(2)}`;
+      const head = `${result.kind} (profile ${result.profile}, graph version ${result.version}, coverage ${result.coverage.toFixed(2)}${similarity})`;
       const unknown = result.unknownContext.length > 0 ? `\nunknown context tools ignored: ${result.unknownContext.join(', ')}` : '';
       return `${head}${unknown}\n${result.kind === 'no-match' ? `no match: ${result.hint}\nnearest tools:\n` : ''}${itemsTable(result.items)}`;
     });
