@@ -148,7 +148,7 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
     expect(seed.profile).toBe('seed');
     expect(seed.items[0].score).toBeLessThanOrEqual(1);
     expect(JSON.parse(run(['search', 'book a flight', '--data', FIXTURE, '--json']).stdout).profile).toBe('default');
-    expect(run(['search', 'book a flight', '--data', FIXTURE, '--context', 'search_airport', '--profile', 'seed']).stdout).toMatch(/^results \(profile seed, graph version \d+, coverage [0-9.]+\)\n/);
+    expect(run(['search', 'book a flight', '--data', FIXTURE, '--context', 'search_airport', '--profile', 'seed']).stdout).toMatch(/^results \(profile seed, graph version \d+, coverage [0-9.]+, similarity [0-9.]+\)\n/);
     const { status, stdout } = run(['eval', 'search', '--context', '--data', FIXTURE, '--folds', '2', '--json']);
     expect(status).toBe(0);
     const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { method: string; context: boolean; n: number; hit5: number });
