@@ -104,11 +104,18 @@ export function explains(text: TextModel, word: QueryWord, tool: number, recent?
   );
 }
 
-/** The best coverage among `tools`, and the words none of them explains. */
-export function coverage(text: TextModel, words: readonly QueryWord[], tools: ArrayLike<number>, count: number, recent?: RecentIntents): { best: number; unmatched: string[] } {
+/** The best coverage among `tools`, each tool's (`shares`, by position), and the words none of them explains. */
+export function coverage(
+  text: TextModel,
+  words: readonly QueryWord[],
+  tools: ArrayLike<number>,
+  count: number,
+  recent?: RecentIntents,
+): { best: number; shares: number[]; unmatched: string[] } {
   let total = 0;
   for (const w of words) total += w.weight;
   const matchedByAny = new Uint8Array(words.length);
+  const shares: number[] = [];
   let best = 0;
   for (let i = 0; i < count; i++) {
     let covered = 0;
@@ -118,9 +125,10 @@ export function coverage(text: TextModel, words: readonly QueryWord[], tools: Ar
         matchedByAny[k] = 1;
       }
     });
-    if (total > 0) best = Math.max(best, covered / total);
+    shares.push(total > 0 ? covered / total : 0);
+    best = Math.max(best, shares[i]!);
   }
-  return { best, unmatched: words.filter((_, k) => matchedByAny[k] === 0).map((w) => w.word) };
+  return { best, shares, unmatched: words.filter((_, k) => matchedByAny[k] === 0).map((w) => w.word) };
 }
 
 /** Per intent index, each recorded intent's tf-idf norm, and scratch for the per-intent dot products. */

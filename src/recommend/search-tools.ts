@@ -124,7 +124,10 @@ export function searchTools(model: RecommenderModel, request: SearchRequest, rec
     const threshold = model.weights.noMatchCoverage ?? Number.MIN_VALUE;
     const floor = model.weights.noMatchSimilarity;
     const similarity = floor === undefined ? undefined : intentSimilarity(model.text, words);
-    const unlike = similarity !== undefined && similarity < floor!;
+    // Nobody has asked for a tool no recorded request called (a catalogue entry added since, or
+    // never used): a request it covers is expected to resemble none, so the floor does not apply.
+    const unasked = fit.shares.some((share, i) => share >= threshold && !askedFor(model, kept[i]!));
+    const unlike = similarity !== undefined && similarity < floor! && !unasked;
     const measured = { coverage: fit.best, ...(similarity !== undefined ? { similarity } : {}) };
     if (fit.best >= threshold && !unlike && items.length > 0) return { kind: 'results', profile, version: graph.version, items, ...measured, unknownContext };
     const unmatched = surfaceWords(request.query, fit.unmatched);
@@ -140,6 +143,12 @@ export function searchTools(model: RecommenderModel, request: SearchRequest, rec
   } finally {
     scratch.reset();
   }
+}
+
+/** Whether a recorded request of the model's called `tool` (a tool newer than the model: not yet). */
+function askedFor(model: RecommenderModel, tool: number): boolean {
+  const { evidence } = model.text.intent;
+  return tool < evidence.length && evidence[tool]! > 0;
 }
 
 /** The fitted ranker's top k into `top`; returns the log normaliser of its softmax over every tool. */

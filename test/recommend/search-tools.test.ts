@@ -127,6 +127,20 @@ describe('searchTools', () => {
     expect(familiar.items[0]!.tool).toBe('currency_convert');
     // Below both floors, the words nothing explains are the hint, as before.
     expect(searchTools(floored, { query: 'knit a woollen scarf', context: [], k: 2 }).hint).toContain('"knit"');
+    // A tool no recorded request called, found by its description: nobody has asked for it yet,
+    // so a request unlike any recorded one is expected, and the floor does not apply.
+    const withNew = new Map([...catalog, ['knitting_patterns', tool('knitting_patterns', 'Knitting patterns for a woollen scarf')]]);
+    const g = new ToolGraph();
+    for (const name of withNew.keys()) g.addTool(name);
+    g.ingest(trace(['currency_convert'], { intent: 'how many yen is ten euros' }));
+    g.ingest(trace(['weather_forecast'], { intent: 'will it rain' }));
+    const grown = buildModel(g, withNew, { ...PRIOR_WEIGHTS, noMatchCoverage: 0.5, noMatchSimilarity: 0.3 }, { embedding: hashedTextEmbedding() });
+    const knit = searchTools(grown, { query: 'knitting patterns for a woollen scarf', context: [], k: 2 });
+    expect(knit.similarity).toBe(0);
+    expect(knit).toMatchObject({ kind: 'results' });
+    expect(knit.items[0]!.tool).toBe('knitting_patterns');
+    // The same request unlike any recorded one, covered only by tools that were asked for: refused.
+    expect(searchTools(grown, { query: 'convert an amount between currencies', context: [], k: 2 }).kind).toBe('no-match');
     // No floor fitted: nothing measured, nothing refused on that ground.
     expect(searchTools(model(), { query: 'convert an amount between currencies', context: [], k: 2 })).toMatchObject({ kind: 'results' });
     expect(searchTools(model(), { query: 'convert an amount between currencies', context: [], k: 2 }).similarity).toBeUndefined();
