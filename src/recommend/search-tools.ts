@@ -14,6 +14,7 @@
  */
 import { edgeIndex } from '../graph/edge-reliability.js';
 import type { RecentTransitions } from '../graph/recent-transitions.js';
+import { intentEvidence } from '../text/intent-association.js';
 import type { RecentIntents } from '../text/recent-intents.js';
 import { tokenize, tokenizeByWord } from '../text/tokenize.js';
 import { readContext } from './context-tools.js';
@@ -126,8 +127,7 @@ export function searchTools(model: RecommenderModel, request: SearchRequest, rec
     const similarity = floor === undefined ? undefined : intentSimilarity(model.text, words);
     // Nobody has asked for a tool no recorded request called (a catalogue entry added since, or
     // never used): a request it covers is expected to resemble none, so the floor does not apply.
-    const unasked = fit.shares.some((share, i) => share >= threshold && !askedFor(model, kept[i]!));
-    const unlike = similarity !== undefined && similarity < floor! && !unasked;
+    const unlike = similarity !== undefined && similarity < floor! && !fit.shares.some((share, i) => share >= threshold && !askedFor(model, kept[i]!));
     const measured = { coverage: fit.best, ...(similarity !== undefined ? { similarity } : {}) };
     if (fit.best >= threshold && !unlike && items.length > 0) return { kind: 'results', profile, version: graph.version, items, ...measured, unknownContext };
     const unmatched = surfaceWords(request.query, fit.unmatched);
@@ -147,8 +147,7 @@ export function searchTools(model: RecommenderModel, request: SearchRequest, rec
 
 /** Whether a recorded request of the model's called `tool` (a tool newer than the model: not yet). */
 function askedFor(model: RecommenderModel, tool: number): boolean {
-  const { evidence } = model.text.intent;
-  return tool < evidence.length && evidence[tool]! > 0;
+  return tool < model.text.intent.nTools && intentEvidence(model.text.intent, tool) > 0;
 }
 
 /** The fitted ranker's top k into `top`; returns the log normaliser of its softmax over every tool. */

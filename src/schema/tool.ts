@@ -213,10 +213,12 @@ function mcpOutputTypes(tool: McpTool, outputs: readonly string[], rawProps: Rec
   const types = new Set<string>();
   const title = tool.outputSchema === undefined ? undefined : tool.outputSchema['title'];
   if (typeof title === 'string' && title.length <= MAX_ID_LENGTH && isTypeName(title)) types.add(title);
+  // Parsed with the tool, but for an own `__proto__` key, which zod's record skips (mcpParams).
+  const parsed = tool.outputSchema?.properties ?? {};
   for (const name of outputs) {
-    const property = mcpPropertySchema.safeParse(rawProps === undefined ? undefined : ownValue(rawProps, name));
-    if (!property.success) continue;
-    const type = jsonSchemaType(property.data);
+    const property = Object.hasOwn(parsed, name) ? parsed[name] : mcpPropertySchema.safeParse(rawProps === undefined ? undefined : ownValue(rawProps, name)).data;
+    if (property === undefined) continue;
+    const type = jsonSchemaType(property);
     if (isTypeName(type)) types.add(type);
   }
   return [...types];

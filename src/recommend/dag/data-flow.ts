@@ -21,7 +21,7 @@
  *
  * Also here: the flow a request states by naming an output (namedFlows), and what a tool needs
  * that only another tool can give, an identifier, with the tools that return it
- * (identifierParams, outputIndex, toolsFeeding; suggest-dag.ts adds those look-ups).
+ * (lookupParams, outputIndex, toolsFeeding; suggest-dag.ts adds those look-ups).
  */
 import { isTypeName } from '../../schema/type-names.js';
 import type { ToolInfo, ToolParam } from '../../schema/types.js';
@@ -34,29 +34,26 @@ function key(name: string): string {
 }
 
 /**
- * A type's key, never equal to a name's: key() leaves no ':'. Matched exactly, not by suffix
- * (`Airport` does not feed `port`).
+ * A declared type's key where it is a type name (isTypeName), else null. Never equal to a
+ * name's key (key() leaves no ':'), and matched exactly, not by suffix (`Airport` does not feed
+ * `port`).
  */
-function typeKey(type: string): string {
-  return `:${key(type)}`;
+function typeKey(type: string): string | null {
+  return isTypeName(type) ? `:${key(type)}` : null;
 }
 
 /** What a parameter is matched on: its name's key, and its type's where that is a type name. */
-function paramKeys(param: ToolParam): { readonly name: string; readonly type: string | null } {
-  return { name: key(param.name), type: isTypeName(param.type) ? typeKey(param.type) : null };
+function paramKeys(param: ToolParam): string[] {
+  const type = typeKey(param.type);
+  return type === null ? [key(param.name)] : [key(param.name), type];
 }
 
 /**
- * Whether one normalised output (outputKeys) supplies what identifierParams gives for a
- * parameter: a name by name (outputFeeds), a type's key exactly.
+ * Whether one normalised output (outputKeys) supplies a parameter's key (paramKeys,
+ * lookupParams): a name by name (outputFeeds), a type's key exactly.
  */
 export function supplies(output: string, param: string): boolean {
   return output.startsWith(':') || param.startsWith(':') ? output === param : outputFeeds(output, param);
-}
-
-/** Whether one normalised output (outputKeys) feeds a parameter (paramKeys). */
-function takes(output: string, param: { readonly name: string; readonly type: string | null }): boolean {
-  return output.startsWith(':') ? output === param.type : outputFeeds(output, param.name);
 }
 
 /**
@@ -69,9 +66,9 @@ function takes(output: string, param: { readonly name: string; readonly type: st
 export function outputKeys(tool: ToolInfo | undefined): string[] {
   const names = producedOutputs(tool).map(key);
   if (tool?.outputTypes === undefined) return names;
-  const taken = new Set(tool.params.filter((p) => isTypeName(p.type)).map((p) => typeKey(p.type)));
-  const types = new Set(tool.outputTypes.filter(isTypeName).map(typeKey));
-  return [...names, ...[...types].filter((t) => !taken.has(t))];
+  const taken = new Set(tool.params.map((p) => typeKey(p.type)));
+  const types = new Set(tool.outputTypes.map(typeKey));
+  return [...names, ...[...types].filter((t): t is string => t !== null && !taken.has(t))];
 }
 
 /** The outputs a tool declares as written, less those it also takes (echoes) and those with no letter or digit. */
@@ -94,8 +91,8 @@ export function neededParams(tool: ToolInfo): readonly ToolParam[] {
 export function feeds(producerOutputs: readonly string[], consumer: ToolInfo | undefined): boolean {
   if (consumer === undefined || producerOutputs.length === 0) return false;
   for (const param of neededParams(consumer)) {
-    const p = paramKeys(param);
-    for (const o of producerOutputs) if (takes(o, p)) return true;
+    const keys = paramKeys(param);
+    for (const o of producerOutputs) if (keys.some((k) => supplies(o, k))) return true;
   }
   return false;
 }
@@ -115,11 +112,11 @@ export function producers(outputs: readonly (readonly string[])[], consumer: Too
   if (consumer === undefined) return [];
   const chosen: number[] = [];
   for (const param of neededParams(consumer)) {
-    const p = paramKeys(param);
+    const keys = paramKeys(param);
     let first = -1;
     let fresh = -1;
     for (let i = 0; i < outputs.length && fresh < 0; i++) {
-      if (!outputs[i]!.some((o) => takes(o, p))) continue;
+      if (!outputs[i]!.some((o) => keys.some((k) => supplies(o, k)))) continue;
       if (first < 0) first = i;
       if (!chosen.includes(i)) fresh = i;
     }
@@ -178,11 +175,12 @@ export function namedFlows(
  * name (their type's key: an `Airport` comes from a tool that returns one). A request names an
  * artist or a city, not its id; the id comes from a tool that returns it.
  */
-export function identifierParams(tool: ToolInfo): string[] {
+export function lookupParams(tool: ToolInfo): string[] {
   const ids: string[] = [];
   for (const param of neededParams(tool)) {
+    const type = typeKey(param.type);
     const words = param.name.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2').split(/[^\p{L}\p{N}]+/u);
-    if (isTypeName(param.type)) ids.push(typeKey(param.type));
+    if (type !== null) ids.push(type);
     else if (words[words.length - 1]?.toLowerCase() === 'id') ids.push(key(param.name));
   }
   return ids;

@@ -67,7 +67,7 @@ import { createTopK, selectTopKDense } from '../top-k.js';
 import { breakCycles, layers, type WeightedEdge } from './acyclic.js';
 import { calibrate } from './calibration.js';
 import { capabilityUnits, unitEdges } from './capability-nodes.js';
-import { feeds, identifierParams, namedFlows, outputIndex, outputKeys, outputWords, producers, supplies, toolsFeeding } from './data-flow.js';
+import { feeds, lookupParams, namedFlows, outputIndex, outputKeys, outputWords, producers, supplies, toolsFeeding } from './data-flow.js';
 import { neighbourPrecedence, precedenceOf, probabilityBefore } from './precedence.js';
 import { similarPastTasks, similarTaskLength, similarUnnamedSteps, weightedMedian, type PastTask } from './workflow-length.js';
 
@@ -170,7 +170,7 @@ export function suggestDag(model: RecommenderModel, request: DagRequest, recent?
 
   // 4. Dependencies: forward in that order, so acyclic by construction.
   const infos = steps.map((s) => catalog.get(graph.names[s.tool]!));
-  const outputs = infos.map(outputKeys);
+  const outputs = steps.map((s) => declaredOutputs(model).outputs[s.tool]!);
   const kept: (WeightedEdge & { source: DagEdge['source'] })[] = [];
   const hops = { dist: new Int32Array(graph.n).fill(-1), queue: new Int32Array(graph.n) };
   // Each step's producers: by the catalogue's names, then the earlier steps whose output the
@@ -363,24 +363,27 @@ function chooseTools(
   return chosen;
 }
 
-/** Per model, each tool's declared outputs (outputKeys) and the tools by output. */
-const lookupCache = new WeakMap<RecommenderModel, { readonly outputs: readonly string[][]; readonly index: ReadonlyMap<string, readonly number[]> }>();
+interface DeclaredOutputs {
+  /** outputKeys of each of the model's tools. */
+  readonly outputs: readonly (readonly string[])[];
+  /** The tools by output (outputIndex). */
+  readonly index: ReadonlyMap<string, readonly number[]>;
+}
 
-function lookupsOf(model: RecommenderModel): { readonly outputs: readonly string[][]; readonly index: ReadonlyMap<string, readonly number[]> } {
-  let lookups = lookupCache.get(model);
-  if (lookups === undefined) {
-    const none: string[] = [];
-    const outputs = model.graph.names.map((name) => {
-      const info = model.catalog.get(name);
-      return info?.outputs === undefined && info?.outputTypes === undefined ? none : outputKeys(info);
-    });
-    lookupCache.set(model, (lookups = { outputs, index: outputIndex(outputs) }));
+/** Per model: every step's data flow and look-ups read these, normalised once, not per request. */
+const outputsCache = new WeakMap<RecommenderModel, DeclaredOutputs>();
+
+function declaredOutputs(model: RecommenderModel): DeclaredOutputs {
+  let declared = outputsCache.get(model);
+  if (declared === undefined) {
+    const outputs = model.graph.names.map((name) => outputKeys(model.catalog.get(name)));
+    outputsCache.set(model, (declared = { outputs, index: outputIndex(outputs) }));
   }
-  return lookups;
+  return declared;
 }
 
 /**
- * The look-ups the chosen steps need: for each identifier a step needs (identifierParams:
+ * The look-ups the chosen steps need: for each identifier a step needs (lookupParams:
  * `artistId`, `geoId`) that no other chosen step and no tool already called returns, the tool
  * that returns it and that the request's search ranks highest joins the workflow, as certain as
  * the step that needs it (it is needed if that step is). A request names the artist, not the
@@ -399,7 +402,7 @@ function addLookups(
   scores: Float64Array,
   recentIntents: RecentIntents | undefined,
 ): void {
-  const { outputs, index } = lookupsOf(model);
+  const { outputs, index } = declaredOutputs(model);
   if (index.size === 0) return;
   const returns = (tool: number, param: string): boolean => outputs[tool]!.some((o) => supplies(o, param));
   const called = [...done];
@@ -409,7 +412,7 @@ function addLookups(
     const consumer = chosen[s]!;
     const info = model.catalog.get(model.graph.names[consumer.tool]!);
     if (info === undefined) continue;
-    for (const param of identifierParams(info)) {
+    for (const param of lookupParams(info)) {
       if (chosen.some((step) => step.tool !== consumer.tool && returns(step.tool, param))) continue;
       if (called.some((tool) => returns(tool, param))) continue;
       const feeding = toolsFeeding(index, param).filter((tool) => tool !== consumer.tool);
@@ -548,7 +551,7 @@ function orderSteps(
 ): Step[] {
   const m = steps.length;
   const infos = steps.map((s) => model.catalog.get(model.graph.names[s.tool]!));
-  const outputs = infos.map(outputKeys);
+  const outputs = steps.map((s) => declaredOutputs(model).outputs[s.tool]!);
   const precedence = precedenceOf(model);
   const near = neighbourPrecedence(model, neighbours, steps.map((s) => s.tool));
   const precedences: WeightedEdge[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolGraph } from '../../../src/graph/tool-graph.js';
-import { feeds, identifierParams, namedFlows, outputIndex, outputKeys, outputWords, producers, toolsFeeding } from '../../../src/recommend/dag/data-flow.js';
+import { feeds, lookupParams, namedFlows, outputIndex, outputKeys, outputWords, producers, toolsFeeding } from '../../../src/recommend/dag/data-flow.js';
 import { buildPrecedence, GLOBAL_PRIOR_WEIGHT, probabilityBefore } from '../../../src/recommend/dag/precedence.js';
 import { suggestDag, type DagNode } from '../../../src/recommend/dag/suggest-dag.js';
 import { buildModel } from '../../../src/recommend/model.js';
@@ -100,7 +100,7 @@ describe('data flow and precedence', () => {
     const optional = (name: string) => ({ ...param(name), required: false });
     const flights: ToolInfo = { name: 'f', description: '', params: [param('originSkyId'), param('geo_id'), param('isPaid'), param('ID'), optional('userId')] };
     // The last word of the name is `id`; `isPaid` only ends in the letters; an optional id is not needed.
-    expect(identifierParams(flights)).toEqual(['originskyid', 'geoid', 'id']);
+    expect(lookupParams(flights)).toEqual(['originskyid', 'geoid', 'id']);
     const index = outputIndex([outputKeys(catalog[0]), outputKeys(catalog[1]), [], ['geoid', 'id']]);
     expect(toolsFeeding(index, 'originskyid')).toEqual([0]); // skyId, a suffix of four letters or more
     expect(toolsFeeding(index, 'geoid')).toEqual([3]);
@@ -133,7 +133,7 @@ describe('data flow and precedence', () => {
     // Only what the tool needs: an optional typed parameter orders nothing.
     expect(feeds(outputKeys(airports), { name: 't', description: '', params: [param('q'), typed('near', 'Airport', false)] })).toBe(false);
     // What only another tool can supply: the type's key, found exactly.
-    expect(identifierParams(flights)).toEqual([':airport', ':airport']);
+    expect(lookupParams(flights)).toEqual([':airport', ':airport']);
     const index = outputIndex([outputKeys(airports), ['airport', 'port'], outputKeys(catalog[0])]);
     expect(toolsFeeding(index, ':airport')).toEqual([0]);
     expect(toolsFeeding(index, ':port')).toEqual([]);
