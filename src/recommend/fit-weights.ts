@@ -64,16 +64,11 @@ export const BACKOFF_WEIGHTS: readonly number[] = SIGNALS.map((s) =>
 );
 
 /**
- * The simple rule search falls back on: BM25 of the request against the catalogue; where that
- * ties or nearly ties (within about 0.02 of the best lexical score: the association's log-scale
- * range, 18.4, over the lexical weight), the tool past requests with these words called
- * (the intent association); then popularity. Each key weighs a thousandth of the one before.
- * Where traces are few and lexical matching is strong (a large catalogue of terse, distinct
- * tools), the fitted ranker must beat it by more than a standard error to be kept. The
- * association before popularity: given the words, not only how often a tool was called
- * (README, Tool search: Seal-Tools' validation Hit@1 0.958 -> 0.961).
+ * The simple rule search falls back on: BM25 of the request against the catalogue, ties by
+ * popularity. Where traces are few and lexical matching is strong (a large catalogue of terse,
+ * distinct tools), the fitted ranker must beat it by more than a standard error to be kept.
  */
-export const LEXICAL_WEIGHTS: readonly number[] = SIGNALS.map((s) => (s === 'lexical' ? 1e3 : s === 'intent' ? 1 : s === 'popularity' ? 1e-3 : 0));
+export const LEXICAL_WEIGHTS: readonly number[] = SIGNALS.map((s) => (s === 'lexical' ? 1e3 : s === 'popularity' ? 1e-3 : 0));
 
 export interface FitReport {
   readonly weights: FittedWeights;
