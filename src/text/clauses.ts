@@ -33,7 +33,19 @@ const NUMBER = /[$€£¥]?\d+(?:[.,]\d+)*%?/gu;
 export interface Clause {
   readonly text: string;
   readonly tokens: string[];
+  /**
+   * The clause tells what is already so rather than asking for a step: "I have set a daily alarm
+   * for 7:30", "my flight was booked for Monday" (BACKGROUND): clause order places a tool there
+   * only where no other clause names it (clause-order.ts clausePositions).
+   */
+  readonly background: boolean;
 }
+
+/**
+ * Auxiliaries and adverbs of what has been done: a clause holding one recounts, it does not ask
+ * ("have to" asks). English, as the chaining words are.
+ */
+const BACKGROUND = /\b(?:ha(?:ve|s|d)\b(?!\s+to\b)|was\b|were\b|already\b|previously\b|originally\b)/iu;
 
 /** The clauses of a text in order, each tokenised once; parts without content words are dropped. */
 export function clauseParts(text: string): Clause[] {
@@ -65,7 +77,10 @@ export function clauseParts(text: string): Clause[] {
     start = end;
   }
   cut(text.length);
-  return clauses.map((clause) => ({ text: clause.texts.join(' '), tokens: clause.tokens }));
+  return clauses.map((clause) => {
+    const text = clause.texts.join(' ');
+    return { text, tokens: clause.tokens, background: BACKGROUND.test(text) };
+  });
 }
 
 /** The tokens of each clause of clauseParts, in order. */

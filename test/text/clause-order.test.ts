@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { IntentRecord } from '../../src/graph/tool-graph.js';
-import { clauseOrderEvidence, clauseOrderLogOdds, clausePositions, sameWord, SAMPLE_RECORDS } from '../../src/text/clause-order.js';
-import { splitClauses } from '../../src/text/clauses.js';
+import { clauseOrderEvidence, clauseOrderLogOdds, clausePositions, clausePositionsIn, sameWord, SAMPLE_RECORDS } from '../../src/text/clause-order.js';
+import { clauseParts, splitClauses } from '../../src/text/clauses.js';
 import { identifierTokens } from '../../src/text/tokenize.js';
 
 const names = ['appliance_repair_cancellation', 'appliance_repair_rescheduling', 'hotel_booking', 'hotel_booking_query'];
@@ -28,6 +28,17 @@ describe('clause order', () => {
     expect(Array.from(clausePositions(splitClauses('query my hotel booking, then book a hotel'), [nameTerms[2]!, nameTerms[3]!]))).toEqual([-1, 0]);
     // A tie goes to the earliest clause; a tool named nowhere is not placed.
     expect(Array.from(clausePositions(splitClauses('cancel it. cancel it again'), [nameTerms[0]!, nameTerms[1]!]))).toEqual([0, -1]);
+  });
+
+  it('places a tool in a clause that recounts what is done only where no clause that asks names it', () => {
+    const alarms = ['clock_alarm_cancel', 'clock_alarm_set'].map((n) => [...new Set(identifierTokens(n))]);
+    const request = clauseParts('I have set a daily alarm for 7:30, please cancel this alarm and set a new one for 7:00');
+    // The tokens alone place `set` in the first clause, the earliest that holds it, before the cancellation.
+    expect(Array.from(clausePositions(request.map((c) => c.tokens), alarms))).toEqual([1, 0]);
+    // The first clause recounts: `set` is the third clause's step, after the cancellation.
+    expect(Array.from(clausePositionsIn(request, alarms))).toEqual([1, 2]);
+    // A tool only a recounting clause names is still placed there.
+    expect(Array.from(clausePositionsIn(clauseParts('I have set an alarm for 7:30, please cancel it'), alarms))).toEqual([1, 0]);
   });
 
   it('counts the recorded pairs whose clause order is or is not their run order, once per record', () => {

@@ -64,4 +64,14 @@ describe('clauses: values are not steps', () => {
   it('splits a request written inside quotes as a whole', () => {
     expect(texts('"Play some soothing music. Also, let me know if it will rain."')).toEqual(['"Play some soothing music', 'let me know if it will rain']);
   });
+
+  it('marks the clauses that recount what is done, not those that ask for a step', () => {
+    const background = (text: string): boolean[] => clauseParts(text).map((c) => c.background);
+    expect(background('I have set a daily alarm for 7:30, please cancel this alarm and set a new one for 7:00')).toEqual([true, false, false]);
+    expect(background('My flight was booked for Monday. Change it to Tuesday')).toEqual([true, false]);
+    expect(background('The order has already shipped, then refund it')).toEqual([true, false]);
+    // "have to" asks for the step.
+    expect(background('I have to cancel my flight, then book a hotel')).toEqual([false, false]);
+    expect(background('Haversine distance from Paris to Rome')).toEqual([false]);
+  });
 });

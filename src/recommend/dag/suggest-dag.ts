@@ -56,7 +56,7 @@
 import { edgeIndex } from '../../graph/edge-reliability.js';
 import { cycleHops, hopDistance, pathConfidence } from '../../graph/path-confidence.js';
 import type { RecentTransitions } from '../../graph/recent-transitions.js';
-import { clauseOrderEvidence, clauseOrderLogOdds, clausePositions } from '../../text/clause-order.js';
+import { clauseOrderEvidence, clauseOrderLogOdds, clausePositionsIn } from '../../text/clause-order.js';
 import { clauseParts, type Clause } from '../../text/clauses.js';
 import type { RecentIntents } from '../../text/recent-intents.js';
 import { toolNameTokens } from '../../text/text-model.js';
@@ -506,7 +506,7 @@ function typicalRepeats(neighbours: readonly PastTask[]): Map<number, number> {
 function stepClauses(model: RecommenderModel, steps: readonly Step[], clauses: readonly Clause[]): Int32Array | null {
   const tools = [...new Set(steps.map((s) => s.tool))];
   if (tools.length < 2 || clauses.length < 2) return null;
-  const positions = clausePositions(clauses.map((c) => c.tokens), tools.map((t) => model.text.nameTokens[t]!));
+  const positions = clausePositionsIn(clauses, tools.map((t) => model.text.nameTokens[t]!));
   return Int32Array.from(steps, (s) => positions[tools.indexOf(s.tool)]!);
 }
 

@@ -9,8 +9,8 @@
  * intent: then the caller falls back on what the request itself says (its clauses).
  */
 import type { IntentRecord } from '../../graph/tool-graph.js';
-import { clausePositions } from '../../text/clause-order.js';
-import { splitClauses } from '../../text/clauses.js';
+import { clausePositionsIn } from '../../text/clause-order.js';
+import { clauseParts } from '../../text/clauses.js';
 import type { RecentIntents } from '../../text/recent-intents.js';
 import { similarTasks, similarTasksWithRecent, type SimilarScratch } from '../../text/similar-intents.js';
 import type { TextModel } from '../../text/text-model.js';
@@ -73,7 +73,7 @@ const namedCounts = new WeakMap<IntentRecord, number>();
 function namedClauses(nameTokens: (tool: number) => readonly string[], record: IntentRecord): number {
   let count = namedCounts.get(record);
   if (count === undefined) {
-    const positions = clausePositions(splitClauses(record.intent), record.tools.map(nameTokens));
+    const positions = clausePositionsIn(clauseParts(record.intent), record.tools.map(nameTokens));
     count = new Set(Array.from(positions).filter((p) => p >= 0)).size;
     namedCounts.set(record, count);
   }
