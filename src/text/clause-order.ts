@@ -48,23 +48,22 @@ export function sameWord(a: string, b: string): boolean {
  */
 export function clausePositions(clauses: readonly (readonly string[])[], names: readonly (readonly string[])[], background?: readonly boolean[]): Int32Array {
   const positions = new Int32Array(names.length).fill(-1);
-  const recounts = background?.includes(true) === true;
   names.forEach((terms, i) => {
     const own = terms.filter((term) => names.every((other, j) => j === i || !other.includes(term)));
-    // The clauses that ask first; those that recount only when none of them names the tool.
-    for (const told of recounts ? [false, true] : [false]) {
-      let most = 0;
-      clauses.forEach((clause, c) => {
-        if (recounts && background![c] !== told) return;
-        let count = 0;
-        for (const term of own) if (clause.some((word) => sameWord(term, word))) count++;
-        if (count > most) {
-          most = count;
-          positions[i] = c;
-        }
-      });
-      if (positions[i]! >= 0) break;
-    }
+    // A clause that asks outranks one that recounts; then the most own terms, the earliest on a tie.
+    let most = 0;
+    let mostAsks = false;
+    clauses.forEach((clause, c) => {
+      let count = 0;
+      for (const term of own) if (clause.some((word) => sameWord(term, word))) count++;
+      if (count === 0) return;
+      const asks = background?.[c] !== true;
+      if (asks === mostAsks ? count > most : asks) {
+        most = count;
+        mostAsks = asks;
+        positions[i] = c;
+      }
+    });
   });
   return positions;
 }
