@@ -41,6 +41,19 @@ describe('clause order', () => {
     expect(Array.from(clausePositionsIn(clauseParts('I have set an alarm for 7:30, please cancel it'), alarms))).toEqual([1, 0]);
   });
 
+  it('places a tool that two clauses name equally in one no other tool holds alone', () => {
+    const alarms = ['clock_alarm_cancel', 'clock_alarm_set'].map((n) => [...new Set(identifierTokens(n))]);
+    const request = splitClauses('first cancel the single alarm set for 8 this morning, and then set a daily alarm for 7:30');
+    // `set` is in both clauses, `cancel` in the first only: the set is the second clause's step.
+    expect(Array.from(clausePositions(request, alarms))).toEqual([0, 1]);
+    expect(Array.from(clausePositions(request, alarms, undefined, 'earliest'))).toEqual([0, 0]);
+    // Where every tied clause is another tool's, the earliest.
+    const three = [...alarms, [...new Set(identifierTokens('clock_alarm_change'))]];
+    expect(Array.from(clausePositions(splitClauses('cancel the alarm set for 8, and change the alarm set for 9'), three))).toEqual([0, 0, 1]);
+    // Two tools tied between the same clauses, neither alone anywhere: both the earliest.
+    expect(Array.from(clausePositions(splitClauses('cancel or set it, then cancel or set it'), alarms))).toEqual([0, 0]);
+  });
+
   it('counts the recorded pairs whose clause order is or is not their run order, once per record', () => {
     const records: IntentRecord[] = [
       record('cancel the repair, then reschedule it', [0, 1]), // agrees
