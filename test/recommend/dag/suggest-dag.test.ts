@@ -178,6 +178,40 @@ describe('suggestDag', () => {
     expect(dag.edges).toEqual([{ from: 'n1', to: 'n2', confidence: 0.95, source: 'sequence' }]);
   });
 
+  it('lets a step less likely in the workflow than out of it carry no chain: the step after it waits for the one before', () => {
+    const reports: ToolInfo[] = [
+      { name: 'fetch_report', description: 'Fetch a sales report', params: [param('period')] },
+      { name: 'summarize_text', description: 'Summarize a text', params: [param('text')] },
+      { name: 'send_email', description: 'Send an email message', params: [param('to')] },
+    ];
+    const model = (summarized: number): ReturnType<typeof buildModel> => {
+      const g = new ToolGraph();
+      for (const t of reports) g.addTool(t.name);
+      for (let i = 0; i < 12; i++) {
+        const tools = i < summarized ? ['fetch_report', 'summarize_text', 'send_email'] : ['fetch_report', 'send_email'];
+        g.ingest(trace(tools, { id: `r${i}`, intent: `the sales report of region ${i} by email` }));
+      }
+      return buildModel(g, new Map(reports.map((t) => [t.name, t])));
+    };
+    const intent = 'the sales report of region 99 by email';
+    // 7 of 12 similar tasks summarised: three steps, the summary in doubt (below 1/2).
+    const doubtful = suggestDag(model(7), { intent });
+    expect(doubtful.nodes.map((n) => label(n))).toEqual(['fetch_report', 'summarize_text', 'send_email']);
+    expect(doubtful.nodes[1]!.confidence).toBeLessThan(0.5);
+    expect(doubtful.edges.map((e) => [e.from, e.to])).toEqual([
+      ['n1', 'n2'],
+      ['n1', 'n3'],
+    ]);
+    expect(doubtful.layers).toEqual([['n1'], ['n2', 'n3']]);
+    // Every task summarised: the summary carries the chain.
+    const sure = suggestDag(model(12), { intent });
+    expect(sure.nodes[1]!.confidence).toBeGreaterThanOrEqual(0.5);
+    expect(sure.edges.map((e) => [e.from, e.to])).toEqual([
+      ['n1', 'n2'],
+      ['n2', 'n3'],
+    ]);
+  });
+
   it("takes a step's input from the step whose output its clause names, runs that step first, and leaves the steps it feeds from none on their own", () => {
     const tools: ToolInfo[] = [
       { name: 'calculate_profit', description: 'Calculate the profit from revenue and expenses', params: [param('revenue'), param('expenses')], outputs: ['profit'] },
