@@ -124,8 +124,9 @@ interface Step {
 const MAX_HOPS = 4;
 
 /**
- * A step less likely in the workflow than out of it carries no chain: a step it would wait for
- * waits for the step before it instead. Between A and B, a step X of probability p gives 2p
+ * A step less likely in the workflow than out of it carries no chain: the step after it depends
+ * on the one before it instead (the doubtful step still depends on its own predecessor, so it
+ * ends a branch). Between A and B, a step X of probability p gives 2p
  * right edges in expectation (A -> X -> B right only if X belongs); bypassed (A -> X, A -> B)
  * it gives one whether X belongs or not. So X is bypassed below p = 1/2, as the calibrated
  * confidences say it (calibration.ts; before a fit they are the raw estimates). Validation
