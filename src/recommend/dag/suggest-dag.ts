@@ -36,8 +36,8 @@
  *    parameter of another; each parameter from the earliest step that offers it and feeds no
  *    other parameter yet, data-flow.ts; and every earlier step whose output the step's clause
  *    names) with the confidence of a direct dependency; a step fed by no earlier step depends
- *    on the step before it (the latest earlier one at even odds or more of belonging: a doubtful
- *    step carries no chain, CARRY_FLOOR), with the hop-correct confidence of
+ *    on the step before it (after a fit, the latest earlier one at even odds or more of
+ *    belonging: a doubtful step carries no chain, CARRY_FLOOR), with the hop-correct confidence of
  *    the shortest learned path between the two tools (path-confidence.ts), times the transition's
  *    reliability factor (the feedback loop's Beta posterior) when it was observed directly;
  *    a transition credibly failing more than half the time is named in a warning; with no
@@ -128,16 +128,20 @@ const MAX_HOPS = 4;
  * on the one before it instead (the doubtful step still depends on its own predecessor, so it
  * ends a branch). Between A and B, a step X of probability p gives 2p
  * right edges in expectation (A -> X -> B right only if X belongs); bypassed (A -> X, A -> B)
- * it gives one whether X belongs or not. So X is bypassed below p = 1/2, as the calibrated
- * confidences say it (calibration.ts; before a fit they are the raw estimates). Validation
- * edge-F1 UltraTool 0.526 -> 0.531, NESTFUL 0.589 -> 0.585; five folds of train UltraTool
- * 0.519 -> 0.522, NESTFUL 0.492 -> 0.500; Seal-Tools unchanged.
+ * it gives one whether X belongs or not. So X is bypassed below p = 1/2. That needs p to be a
+ * probability: only calibrated confidences are read (calibration.ts; a fit provides them). The
+ * raw ones are not (read in their place, validation edge-F1 UltraTool 0.526 -> 0.514). With
+ * them, validation edge-F1 UltraTool 0.526 -> 0.531, NESTFUL 0.589 -> 0.585; five folds of
+ * train UltraTool 0.519 -> 0.522, NESTFUL 0.492 -> 0.500; Seal-Tools unchanged.
  */
 const CARRY_FLOOR = 0.5;
 
-/** The step a sequence dependency of step j comes from: the latest earlier one at CARRY_FLOOR or above, else j - 1. */
-function carrier(steps: readonly Step[], j: number): number {
-  for (let i = j - 1; i >= 0; i--) if (steps[i]!.confidence >= CARRY_FLOOR) return i;
+/**
+ * The step a sequence dependency of step j comes from: with calibrated confidences, the latest
+ * earlier one at CARRY_FLOOR or above; else (or with none) j - 1.
+ */
+function carrier(steps: readonly Step[], j: number, calibrated: boolean): number {
+  if (calibrated) for (let i = j - 1; i >= 0; i--) if (steps[i]!.confidence >= CARRY_FLOOR) return i;
   return j - 1;
 }
 
@@ -211,7 +215,7 @@ export function suggestDag(model: RecommenderModel, request: DagRequest, recent?
     // step it feeds from no other is a task of its own, not one that waits for the step before
     // it (validation edge-F1 NESTFUL 0.568 -> 0.587, five folds of train 0.464 -> 0.481).
     if (statesFlow) continue;
-    const from = carrier(steps, j);
+    const from = carrier(steps, j, calibration !== undefined);
     const a = steps[from]!.tool;
     const b = steps[j]!.tool;
     // A tool called again depends on its earlier call through a learned path back to itself

@@ -3,7 +3,7 @@ import { ToolGraph } from '../../../src/graph/tool-graph.js';
 import { feeds, lookupParams, namedFlows, outputIndex, outputKeys, outputWords, producers, toolsFeeding } from '../../../src/recommend/dag/data-flow.js';
 import { buildPrecedence, GLOBAL_PRIOR_WEIGHT, probabilityBefore } from '../../../src/recommend/dag/precedence.js';
 import { suggestDag, type DagNode } from '../../../src/recommend/dag/suggest-dag.js';
-import { buildModel } from '../../../src/recommend/model.js';
+import { buildModel, PRIOR_WEIGHTS, type FittedWeights } from '../../../src/recommend/model.js';
 import { scoreAllTools } from '../../../src/recommend/score-all.js';
 import { Toolgraph } from '../../../src/service/toolgraph.js';
 import type { ToolInfo } from '../../../src/schema/types.js';
@@ -184,21 +184,24 @@ describe('suggestDag', () => {
       { name: 'summarize_text', description: 'Summarize a text', params: [param('text')] },
       { name: 'send_email', description: 'Send an email message', params: [param('to')] },
     ];
-    const model = (summarized: number): ReturnType<typeof buildModel> => {
+    // A fitted calibration (a raw confidence up to 0.5 means 0.3, above it 0.9), or none.
+    const calibrated = { ...PRIOR_WEIGHTS, stepCalibration: { upper: [0.5, 1], value: [0.3, 0.9] } };
+    const model = (summarized: number, weights: FittedWeights = calibrated): ReturnType<typeof buildModel> => {
       const g = new ToolGraph();
       for (const t of reports) g.addTool(t.name);
       for (let i = 0; i < 12; i++) {
         const tools = i < summarized ? ['fetch_report', 'summarize_text', 'send_email'] : ['fetch_report', 'send_email'];
         g.ingest(trace(tools, { id: `r${i}`, intent: `the sales report of region ${i} by email` }));
       }
-      return buildModel(g, new Map(reports.map((t) => [t.name, t])));
+      return buildModel(g, new Map(reports.map((t) => [t.name, t])), weights);
     };
     const intent = 'the sales report of region 99 by email';
+    const pairs = (dag: ReturnType<typeof suggestDag>) => dag.edges.map((e) => [e.from, e.to]);
     // 7 of 12 similar tasks summarised: three steps, the summary in doubt (below 1/2).
     const doubtful = suggestDag(model(7), { intent });
     expect(doubtful.nodes.map((n) => label(n))).toEqual(['fetch_report', 'summarize_text', 'send_email']);
     expect(doubtful.nodes[1]!.confidence).toBeLessThan(0.5);
-    expect(doubtful.edges.map((e) => [e.from, e.to])).toEqual([
+    expect(pairs(doubtful)).toEqual([
       ['n1', 'n2'],
       ['n1', 'n3'],
     ]);
@@ -206,7 +209,14 @@ describe('suggestDag', () => {
     // Every task summarised: the summary carries the chain.
     const sure = suggestDag(model(12), { intent });
     expect(sure.nodes[1]!.confidence).toBeGreaterThanOrEqual(0.5);
-    expect(sure.edges.map((e) => [e.from, e.to])).toEqual([
+    expect(pairs(sure)).toEqual([
+      ['n1', 'n2'],
+      ['n2', 'n3'],
+    ]);
+    // Before a fit the confidences are no probabilities: the chain stays as the steps run.
+    const raw = suggestDag(model(7, PRIOR_WEIGHTS), { intent });
+    expect(raw.nodes[1]!.confidence).toBeLessThan(0.5);
+    expect(pairs(raw)).toEqual([
       ['n1', 'n2'],
       ['n2', 'n3'],
     ]);
