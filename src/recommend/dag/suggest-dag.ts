@@ -126,13 +126,13 @@ const MAX_HOPS = 4;
 /**
  * A step less likely in the workflow than out of it carries no chain: the step after it depends
  * on the one before it instead (the doubtful step still depends on its own predecessor, so it
- * ends a branch). Between A and B, a step X of probability p gives 2p
- * right edges in expectation (A -> X -> B right only if X belongs); bypassed (A -> X, A -> B)
- * it gives one whether X belongs or not. So X is bypassed below p = 1/2. That needs p to be a
- * probability: only calibrated confidences are read (calibration.ts; a fit provides them). The
- * raw ones are not (read in their place, validation edge-F1 UltraTool 0.526 -> 0.514). With
- * them, validation edge-F1 UltraTool 0.526 -> 0.531, NESTFUL 0.589 -> 0.585; five folds of
- * train UltraTool 0.519 -> 0.522, NESTFUL 0.492 -> 0.500; Seal-Tools unchanged.
+ * ends a branch). Between A and B, a step X of probability p gives 2p right edges in
+ * expectation (A -> X -> B right only if X belongs); bypassed (A -> X, A -> B) it gives one
+ * whether X belongs or not. So X is bypassed below p = 1/2. That needs p to be a probability:
+ * only calibrated confidences are read (calibration.ts; a fit provides them). The raw ones are
+ * not (read in their place, validation edge-F1 UltraTool 0.526 -> 0.514). Calibrated,
+ * validation edge-F1 UltraTool 0.526 -> 0.531, NESTFUL 0.589 -> 0.585; five folds of train
+ * UltraTool 0.519 -> 0.522, NESTFUL 0.492 -> 0.500; Seal-Tools unchanged.
  */
 const CARRY_FLOOR = 0.5;
 
