@@ -79,7 +79,9 @@ export function clauseParts(text: string): Clause[] {
   cut(text.length);
   return clauses.map((clause) => {
     const text = clause.texts.join(' ');
-    return { text, tokens: clause.tokens, background: BACKGROUND.test(text) };
+    // A quoted value's words are not the request's: "analyze the sentiment of 'the best meal I
+    // have had'" asks for a step.
+    return { text, tokens: clause.tokens, background: BACKGROUND.test(text.replace(QUOTED, ' ')) };
   });
 }
 

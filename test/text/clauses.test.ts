@@ -73,5 +73,7 @@ describe('clauses: values are not steps', () => {
     // "have to" asks for the step.
     expect(background('I have to cancel my flight, then book a hotel')).toEqual([false, false]);
     expect(background('Haversine distance from Paris to Rome')).toEqual([false]);
+    // Words inside a quoted value are not the request's own.
+    expect(background("Analyze the sentiment of 'the best meal I have ever had', then email it")).toEqual([false, false]);
   });
 });
