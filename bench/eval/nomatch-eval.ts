@@ -3,8 +3,10 @@
  * toolgraph is trained on DIR's train split; then DIR's test intents (in-domain: a no-match is
  * a miss) and every test intent of DIR2 (another domain: a no-match is right) are searched.
  * Reported: the no-match rate on each, in-domain Hit@1 and Recall@5 with the rule (a no-match
- * counts as a miss) and without it (the same ranking, always answered).
+ * counts as a miss) and without it (the same ranking, always answered), and the share of each
+ * whose suggested workflow (suggestDag) comes back `reject`.
  */
+import { suggestDag } from '../../src/recommend/dag/suggest-dag.js';
 import { searchTools } from '../../src/recommend/search-tools.js';
 import type { Dataset } from '../../src/schema/dataset.js';
 import { trainToolgraph } from './next-methods.js';
@@ -23,6 +25,9 @@ export interface NoMatchResult {
   readonly hit1: number;
   readonly hit1Always: number;
   readonly recall5: number;
+  /** The share of in-domain intents, and of foreign ones, whose suggested workflow is `reject`. */
+  readonly dagReject: number;
+  readonly foreignDagReject: number;
   readonly threshold: number | null;
   /** The fitted floor of the similarity to the nearest recorded request (null: none). */
   readonly similarityThreshold: number | null;
@@ -59,6 +64,7 @@ export function evaluateNoMatch(dataset: Dataset, foreigns: readonly Dataset[], 
   let hits = 0;
   let hitsAlways = 0;
   let recall = 0;
+  let dagRejects = 0;
   const inDomain: { coverage: number; hit: boolean }[] = [];
   for (const w of split.test) {
     if (w.intent === '') continue;
@@ -68,6 +74,7 @@ export function evaluateNoMatch(dataset: Dataset, foreigns: readonly Dataset[], 
     const hit = top !== undefined && gold.has(top);
     n++;
     inDomain.push({ coverage: result.coverage, hit });
+    if (suggestDag(model, { intent: w.intent }).status === 'reject') dagRejects++;
     if (hit) hitsAlways++;
     if (result.kind === 'no-match') {
       noMatch++;
@@ -83,6 +90,7 @@ export function evaluateNoMatch(dataset: Dataset, foreigns: readonly Dataset[], 
     .map((foreign) => {
       let foreignN = 0;
       let foreignNoMatch = 0;
+      let foreignDagRejects = 0;
       const foreignCoverage: number[] = [];
       for (const w of splitsOf(foreign.workflows, { validation })[0]!.test) {
         if (w.intent === '') continue;
@@ -90,6 +98,7 @@ export function evaluateNoMatch(dataset: Dataset, foreigns: readonly Dataset[], 
         const result = searchTools(model, { query: w.intent, context: [], k: 5 });
         foreignCoverage.push(result.coverage);
         if (result.kind === 'no-match') foreignNoMatch++;
+        if (suggestDag(model, { intent: w.intent }).status === 'reject') foreignDagRejects++;
       }
       const curve: CurvePoint[] = thresholds.map(({ quantile, threshold }) => ({
         quantile,
@@ -109,6 +118,8 @@ export function evaluateNoMatch(dataset: Dataset, foreigns: readonly Dataset[], 
         hit1: n > 0 ? hits / n : 0,
         hit1Always: n > 0 ? hitsAlways / n : 0,
         recall5: n > 0 ? recall / n : 0,
+        dagReject: n > 0 ? dagRejects / n : 0,
+        foreignDagReject: foreignN > 0 ? foreignDagRejects / foreignN : 0,
         threshold: model.weights.noMatchCoverage ?? null,
         similarityThreshold: model.weights.noMatchSimilarity ?? null,
         curve,

@@ -134,7 +134,7 @@ async function runNoMatch(values: Values, data: string): Promise<void> {
     }
   }
   if (values['json'] !== true) {
-    const metrics = ['n', 'foreignN', 'inDomainNoMatch', 'foreignNoMatch', 'hit1', 'hit1Always', 'recall5'] as const;
+    const metrics = ['n', 'foreignN', 'inDomainNoMatch', 'foreignNoMatch', 'hit1', 'hit1Always', 'recall5', 'dagReject', 'foreignDagReject'] as const;
     process.stdout.write(`${formatTable(['data', 'foreign', ...metrics], rows.map((r) => [r.data, r.foreign, ...metrics.map((m) => r[m])]))}\n`);
     // What calibration could buy: thresholds at quantiles of the evaluated in-domain coverage.
     const curve = rows.flatMap((r) => r.curve.map((p) => [r.data, r.foreign, p.quantile, p.inDomainNoMatch, p.hit1, p.foreignNoMatch]));
@@ -397,7 +397,7 @@ function dagTable(dag: DagSuggestion): string {
       (needs.get(n.id) ?? []).join(', ') || '-',
     ]),
   );
-  const summary = `confidence ${dag.confidence.toFixed(3)} (${dag.status})`;
+  const summary = `confidence ${dag.confidence.toFixed(3)} (${dag.status}${dag.kind === 'no-match' ? ', nothing fits' : ''})`;
   return [table, summary, ...dag.warnings.map((w) => `warning: ${w}`)].join('\n');
 }
 

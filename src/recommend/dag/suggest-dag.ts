@@ -50,7 +50,11 @@
  * The DAG's confidence is the geometric mean of its node and edge confidences: a typical
  * step's certainty, which does not shrink merely because a workflow is long. Spec 003's
  * thresholds (reject below 0.50, warn below 0.65; both configurable) apply to it: the status
- * says `reject` or `warn`, with a warning, and the nodes are still returned for review.
+ * says `reject` or `warn`, with a warning, and the nodes are still returned for review. A request
+ * that search answers `no-match` (search-tools.ts: nothing covers enough of its words, or nobody
+ * asked anything like it) gets `kind: 'no-match'` and `reject` with search's hint, whatever the
+ * steps' confidences: they are calibrated on requests that fit, and a workflow of the nearest
+ * tools is no answer to one that does not.
  * Dropping single nodes below the threshold was measured and lost: node-F1 0.811 -> 0.708 on
  * UltraTool, because membership confidence is spread across a workflow's tools.
  */
@@ -63,7 +67,9 @@ import type { RecentIntents } from '../../text/recent-intents.js';
 import { toolNameTokens } from '../../text/text-model.js';
 import { tokenize } from '../../text/tokenize.js';
 import type { RecommenderModel } from '../model.js';
+import { DEFAULT_K } from '../predict-next.js';
 import { scoreAllTools } from '../score-all.js';
+import { searchTools } from '../search-tools.js';
 import { createTopK, selectTopKDense } from '../top-k.js';
 import { breakCycles, layers, type WeightedEdge } from './acyclic.js';
 import { calibrate } from './calibration.js';
@@ -101,6 +107,8 @@ export interface DagEdge {
 }
 
 export interface DagSuggestion {
+  /** `no-match`: search finds nothing that fits the intent; the nodes are the nearest tools, for review. */
+  readonly kind: 'workflow' | 'no-match';
   readonly nodes: readonly DagNode[];
   readonly edges: readonly DagEdge[];
   /** Node ids by layer: a layer's nodes depend only on earlier layers. */
@@ -261,12 +269,16 @@ export function suggestDag(model: RecommenderModel, request: DagRequest, recent?
   for (const e of edges) logSum += Math.log(e.confidence);
   const parts = nodes.length + edges.length;
   const confidence = parts > 0 ? Math.exp(logSum / parts) : 0;
-  const status: DagSuggestion['status'] = nodes.length === 0 || confidence < reject ? 'reject' : confidence < warn ? 'warn' : 'ok';
+  // The verdict search_tools gives the intent, from the same model and what it learned since.
+  const fits = searchTools(model, { query: request.intent, k: DEFAULT_K }, recent, recentIntents);
+  const status: DagSuggestion['status'] = nodes.length === 0 || fits.kind === 'no-match' || confidence < reject ? 'reject' : confidence < warn ? 'warn' : 'ok';
   if (nodes.length === 0) warnings.push('no tool fits this intent');
+  else if (fits.kind === 'no-match') warnings.push(fits.hint ?? 'no tool fits this intent');
   else if (status === 'reject') warnings.push(`confidence ${confidence.toFixed(2)} is below the reject threshold ${reject}: review before running`);
   else if (status === 'warn') warnings.push(`low confidence ${confidence.toFixed(2)} < ${warn}`);
 
   return {
+    kind: fits.kind === 'no-match' ? 'no-match' : 'workflow',
     nodes,
     edges,
     layers: layered.map((layer) => layer.map((step) => idOf[step]!)),

@@ -62,7 +62,7 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
     name: 'suggest_dag',
     title: 'Suggest a workflow',
     description:
-      'Suggest a workflow (a DAG of tools) for a task in words: nodes with confidences, dependencies from declared data flow or the learned order, layers that can run in parallel, and warnings when confidence is low.',
+      'Suggest a workflow (a DAG of tools) for a task in words: nodes with confidences, dependencies from declared data flow or the learned order, layers that can run in parallel, and warnings when confidence is low; kind no-match (status reject, with the hint) when nothing fits the task, as search_tools says.',
     write: false,
     input: dagRequestBaseSchema,
     output: dagSchema,

@@ -5,6 +5,7 @@ import { buildPrecedence, GLOBAL_PRIOR_WEIGHT, probabilityBefore } from '../../.
 import { suggestDag, type DagNode } from '../../../src/recommend/dag/suggest-dag.js';
 import { buildModel, PRIOR_WEIGHTS, type FittedWeights } from '../../../src/recommend/model.js';
 import { scoreAllTools } from '../../../src/recommend/score-all.js';
+import { searchTools } from '../../../src/recommend/search-tools.js';
 import { Toolgraph } from '../../../src/service/toolgraph.js';
 import type { ToolInfo } from '../../../src/schema/types.js';
 import { expectCode } from '../../helpers/expect-code.js';
@@ -493,6 +494,24 @@ describe('suggestDag', () => {
     expect(strict.warnings.some((w) => w.includes('reject threshold'))).toBe(true);
     const lax = suggestDag(model, { intent: 'book a flight from city 9 to the coast', thresholds: { reject: 0, warn: 0 } });
     expect(lax.status).toBe('ok');
+  });
+
+  it('says no-match, and reject, for an intent nothing fits, as search says it, whatever the thresholds', () => {
+    const model = flightsModel();
+    const lax = { reject: 0, warn: 0 };
+    const intent = 'quantum chromodynamics on a lattice';
+    const search = searchTools(model, { query: intent });
+    expect(search.kind).toBe('no-match');
+    const none = suggestDag(model, { intent, thresholds: lax });
+    expect(none.kind).toBe('no-match');
+    expect(none.status).toBe('reject');
+    expect(none.warnings).toContain(search.hint);
+    // The nearest tools are still there, for review, as search lists them.
+    expect(none.nodes.length).toBeGreaterThan(0);
+    const fits = suggestDag(model, { intent: 'book a flight from city 9 to the coast', thresholds: lax });
+    expect(fits.kind).toBe('workflow');
+    expect(fits.status).toBe('ok');
+    expect(suggestDag(model, { intent: '', thresholds: lax }).kind).toBe('no-match');
   });
 
   it('validates requests at the facade with stable codes', () => {
