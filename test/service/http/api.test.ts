@@ -63,6 +63,12 @@ describe('HTTP API', () => {
     expect(r.json.nodes.map((n: { tool: string }) => n.tool)).toContain('search_flights');
     expect(r.json.nodes.length).toBeLessThanOrEqual(3);
     expect(r.json.layers.flat().sort()).toEqual(r.json.nodes.map((n: { id: string }) => n.id).sort());
+    expect(r.json.kind).toBe('workflow');
+    // A task nothing fits is said to be one, as search says it, and rejected.
+    const none = await call(server.url, '/v1/dag', { body: { intent: 'knit a woollen scarf', thresholds: { reject: 0, warn: 0 } } });
+    expect(none.status).toBe(200);
+    expect(none.json).toMatchObject({ kind: 'no-match', status: 'reject' });
+    expect(none.json.warnings[0]).toContain('"knit", "woollen", "scarf" matched nothing');
     const bad = await call(server.url, '/v1/dag', { body: { intent: 'x', thresholds: { reject: 0.9, warn: 0.1 } } });
     expect(bad.status).toBe(400);
     expect(bad.json.error.code).toBe('INVALID_INPUT');

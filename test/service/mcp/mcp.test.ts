@@ -59,9 +59,10 @@ async function exercise(client: Client, data: { context: string; next: string; q
 
   const dag = await client.callTool({ name: 'suggest_dag', arguments: { intent: data.query, maxNodes: 3, expandCapabilities: true } });
   expect(dag.isError).toBeFalsy();
-  const suggestion = dag.structuredContent as { nodes: { tool: string }[]; layers: string[][]; status: string };
+  const suggestion = dag.structuredContent as { kind: string; nodes: { tool: string }[]; layers: string[][]; status: string };
   expect(suggestion.nodes.map((n) => n.tool)).toContain(data.found);
   expect(['ok', 'warn', 'reject']).toContain(suggestion.status);
+  expect(suggestion.kind).toBe('workflow');
   expect(errorOf(await client.callTool({ name: 'suggest_dag', arguments: { intent: 'x', maxNodes: 0 } })).code).toBe('INVALID_INPUT');
 
   const ranked = await client.callTool({ name: 'rank_capabilities', arguments: { intent: data.query, k: 3 } });
