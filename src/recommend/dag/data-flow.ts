@@ -21,7 +21,7 @@
  *
  * Also here: the flow a request states by naming an output (namedFlows), and what a tool needs
  * that only another tool can give, an identifier, with the tools that return it
- * (lookupParams, outputIndex, toolsFeeding; suggest-dag.ts adds those look-ups).
+ * (lookupParams, outputIndex, toolsFeeding; choose-tools.ts adds those look-ups).
  */
 import { isTypeName } from '../../schema/type-names.js';
 import type { ToolInfo, ToolParam } from '../../schema/types.js';
