@@ -120,7 +120,6 @@ export interface DagSuggestion {
 
 export const DAG_DEFAULTS = { maxNodes: 10, reject: 0.5, warn: 0.65 } as const;
 
-
 /** Hops beyond which a learned path no longer counts as evidence of a dependency. */
 const MAX_HOPS = 4;
 
@@ -266,14 +265,15 @@ export function suggestDag(model: RecommenderModel, request: DagRequest, recent?
   // search more (about 0.4 ms at 10,000 tools, bench --case dag). The workflow's own ranking of
   // the intent could stand in for it, but would part from search's on newer and failing tools.
   const fits = searchTools(model, { query: request.intent, k: DEFAULT_K }, recent, recentIntents);
-  const status: DagSuggestion['status'] = nodes.length === 0 || fits.kind === 'no-match' || confidence < reject ? 'reject' : confidence < warn ? 'warn' : 'ok';
+  const noMatch = fits.kind === 'no-match';
+  const status: DagSuggestion['status'] = nodes.length === 0 || noMatch || confidence < reject ? 'reject' : confidence < warn ? 'warn' : 'ok';
   if (nodes.length === 0) warnings.push('no tool fits this intent');
-  else if (fits.kind === 'no-match') warnings.push(fits.hint ?? 'no tool fits this intent');
+  else if (noMatch) warnings.push(fits.hint ?? 'no tool fits this intent');
   else if (status === 'reject') warnings.push(`confidence ${confidence.toFixed(2)} is below the reject threshold ${reject}: review before running`);
   else if (status === 'warn') warnings.push(`low confidence ${confidence.toFixed(2)} < ${warn}`);
 
   return {
-    kind: fits.kind === 'no-match' ? 'no-match' : 'workflow',
+    kind: noMatch ? 'no-match' : 'workflow',
     nodes,
     edges,
     layers: layered.map((layer) => layer.map((step) => idOf[step]!)),
