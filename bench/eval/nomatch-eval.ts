@@ -28,9 +28,8 @@ export interface NoMatchResult {
   /** The share of in-domain intents, and of foreign ones, whose suggested workflow is `reject`. */
   readonly dagReject: number;
   readonly foreignDagReject: number;
+  /** The fitted rule's least evidence of a request that fits (no-match.ts; null: no fit). */
   readonly threshold: number | null;
-  /** The fitted floor of the similarity to the nearest recorded request (null: none). */
-  readonly similarityThreshold: number | null;
   /**
    * What calibration could buy: with the threshold at the q-quantile of these in-domain
    * queries' own coverage (so about q of them are turned away), the in-domain Hit@1 and the
@@ -120,8 +119,7 @@ export function evaluateNoMatch(dataset: Dataset, foreigns: readonly Dataset[], 
         recall5: n > 0 ? recall / n : 0,
         dagReject: n > 0 ? dagRejects / n : 0,
         foreignDagReject: foreignN > 0 ? foreignDagRejects / foreignN : 0,
-        threshold: model.weights.noMatchCoverage ?? null,
-        similarityThreshold: model.weights.noMatchSimilarity ?? null,
+        threshold: model.weights.noMatch?.threshold ?? null,
         curve,
       };
     });

@@ -14,7 +14,8 @@ import { ToolGraph } from '../../src/graph/tool-graph.js';
 import { suggestDag } from '../../src/recommend/dag/suggest-dag.js';
 import { buildModel, type RecommenderModel } from '../../src/recommend/model.js';
 import type { Profile } from '../../src/recommend/predict-next.js';
-import { searchTools } from '../../src/recommend/search-tools.js';
+import { fitNoMatch } from '../../src/recommend/no-match.js';
+import { searchEvidence, searchTools } from '../../src/recommend/search-tools.js';
 import type { ToolInfo, Trace } from '../../src/schema/types.js';
 import { hashedTextEmbedding } from '../../src/text/text-embedding.js';
 import { plantedGraph, syntheticTraces } from '../synthetic.js';
@@ -102,15 +103,17 @@ export function queryBench(which: 'search' | 'dag', options: QueryBenchOptions):
   // the fitted default and with the seed profile (spec 003 section 1, adaptive alpha), which
   // scores every tool.
   const afterFirst = queries.filter((q) => q.tools.length > 1).map((q) => ({ intent: q.intent, tools: q.tools.slice(1), context: q.tools.slice(0, 1) }));
-  // Search only: the same requests under a fitted no-match rule, which also measures each
-  // request's similarity to the nearest recorded one (query-coverage.ts, intentSimilarity).
-  const floors: RecommenderModel = { ...model, weights: { ...model.weights, noMatchCoverage: Number.MIN_VALUE, noMatchSimilarity: 0.05 } };
+  // Search only: the same requests under a fitted no-match rule (no-match.ts), which also
+  // measures each request's similarity to the nearest recorded one (query-coverage.ts,
+  // intentSimilarity); calibrated on the requests' own readings, as a fit would on held-out ones.
+  const noMatch = which === 'search' ? fitNoMatch(queries.map((q) => searchEvidence(model, q.intent))) : null;
+  const calibrated: RecommenderModel = { ...model, weights: { ...model.weights, ...(noMatch !== null ? { noMatch } : {}) } };
   const context =
     which === 'search'
       ? {
           withContext: measure(which, model, afterFirst),
           seedWithContext: measure(which, model, afterFirst, 'seed'),
-          withSimilarityFloor: measure(which, floors, queries),
+          withNoMatchRule: measure(which, calibrated, queries),
         }
       : {};
   return {

@@ -18,7 +18,8 @@ import { VectorCache } from '../scoring/vector-cache.js';
 import { createEmbedder } from '../text/embedder-config.js';
 import { parseTrace, workflowToTrace } from '../schema/trace.js';
 import type { DagSuggestion } from '../recommend/dag/suggest-dag.js';
-import { NO_MATCH_QUANTILE, NO_MATCH_SIMILARITY_QUANTILE, type FitReport } from '../recommend/fit-weights.js';
+import type { FitReport } from '../recommend/fit-weights.js';
+import { coverageLevel, NO_MATCH_QUANTILE } from '../recommend/no-match.js';
 import type { Trace } from '../schema/types.js';
 import { SIGNALS } from '../recommend/features.js';
 import { Toolgraph, type ToolgraphOptions } from '../service/toolgraph.js';
@@ -293,11 +294,16 @@ const fitCommand: Command = {
   },
 };
 
-/** The no-match rule's two floors and the held-out searches they are low quantiles of. */
+/** The no-match rule's calibration and the held-out requests it was fitted on. */
 function noMatchLine(r: FitReport['noMatch']): string {
-  if (r.coverage === null) return 'no match: no held-out search to set it on; any matched word is enough';
-  const floors = `coverage ${r.coverage.toFixed(3)} (its ${100 * NO_MATCH_QUANTILE}% quantile) or similarity to the nearest other request ${r.similarity!.toFixed(3)} (${100 * NO_MATCH_SIMILARITY_QUANTILE}%)`;
-  return `no match: below ${floors}, over ${r.queries} held-out searches`;
+  const c = r.calibration;
+  if (c === null) return 'no match: no held-out request to set it on; any matched word is enough';
+  return (
+    `no match: a request fits when its coverage, similarity to the nearest recorded request and first tool's probability, ` +
+    `as log p-values among ${r.requests} held-out requests, sum to at least ${c.threshold.toFixed(3)} ` +
+    `(their ${100 * NO_MATCH_QUANTILE}% quantile; ${c.wordsThreshold.toFixed(3)} for the two word readings alone, with context; ` +
+    `a tool nobody asked for covers a request from coverage ${coverageLevel(c).toFixed(3)})`
+  );
 }
 
 /** What the workflow steps' calibration was fitted on and what it gained. */

@@ -13,17 +13,16 @@ import { createRng } from '../graph/rng.js';
 import { ToolGraph } from '../graph/tool-graph.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
 import { splitClauses } from '../text/clauses.js';
-import { tokenize, tokenizeByWord } from '../text/tokenize.js';
+import { tokenize } from '../text/tokenize.js';
 import { collectFeatures, F, S_PAGERANK, S_POPULARITY, SIGNALS, type QueryInput } from './features.js';
 import { foldOf } from './folds.js';
 import { transform } from './linear-profile.js';
 import type { TextEmbedding } from '../text/text-embedding.js';
 import { buildModel, EXPERT_WEIGHTS, PRIOR_WEIGHTS, type FittedWeights, type RecommenderModel } from './model.js';
-import { DEFAULT_K } from './predict-next.js';
 import { calibrate, fitCalibration, stepLoss, stepsRight, type StepCalibration } from './dag/calibration.js';
 import { suggestDag } from './dag/suggest-dag.js';
-import { intentSimilarity, queryWords } from './query-coverage.js';
-import { searchTools } from './search-tools.js';
+import { fitNoMatch, type MatchEvidence, type NoMatchCalibration } from './no-match.js';
+import { searchEvidence } from './search-tools.js';
 import { fitScale, fitSoftmax, topHits, type FitGroup, type FitQuery } from './softmax-fit.js';
 
 export interface FitOptions {
@@ -80,8 +79,8 @@ export interface FitReport {
   readonly searchUnseen: UnseenFitReport;
   /** The workflow steps behind the step calibration (stepCalibration), and how well it predicts them. */
   readonly steps: StepCalibrationReport;
-  /** Held-out searches behind the no-match rule, and its two floors (null: none). */
-  readonly noMatch: { readonly queries: number; readonly coverage: number | null; readonly similarity: number | null };
+  /** Held-out requests behind the no-match rule, and its calibration (null: none, any matched word is enough). */
+  readonly noMatch: { readonly requests: number; readonly calibration: NoMatchCalibration | null };
 }
 
 export interface UnseenFitReport {
@@ -143,12 +142,6 @@ export function fitWeights(
   const collected: Collected = { groups: [], next: [], nextNoIntent: [], search: [] };
   // Each fold's model and held-out traces, to calibrate workflow steps once the weights are known.
   const foldModels: FoldModel[] = [];
-  // How much of each held-out intent the fold model's search results account for: the
-  // in-domain distribution the no-match threshold is a low quantile of.
-  const coverages: number[] = [];
-  // And how much each resembles the nearest of the fold's recorded requests: the second
-  // statistic the rule reads.
-  const similarities: number[] = [];
   for (let k = 0; k < folds; k++) {
     const graph = new ToolGraph();
     for (const name of catalog.keys()) graph.addTool(name);
@@ -175,15 +168,6 @@ export function fitWeights(
       }
       if (tokens !== null && rng() < keepSearch) {
         const gold = [...new Set(ids.filter((c) => c >= 0))];
-        // The statistic the rule thresholds: the best coverage among the search's own top
-        // results (search-tools.ts), not among the gold tools. Search picks the tools that match
-        // the most words, so gold-tool coverage ran lower and its 2% quantile turned away only
-        // 0.1-0.4% of in-domain requests (README, "No match"). The fold models rank with the
-        // product of experts (EXPERT_WEIGHTS, model.ts): the fitted weights do not exist yet.
-        if (gold.length > 0) {
-          coverages.push(searchTools(model, { query: t.intent, context: [], k: DEFAULT_K }).coverage);
-          similarities.push(intentSimilarity(model.text, queryWords(model.text, tokenizeByWord(t.intent))));
-        }
         if (gold.length > 0) collected.search.push(...queries(model, group, { context: [], intent: tokens, intentText: t.intent, extra: gold }, gold));
       }
     }
@@ -233,23 +217,25 @@ export function fitWeights(
   const nextNoIntent = fit(collected.nextNoIntent, EXPERT_WEIGHTS.nextNoIntent, BACKOFF_WEIGHTS, PRIOR_WEIGHTS.nextNoIntent, false);
   const search = fit(collected.search, EXPERT_WEIGHTS.search, LEXICAL_WEIGHTS, PRIOR_WEIGHTS.search, true);
   const unseen = fitUnseen(collected, search.w, search.report.selected, { usable, folds, catalog, keep: keepSearch, options });
-  const noMatchCoverage = lowQuantile(coverages, NO_MATCH_QUANTILE);
-  const noMatchSimilarity = lowQuantile(similarities, NO_MATCH_SIMILARITY_QUANTILE);
   const weights: FittedWeights = {
     next: next.w,
     nextNoIntent: nextNoIntent.w,
     search: unseen.w,
-    ...(noMatchCoverage !== null ? { noMatchCoverage } : {}),
-    ...(noMatchSimilarity !== null ? { noMatchSimilarity } : {}),
     // Marked fitted from no held-out query at all, they said more than was learned.
     source: [next, nextNoIntent, search].some((task) => task.report.queries > 0) ? 'fitted' : 'prior',
   };
-  const steps = fitStepCalibration(foldModels, catalog, weights, { seed: options.seed, embedding: options.embedding ?? null });
+  const modelOptions = { seed: options.seed, embedding: options.embedding ?? null };
+  // The fold models again with the weights the fit serves: the fold's graph and text are reused,
+  // only the weights and what is precomputed from them are new.
+  const served = foldModels.map((fold) => buildModel(fold.graph, catalog, weights, { ...modelOptions, parts: { snapshot: fold.model.graph, text: fold.model.text, capabilities: null } }));
+  const evidence = heldOutEvidence(foldModels, served, maxQueries, options.seed);
+  const noMatch = fitNoMatch(evidence);
+  const steps = fitStepCalibration(foldModels, served, { seed: options.seed });
   // Key order as the store writes it (sql-store.ts, putWeights), so that a read back compares equal.
   const { source, ...rest } = weights;
   return {
-    weights: steps.calibration !== null ? { ...rest, stepCalibration: steps.calibration, source } : weights,
-    noMatch: { queries: coverages.length, coverage: noMatchCoverage, similarity: noMatchSimilarity },
+    weights: { ...rest, ...(noMatch !== null ? { noMatch } : {}), ...(steps.calibration !== null ? { stepCalibration: steps.calibration } : {}), source },
+    noMatch: { requests: evidence.length, calibration: noMatch },
     steps: steps.report,
     folds,
     next: next.report,
@@ -304,6 +290,24 @@ function fitUnseen(
 }
 
 /**
+ * What each held-out request's search says about whether it fits (no-match.ts), in its fold's
+ * model with the weights the fit serves: the readings the rule will take of a request. At most
+ * `most` requests, spread over the folds.
+ */
+function heldOutEvidence(folds: readonly FoldModel[], served: readonly RecommenderModel[], most: number, seed: number | undefined): MatchEvidence[] {
+  const asked = folds.map((f) => f.heldOut.filter((t) => t.intent !== '' && t.steps.some((s) => f.model.graph.indexByName.has(s.tool))));
+  const total = asked.reduce((sum, a) => sum + a.length, 0);
+  const keep = total > most ? most / total : 1;
+  // Its own stream, so the other queries' sampling stays as it was.
+  const rng = createRng((seed ?? 7) + 3);
+  const out: MatchEvidence[] = [];
+  asked.forEach((requests, k) => {
+    for (const t of requests) if (rng() < keep) out.push(searchEvidence(served[k]!, t.intent));
+  });
+  return out;
+}
+
+/**
  * Held-out workflows suggested for the step calibration, at most, spread over the folds: one
  * function of one variable needs far fewer than the ranking fits, and each suggestion costs a
  * search per clause (with all 1,560 of Seal-Tools' workflows its fit took 2 min 57 s, with 1,000
@@ -320,9 +324,8 @@ const CALIBRATION_WORKFLOWS = 1000;
  */
 function fitStepCalibration(
   folds: readonly FoldModel[],
-  catalog: ReadonlyMap<string, ToolInfo>,
-  weights: FittedWeights,
-  options: { readonly seed: number | undefined; readonly embedding: TextEmbedding | null },
+  served: readonly RecommenderModel[],
+  options: { readonly seed: number | undefined },
 ): { calibration: StepCalibration | null; report: StepCalibrationReport } {
   const asked = folds.map((f) => f.heldOut.filter((t) => t.intent !== '' && t.steps.length >= 2));
   const total = asked.reduce((sum, a) => sum + a.length, 0);
@@ -332,16 +335,11 @@ function fitStepCalibration(
   const confidence: number[] = [];
   const correct: boolean[] = [];
   let workflows = 0;
-  folds.forEach((fold, k) => {
-    const served = buildModel(fold.graph, catalog, weights, {
-      seed: options.seed,
-      embedding: options.embedding,
-      parts: { snapshot: fold.model.graph, text: fold.model.text, capabilities: null },
-    });
+  folds.forEach((_, k) => {
     for (const t of asked[k]!) {
       if (rng() >= keep) continue;
       workflows++;
-      const nodes = suggestDag(served, { intent: t.intent, expandCapabilities: true }).nodes.flatMap((n) => (n.kind === 'tool' ? [n] : []));
+      const nodes = suggestDag(served[k]!, { intent: t.intent, expandCapabilities: true }).nodes.flatMap((n) => (n.kind === 'tool' ? [n] : []));
       const right = stepsRight(
         nodes.map((n) => n.tool),
         t.steps.map((s) => s.tool),
@@ -370,26 +368,6 @@ function fitStepCalibration(
       calibration,
     },
   };
-}
-
-/**
- * Share of in-domain searches the no-match rule may turn away: the threshold is this quantile
- * of held-out coverage, so about 2% of in-domain requests whose own tools explain the least of
- * them are answered `no-match`. It bounds the in-domain cost and needs no out-of-domain data.
- */
-export const NO_MATCH_QUANTILE = 0.02;
-
-/**
- * The share the similarity to the nearest recorded request may turn away besides: its floor is
- * this quantile of the held-out requests' similarity to the fold's others (README, No match).
- */
-export const NO_MATCH_SIMILARITY_QUANTILE = 0.005;
-
-/** The q-quantile (lower) of `values`, or null when there are none. */
-function lowQuantile(values: readonly number[], q: number): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(q * (sorted.length - 1))]!;
 }
 
 function mean(values: Uint8Array): number {

@@ -11,6 +11,7 @@ import type { TextEmbedding } from '../text/text-embedding.js';
 import { buildTextModel, textModelStages, type TextModel } from '../text/text-model.js';
 import type { PreviousToolVectors } from '../text/tool-vectors.js';
 import type { StepCalibration } from './dag/calibration.js';
+import type { NoMatchCalibration } from './no-match.js';
 import { buildCapabilityModel, type CapabilityModel, type CapabilityModelInput } from './capability-model.js';
 import { buildEdgeFeedback, type EdgeFeedback, type HumanPatternScore } from './edge-adjustment.js';
 import { F, FeatureScratch, SIGNALS, type SignalName } from './features.js';
@@ -38,6 +39,11 @@ export interface FittedWeights {
    */
   readonly noMatchSimilarity?: number;
   /**
+   * The no-match rule fitted on held-out in-domain requests (no-match.ts): where present it
+   * decides, and the two floors above are not read.
+   */
+  readonly noMatch?: NoMatchCalibration;
+  /**
    * Isotonic calibration of a workflow step's confidence (dag/calibration.ts), fitted on held-out
    * suggestions of the fit's folds: suggestDag's node confidences are then probabilities that
    * the step belongs to the workflow. Absent: the raw confidences.
@@ -53,11 +59,9 @@ function vector(values: Partial<Record<SignalName, number>>): number[] {
 
 /**
  * The plain product of experts: every probability-like signal counts once and the rest not at
- * all. The fit starts from it, and its fold models rank with it (fit-weights.ts), the no-match
- * calibration's search among them: that statistic stands in for the fitted ranker's, which gives
- * tools never called little of the lift PRIOR_WEIGHTS gives them (ranked with PRIOR_WEIGHTS, the
- * calibration refused 5.0% and 6.4% of NESTFUL's and Seal-Tools' held-out requests against its
- * nominal 2%; with this, 1.7% and 2.5%).
+ * all. The fit starts from it, and its fold models rank with it (fit-weights.ts) until the
+ * weights are fitted; the no-match calibration then searches the held-out requests again with
+ * the fitted weights, the ranker queries will meet (no-match.ts).
  */
 export const EXPERT_WEIGHTS: FittedWeights = {
   next: vector({ transition: 1, secondOrder: 1, intent: 1, popularity: 0.1 }),

@@ -9,11 +9,10 @@
  * recorded intents, else (a word neither has ever seen) the largest idf there is: a word
  * nothing knows is the strongest sign the request is about something else.
  *
- * A request fits when one of its top tools covers at least a fitted share (fit-weights.ts:
- * a low quantile of held-out in-domain coverage), so the rule costs a bounded share of
- * in-domain queries and asks nothing of out-of-domain data. The words no top tool explains
- * are the hint returned with a no-match. After a fit it must also resemble some recorded
- * request (intentSimilarity, at the end of this file), with a floor fitted the same way.
+ * The best coverage among a search's top tools is one of the readings of the no-match rule
+ * (no-match.ts), beside the request's similarity to the nearest recorded request
+ * (intentSimilarity, at the end of this file); before any fit, a request fits when one word
+ * matched. The words no top tool explains are the hint returned with a no-match.
  *
  * O(|q| (log V + log postings)) per tool checked.
  */

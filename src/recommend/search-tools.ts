@@ -7,10 +7,12 @@
  *  - `seed`: spec 003 section 1 as written, the graph joining with adaptive alpha
  *    (seed-search.ts); `score` is its raw score in [0, 1].
  *
- * When the best results account for too little of the query, or (after a fit) the query is
- * too unlike any recorded request (query-coverage.ts; both floors fitted on held-out in-domain
- * intents), the answer is `kind: 'no-match'`: the nearest tools are still listed, with the
- * query words nothing explained, rather than five unrelated tools presented as results.
+ * When the answer is too unusual for the in-domain requests a fit held out, on how much of the
+ * query the best results account for, how much it resembles the nearest recorded request and
+ * how sure the ranking is of its first tool (no-match.ts; before a fit: when no word matched),
+ * it is `kind: 'no-match'`: the nearest tools are still listed, with what fell short, rather
+ * than five unrelated tools presented as results. Weights stored before that rule carry two
+ * floors instead (the coverage and the similarity), read as they were.
  */
 import { edgeIndex } from '../graph/edge-reliability.js';
 import type { RecentTransitions } from '../graph/recent-transitions.js';
@@ -23,6 +25,7 @@ import { logNormaliser } from './linear-profile.js';
 import { topBuffer, type RecommenderModel } from './model.js';
 import { mergeNewer, newerSignals, scoreNewer, withNewer } from './newer-scores.js';
 import { DEFAULT_K, type Profile } from './predict-next.js';
+import { fits, lowReadings, type MatchEvidence } from './no-match.js';
 import { coverage, intentSimilarity, queryWords } from './query-coverage.js';
 import { modeWeights, scoreTouchedRows } from './score-rows.js';
 import { seedSearchScores } from './seed-search.js';
@@ -59,7 +62,7 @@ export interface SearchResult {
   readonly coverage: number;
   /**
    * How much the query resembles the nearest recorded request (query-coverage.ts,
-   * intentSimilarity), where the fit set a floor for it.
+   * intentSimilarity), where a fitted no-match rule reads it.
    */
   readonly similarity?: number;
   /** With `no-match`: the query words no returned tool explains, and a sentence saying so. */
@@ -78,6 +81,24 @@ export interface SearchResult {
  * they (or, with context, the live transitions) reach is ranked too (newer-scores.ts).
  */
 export function searchTools(model: RecommenderModel, request: SearchRequest, recent?: RecentTransitions, recentIntents?: RecentIntents): SearchResult {
+  return search(model, request, recent, recentIntents).result;
+}
+
+/**
+ * What a context-free search for `query` says about whether it fits, the readings the no-match
+ * rule takes (no-match.ts): the fit reads them for held-out requests.
+ */
+export function searchEvidence(model: RecommenderModel, query: string): MatchEvidence {
+  return search(model, { query, k: DEFAULT_K }, undefined, undefined, true).evidence;
+}
+
+function search(
+  model: RecommenderModel,
+  request: SearchRequest,
+  recent: RecentTransitions | undefined,
+  recentIntents: RecentIntents | undefined,
+  measureAll = false,
+): { result: SearchResult; evidence: MatchEvidence } {
   const { graph, scratch } = model;
   const profile = request.profile ?? 'default';
   const { context, unknownContext, live: liveContext } = readContext(model, request.context ?? [], recent);
@@ -121,28 +142,66 @@ export function searchTools(model: RecommenderModel, request: SearchRequest, rec
     }
     const words = queryWords(model.text, byWord);
     const fit = coverage(model.text, words, kept, items.length, intents);
-    // Below a fitted floor nothing fits; with no fit yet, nothing fits when no word matched.
-    const threshold = model.weights.noMatchCoverage ?? Number.MIN_VALUE;
+    const calibration = model.weights.noMatch;
     const floor = model.weights.noMatchSimilarity;
-    const similarity = floor === undefined ? undefined : intentSimilarity(model.text, words);
-    // Nobody has asked for a tool no recorded request called (a catalogue entry added since, or
-    // never used): a request it covers is expected to resemble none, so the floor does not apply.
-    const unlike = similarity !== undefined && similarity < floor! && !fit.shares.some((share, i) => share >= threshold && !askedFor(model, kept[i]!));
+    const similarity = calibration === undefined && floor === undefined && !measureAll ? undefined : intentSimilarity(model.text, words);
+    const evidence: MatchEvidence = {
+      coverage: fit.best,
+      similarity: similarity ?? 0,
+      confidence: items[0]?.score ?? 0,
+      unaskedCoverage: unaskedCoverage(model, fit.shares, kept),
+    };
     const measured = { coverage: fit.best, ...(similarity !== undefined ? { similarity } : {}) };
-    if (fit.best >= threshold && !unlike && items.length > 0) return { kind: 'results', profile, version: graph.version, items, ...measured, unknownContext };
     const unmatched = surfaceWords(request.query, fit.unmatched);
-    const hint =
-      tokens.length === 0
-        ? 'the query has no content words to match'
-        : items.length === 0 && top.size > 0
-          ? 'no tool fits: every candidate has been failing (failure rate credibly above 1/2)'
-          : unlike && fit.best >= threshold
-            ? `no tool fits: no recorded request resembles this one (similarity ${similarity!.toFixed(2)}, least ${floor!.toFixed(2)})`
-            : `no tool fits: ${unmatched.length > 0 ? `${unmatched.map((w) => JSON.stringify(w)).join(', ')} matched nothing in the best tools` : 'the best tools match too little of the query'}`;
-    return { kind: 'no-match', profile, version: graph.version, items, ...measured, unmatched, hint, unknownContext };
+    const emptyHint = tokens.length === 0 ? 'the query has no content words to match' : items.length === 0 && top.size > 0 ? 'no tool fits: every candidate has been failing (failure rate credibly above 1/2)' : null;
+    let hint: string;
+    if (calibration !== undefined) {
+      // The confidence is the context-free fitted search's, the one calibrated (no-match.ts).
+      const wordsOnly = fitted || profile === 'seed';
+      if (emptyHint === null && fits(calibration, evidence, wordsOnly)) return { result: { kind: 'results', profile, version: graph.version, items, ...measured, unknownContext }, evidence };
+      hint = emptyHint ?? calibratedHint(lowReadings(calibration, evidence, wordsOnly), evidence, unmatched);
+    } else {
+      // Below a fitted floor nothing fits; with no fit yet, nothing fits when no word matched.
+      const threshold = model.weights.noMatchCoverage ?? Number.MIN_VALUE;
+      // Nobody has asked for a tool no recorded request called (a catalogue entry added since, or
+      // never used): a request it covers is expected to resemble none, so the floor does not apply.
+      const unlike = similarity !== undefined && similarity < floor! && !(evidence.unaskedCoverage > 0 && evidence.unaskedCoverage >= threshold);
+      if (fit.best >= threshold && !unlike && items.length > 0) return { result: { kind: 'results', profile, version: graph.version, items, ...measured, unknownContext }, evidence };
+      hint =
+        emptyHint ??
+        (unlike && fit.best >= threshold
+          ? `no tool fits: no recorded request resembles this one (similarity ${similarity!.toFixed(2)}, least ${floor!.toFixed(2)})`
+          : `no tool fits: ${unmatched.length > 0 ? `${quoted(unmatched)} matched nothing in the best tools` : 'the best tools match too little of the query'}`);
+    }
+    return { result: { kind: 'no-match', profile, version: graph.version, items, ...measured, unmatched, hint, unknownContext }, evidence };
   } finally {
     scratch.reset();
   }
+}
+
+/** The best coverage among the returned tools that no recorded request called, 0 with none. */
+function unaskedCoverage(model: RecommenderModel, shares: readonly number[], kept: readonly number[]): number {
+  let best = 0;
+  for (let i = 0; i < shares.length; i++) if (!askedFor(model, kept[i]!)) best = Math.max(best, shares[i]!);
+  return best;
+}
+
+/** The calibrated rule's hint: the readings that fell short, least typical first. */
+function calibratedHint(low: readonly ('coverage' | 'similarity' | 'confidence')[], e: MatchEvidence, unmatched: readonly string[]): string {
+  const parts = low.map((reading) =>
+    reading === 'coverage'
+      ? unmatched.length > 0
+        ? `${quoted(unmatched)} matched nothing in the best tools (coverage ${e.coverage.toFixed(2)})`
+        : `the best tools match little of the query (coverage ${e.coverage.toFixed(2)})`
+      : reading === 'similarity'
+        ? `no recorded request resembles this one (similarity ${e.similarity.toFixed(2)})`
+        : `the ranking is unsure of its first tool (probability ${e.confidence.toFixed(2)})`,
+  );
+  return `no tool fits: ${parts.length > 0 ? parts.join('; ') : 'the best tools match too little of the query'}`;
+}
+
+function quoted(words: readonly string[]): string {
+  return words.map((w) => JSON.stringify(w)).join(', ');
 }
 
 /** Whether a recorded request of the model's called `tool` (a tool newer than the model: not yet). */

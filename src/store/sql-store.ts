@@ -8,6 +8,7 @@ import { deflate, inflate } from 'node:zlib';
 import { z } from 'zod';
 import type { FittedWeights } from '../recommend/model.js';
 import type { StepCalibration } from '../recommend/dag/calibration.js';
+import { validNoMatch, type NoMatchCalibration } from '../recommend/no-match.js';
 import { ToolgraphError } from '../schema/errors.js';
 import { parseWith } from '../schema/issues.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
@@ -64,9 +65,18 @@ const weightsSchema = z.strictObject({
   search: z.array(z.number()),
   noMatchCoverage: z.number().min(0).max(1).optional(),
   noMatchSimilarity: z.number().min(0).max(1).optional(),
+  noMatch: z
+    .strictObject({ coverage: z.array(z.number()), similarity: z.array(z.number()), confidence: z.array(z.number()), threshold: z.number(), wordsThreshold: z.number() })
+    .refine(validNoMatch, 'noMatch: samples must be ascending in [0, 1], at least one each, thresholds finite and at most 0')
+    .optional(),
   stepCalibration: z.strictObject({ upper: z.array(z.number()), value: z.array(z.number().min(0).max(1)) }).optional(),
   source: z.enum(['prior', 'fitted']),
 });
+
+/** A no-match calibration as stored: copies of its arrays, its keys in this order. */
+function noMatchBody(c: NoMatchCalibration): NoMatchCalibration {
+  return { coverage: [...c.coverage], similarity: [...c.similarity], confidence: [...c.confidence], threshold: c.threshold, wordsThreshold: c.wordsThreshold };
+}
 
 /** A step calibration calibrate() can read: one value per block, both increasing, values in [0, 1]. */
 function validCalibration(c: StepCalibration): boolean {
@@ -531,9 +541,13 @@ export class SqlStore implements Store {
         search: [...weights.search],
         ...(weights.noMatchCoverage !== undefined ? { noMatchCoverage: weights.noMatchCoverage } : {}),
         ...(weights.noMatchSimilarity !== undefined ? { noMatchSimilarity: weights.noMatchSimilarity } : {}),
+        ...(weights.noMatch !== undefined ? { noMatch: noMatchBody(weights.noMatch) } : {}),
         ...(weights.stepCalibration !== undefined ? { stepCalibration: { upper: [...weights.stepCalibration.upper], value: [...weights.stepCalibration.value] } } : {}),
         source: weights.source,
       };
+      if (body.noMatch !== undefined && !validNoMatch(body.noMatch)) {
+        throw new ToolgraphError('INVALID_INPUT', 'putWeights: noMatch must hold ascending samples in [0, 1], at least one each, and finite thresholds at most 0');
+      }
       const steps = body.stepCalibration;
       if (steps !== undefined && !validCalibration(steps)) {
         throw new ToolgraphError('INVALID_INPUT', 'putWeights: stepCalibration must hold as many increasing upper bounds as increasing values in [0, 1], at least one');

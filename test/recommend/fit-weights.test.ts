@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ToolGraph } from '../../src/graph/tool-graph.js';
-import { BACKOFF_WEIGHTS, fitWeights, LEXICAL_WEIGHTS, NO_MATCH_QUANTILE, NO_MATCH_SIMILARITY_QUANTILE } from '../../src/recommend/fit-weights.js';
+import { BACKOFF_WEIGHTS, fitWeights, LEXICAL_WEIGHTS } from '../../src/recommend/fit-weights.js';
+import { fitNoMatch, fits, NO_MATCH_QUANTILE, type MatchEvidence } from '../../src/recommend/no-match.js';
 import { SIGNALS } from '../../src/recommend/features.js';
 import { foldOf } from '../../src/recommend/folds.js';
 import { buildModel, PRIOR_WEIGHTS } from '../../src/recommend/model.js';
-import { coverage, intentSimilarity, queryWords } from '../../src/recommend/query-coverage.js';
-import { searchTools } from '../../src/recommend/search-tools.js';
+import { coverage, queryWords } from '../../src/recommend/query-coverage.js';
+import { searchEvidence, searchTools } from '../../src/recommend/search-tools.js';
 import { tokenizeByWord } from '../../src/text/tokenize.js';
 import type { ToolInfo, Trace } from '../../src/schema/types.js';
 import { trace } from '../helpers/traces.js';
@@ -141,7 +142,7 @@ describe('fitWeights', () => {
     expect(shares(LEXICAL_WEIGHTS).get('alpha')).toBeGreaterThan(0.999);
   });
 
-  it('fits the no-match threshold on the coverage search reports for held-out intents, not on their gold tools', () => {
+  it('fits the no-match rule on the held-out requests as the served weights search them, not on their gold tools', () => {
     const traces = intentDecides(80);
     // A tool no trace calls whose description holds every request's words (the number too):
     // search returns it, and it explains more of each held-out request than its gold tools,
@@ -149,30 +150,33 @@ describe('fitWeights', () => {
     const ledger = { name: 'ledger', description: traces.map((t) => t.intent).join('. '), params: [] };
     const catalog = new Map([[ledger.name, ledger]]);
     const report = fitWeights(traces, catalog, { seed: 3 });
-    // The same folds by hand: each held-out intent searched in the model of the other folds.
-    const searched: number[] = [];
+    const calibration = report.weights.noMatch!;
+    expect(report.noMatch).toEqual({ requests: traces.length, calibration });
+    // The same folds by hand: each held-out request searched in the model of the other folds,
+    // with the search weights the fit serves.
+    const held: MatchEvidence[] = [];
     const gold: number[] = [];
-    const similar: number[] = [];
     for (let k = 0; k < report.folds; k++) {
       const graph = new ToolGraph();
       graph.addTool(ledger.name);
       for (const t of traces) if (foldOf(t.id, report.folds) !== k) graph.ingest(t);
-      const model = buildModel(graph, catalog, PRIOR_WEIGHTS, { seed: 3 });
+      const model = buildModel(graph, catalog, { ...PRIOR_WEIGHTS, search: report.weights.search }, { seed: 3 });
       for (const t of traces.filter((x) => foldOf(x.id, report.folds) === k)) {
-        searched.push(searchTools(model, { query: t.intent, context: [], k: 5 }).coverage);
-        similar.push(intentSimilarity(model.text, queryWords(model.text, tokenizeByWord(t.intent))));
+        held.push(searchEvidence(model, t.intent));
         const tools = [...new Set(t.steps.map((s) => model.graph.indexByName.get(s.tool)!))];
         gold.push(coverage(model.text, queryWords(model.text, tokenizeByWord(t.intent)), tools, tools.length).best);
       }
     }
-    const quantile = (values: number[], q = NO_MATCH_QUANTILE) => [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))];
-    expect(report.noMatch.queries).toBe(traces.length);
-    expect(report.noMatch.coverage).toBe(quantile(searched));
-    expect(report.noMatch.coverage).toBeGreaterThan(quantile(gold)!);
-    // The similarity floor: the held-out requests' similarity to the other folds' requests.
-    expect(report.noMatch.similarity).toBe(quantile(similar, NO_MATCH_SIMILARITY_QUANTILE));
-    expect(report.weights.noMatchSimilarity).toBe(report.noMatch.similarity);
-    expect(report.noMatch.similarity).toBeGreaterThan(0);
+    expect(calibration).toEqual(fitNoMatch(held));
+    expect(calibration.coverage).toHaveLength(traces.length);
+    expect(calibration.coverage[0]).toBeGreaterThan(Math.min(...gold));
+    expect(calibration.similarity[0]).toBeGreaterThan(0);
+    // The rule turns away at most its quantile of the requests it was fitted on.
+    const refused = held.filter((e) => !fits(calibration, e, false)).length;
+    expect(refused).toBeLessThanOrEqual(Math.floor(NO_MATCH_QUANTILE * traces.length));
+    // The fit writes the calibration, not the floors of the rule before it.
+    expect(report.weights.noMatchCoverage).toBeUndefined();
+    expect(report.weights.noMatchSimilarity).toBeUndefined();
   });
 
   it('is deterministic for the same traces and seed', () => {

@@ -146,6 +146,49 @@ describe('searchTools', () => {
     expect(searchTools(model(), { query: 'convert an amount between currencies', context: [], k: 2 }).similarity).toBeUndefined();
   });
 
+  it('applies a fitted no-match calibration: the three readings weighed together, the words alone with context', () => {
+    // Held-out readings as a fit would keep them (no-match.ts): each p-value is (#{s <= x} + 1/2) / 5.
+    const noMatch = { coverage: [0.5, 0.7, 1, 1], similarity: [0.3, 0.7, 1, 1], confidence: [0.6, 0.9, 0.99, 1], threshold: -3.5, wordsThreshold: -2.5 };
+    const calibrated = model({ ...PRIOR_WEIGHTS, noMatch });
+    // Covered well, like a recorded request, the ranking sure of it: fits, its similarity reported.
+    const familiar = searchTools(calibrated, { query: 'how many yen for twenty euros', context: [], k: 2 });
+    expect(familiar.kind).toBe('results');
+    expect(familiar.items[0]!.tool).toBe('currency_convert');
+    expect(familiar.similarity).toBeGreaterThan(0.7);
+    // Covered whole, but like no recorded request and the ranking less sure: together too unusual.
+    const foreign = searchTools(calibrated, { query: 'convert an amount between currencies', context: [], k: 2 });
+    expect(foreign.coverage).toBe(1);
+    expect(foreign.similarity).toBe(0);
+    expect(foreign.items[0]!.score).toBeLessThan(0.9);
+    expect(foreign.kind).toBe('no-match');
+    expect(foreign.items).toHaveLength(2);
+    expect(foreign.hint).toBe(`no tool fits: no recorded request resembles this one (similarity 0.00); the ranking is unsure of its first tool (probability ${foreign.items[0]!.score.toFixed(2)})`);
+    // With context the probability is the next-tool ranker's, which was not calibrated: the two
+    // word readings alone decide, against their own threshold (log 0.9 + log 0.1 > -2.5).
+    const withContext = searchTools(calibrated, { query: 'convert an amount between currencies', context: ['flight_search'], k: 3 });
+    expect(withContext.kind).toBe('results');
+    expect(searchTools(calibrated, { query: 'convert an amount between currencies', context: [], k: 3, profile: 'seed' }).kind).toBe('results');
+    // Nothing explains it: the words come first in the hint.
+    const knit = searchTools(calibrated, { query: 'knit a woollen scarf', context: ['flight_search'], k: 2 });
+    expect(knit.kind).toBe('no-match');
+    expect(knit.hint).toBe('no tool fits: "knit", "woollen", "scarf" matched nothing in the best tools (coverage 0.00); no recorded request resembles this one (similarity 0.00)');
+    // A tool no recorded request called covers the request: its similarity counts as typical.
+    const withNew = new Map([...catalog, ['knitting_patterns', tool('knitting_patterns', 'Knitting patterns for a woollen scarf')]]);
+    const g = new ToolGraph();
+    for (const name of withNew.keys()) g.addTool(name);
+    g.ingest(trace(['currency_convert'], { intent: 'how many yen is ten euros' }));
+    g.ingest(trace(['weather_forecast'], { intent: 'will it rain' }));
+    const grown = buildModel(g, withNew, { ...PRIOR_WEIGHTS, noMatch }, { embedding: hashedTextEmbedding() });
+    const patterns = searchTools(grown, { query: 'knitting patterns for a woollen scarf', context: [], k: 2 });
+    expect(patterns.similarity).toBe(0);
+    expect(patterns).toMatchObject({ kind: 'results' });
+    expect(patterns.items[0]!.tool).toBe('knitting_patterns');
+    // The same request unlike any recorded one, covered only by tools that were asked for: refused.
+    expect(searchTools(grown, { query: 'convert an amount between currencies', context: [], k: 2 }).kind).toBe('no-match');
+    // The calibration decides where present: the floors of the rule before are not read.
+    expect(searchTools(model({ ...PRIOR_WEIGHTS, noMatch, noMatchCoverage: 0.99 }), { query: 'how many yen for twenty euros', context: [], k: 2 }).kind).toBe('results');
+  });
+
   it('measures the similarity to the nearest recorded request as a tf-idf cosine over the intents', () => {
     const m = model();
     const sim = (text: string) => intentSimilarity(m.text, queryWords(m.text, tokenizeByWord(text)));

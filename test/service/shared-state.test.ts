@@ -47,6 +47,7 @@ describe('SharedState', () => {
     expect(shared.weightsChanged({ ...fitted, next: [...fitted.next] })).toBe(false);
     expect(shared.weightsChanged({ ...fitted, noMatchCoverage: 0.3 })).toBe(true);
     expect(shared.weightsChanged({ ...fitted, noMatchSimilarity: 0.05 })).toBe(true);
+    expect(shared.weightsChanged({ ...fitted, noMatch: { coverage: [0.2], similarity: [0.1], confidence: [0.5], threshold: -7, wordsThreshold: -5 } })).toBe(true);
     expect(shared.weightsChanged({ ...fitted, stepCalibration: { upper: [1], value: [0.5] } })).toBe(true);
   });
 

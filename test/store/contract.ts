@@ -254,9 +254,10 @@ export function storeContract(name: string, harness: StoreHarness): void {
       const store = await fresh();
       await store.putWeights(PRIOR_WEIGHTS);
       expect(await store.getWeights()).toEqual(PRIOR_WEIGHTS);
-      const fitted: FittedWeights = { next: [0.5, -1.25], nextNoIntent: [1e-9], search: [], noMatchCoverage: 0.18, noMatchSimilarity: 0.07, stepCalibration: { upper: [0.01, 0.4, 1], value: [0.31, 0.62, 0.9] }, source: 'fitted' };
+      const noMatch = { coverage: [0.1, 0.35, 1], similarity: [0, 0.2, 0.9], confidence: [0.05, 0.6], threshold: -7.25, wordsThreshold: -5.5 };
+      const fitted: FittedWeights = { next: [0.5, -1.25], nextNoIntent: [1e-9], search: [], noMatchCoverage: 0.18, noMatchSimilarity: 0.07, noMatch, stepCalibration: { upper: [0.01, 0.4, 1], value: [0.31, 0.62, 0.9] }, source: 'fitted' };
       await store.putWeights(fitted);
-      // The no-match threshold and the steps' calibration are part of the fit: they survive with the weights.
+      // The no-match rule and the steps' calibration are part of the fit: they survive with the weights.
       expect(await store.getWeights()).toEqual(fitted);
       for (const stepCalibration of [{ upper: [], value: [] }, { upper: [0.5, 1], value: [0.5] }, { upper: [1, 0.5], value: [0.2, 0.4] }, { upper: [0.5, 1], value: [0.4, 0.2] }, { upper: [1], value: [1.5] }, { upper: [Number.NaN], value: [0.5] }]) {
         expect((await rejectionOf(store.putWeights({ ...fitted, stepCalibration }))).code, JSON.stringify(stepCalibration)).toBe('INVALID_INPUT');
@@ -265,6 +266,11 @@ export function storeContract(name: string, harness: StoreHarness): void {
       expect(error.code).toBe('INVALID_INPUT');
       expect((await rejectionOf(store.putWeights({ ...fitted, noMatchCoverage: 2 }))).code).toBe('INVALID_INPUT');
       expect((await rejectionOf(store.putWeights({ ...fitted, noMatchSimilarity: -0.1 }))).message).toContain('noMatchSimilarity must be a number in [0, 1]');
+      for (const broken of [{ ...noMatch, coverage: [0.4, 0.1] }, { ...noMatch, similarity: [] }, { ...noMatch, confidence: [1.2] }, { ...noMatch, threshold: Number.NaN }, { ...noMatch, wordsThreshold: 1 }]) {
+        const rejected = await rejectionOf(store.putWeights({ ...fitted, noMatch: broken }));
+        expect(rejected.code, JSON.stringify(broken)).toBe('INVALID_INPUT');
+        expect(rejected.message).toContain('noMatch must hold ascending samples in [0, 1]');
+      }
       expect(await store.getWeights()).toEqual(fitted);
     });
 
