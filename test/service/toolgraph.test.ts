@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { SnapshotThread } from '../../src/graph/snapshot-thread.js';
 import type { RecommenderModel } from '../../src/recommend/model.js';
@@ -115,7 +116,10 @@ describe('Toolgraph service', () => {
     const before = later.searchTools(query);
     // Described anew: no tool and no transition is added, so no graph version moves.
     later.setTools([book]);
+    // The debounced rebuild runs on its own, in stages: on a loaded machine it may take longer
+    // than the delay (under the whole suite beside two evaluations, 60 ms was once too short).
     await sleep(60);
+    for (let i = 0; i < 100 && !isDeepStrictEqual(later.searchTools(query), expected); i++) await sleep(20);
     expect(later.searchTools(query)).toEqual(expected);
     expect(before).not.toEqual(expected);
 
