@@ -93,7 +93,7 @@ export const searchResultSchema = z.object({
   version: z.number(),
   items: z.array(searchItemSchema),
   coverage: z.number().describe('Best share of the query a returned tool accounts for'),
-  similarity: z.number().optional().describe('How much the query resembles the nearest recorded request, where the fit set a floor for it'),
+  similarity: z.number().optional().describe('How much the query resembles the nearest recorded request, where a fitted no-match rule reads it'),
   unmatched: z.array(z.string()).optional().describe('With no-match: the query words no returned tool explains'),
   hint: z.string().optional(),
   unknownContext: z.array(z.string()).describe('Context tools the graph has never seen, ignored'),
