@@ -121,10 +121,11 @@ export function fitNoMatch(held: readonly MatchEvidence[]): NoMatchCalibration |
   return { ...base, threshold: quantileOfSorted(all, NO_MATCH_QUANTILE), wordsThreshold: quantileOfSorted(words, NO_MATCH_QUANTILE) };
 }
 
-/** Whether a stored calibration can be read: samples ascending in [0, 1], thresholds finite and at most 0. */
+/** Whether a stored calibration can be read: samples ascending in [0, 1], thresholds finite and at most 0 (any shape may come in from a store). */
 export function validNoMatch(c: NoMatchCalibration): boolean {
+  if (typeof c !== 'object' || c === null) return false;
   for (const sample of [c.coverage, c.similarity, c.confidence]) {
-    if (sample.length === 0) return false;
+    if (!Array.isArray(sample) || sample.length === 0) return false;
     for (let i = 0; i < sample.length; i++) {
       if (!(sample[i]! >= 0 && sample[i]! <= 1)) return false;
       if (i > 0 && sample[i]! < sample[i - 1]!) return false;

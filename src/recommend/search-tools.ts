@@ -158,7 +158,7 @@ function search(
     if (calibration !== undefined) {
       // The confidence is the context-free fitted search's, the one calibrated (no-match.ts).
       const wordsOnly = fitted || profile === 'seed';
-      if (emptyHint === null && fits(calibration, evidence, wordsOnly)) return { result: { kind: 'results', profile, version: graph.version, items, ...measured, unknownContext }, evidence };
+      if (emptyHint === null && items.length > 0 && fits(calibration, evidence, wordsOnly)) return { result: { kind: 'results', profile, version: graph.version, items, ...measured, unknownContext }, evidence };
       hint = emptyHint ?? calibratedHint(lowReadings(calibration, evidence, wordsOnly), evidence, unmatched);
     } else {
       // Below a fitted floor nothing fits; with no fit yet, nothing fits when no word matched.

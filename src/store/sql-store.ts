@@ -541,11 +541,11 @@ export class SqlStore implements Store {
         search: [...weights.search],
         ...(weights.noMatchCoverage !== undefined ? { noMatchCoverage: weights.noMatchCoverage } : {}),
         ...(weights.noMatchSimilarity !== undefined ? { noMatchSimilarity: weights.noMatchSimilarity } : {}),
-        ...(weights.noMatch !== undefined ? { noMatch: noMatchBody(weights.noMatch) } : {}),
+        ...(weights.noMatch !== undefined && validNoMatch(weights.noMatch) ? { noMatch: noMatchBody(weights.noMatch) } : {}),
         ...(weights.stepCalibration !== undefined ? { stepCalibration: { upper: [...weights.stepCalibration.upper], value: [...weights.stepCalibration.value] } } : {}),
         source: weights.source,
       };
-      if (body.noMatch !== undefined && !validNoMatch(body.noMatch)) {
+      if (weights.noMatch !== undefined && !validNoMatch(weights.noMatch)) {
         throw new ToolgraphError('INVALID_INPUT', 'putWeights: noMatch must hold ascending samples in [0, 1], at least one each, and finite thresholds at most 0');
       }
       const steps = body.stepCalibration;

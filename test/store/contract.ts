@@ -266,7 +266,7 @@ export function storeContract(name: string, harness: StoreHarness): void {
       expect(error.code).toBe('INVALID_INPUT');
       expect((await rejectionOf(store.putWeights({ ...fitted, noMatchCoverage: 2 }))).code).toBe('INVALID_INPUT');
       expect((await rejectionOf(store.putWeights({ ...fitted, noMatchSimilarity: -0.1 }))).message).toContain('noMatchSimilarity must be a number in [0, 1]');
-      for (const broken of [{ ...noMatch, coverage: [0.4, 0.1] }, { ...noMatch, similarity: [] }, { ...noMatch, confidence: [1.2] }, { ...noMatch, threshold: Number.NaN }, { ...noMatch, wordsThreshold: 1 }]) {
+      for (const broken of [{ ...noMatch, coverage: [0.4, 0.1] }, { ...noMatch, similarity: [] }, { ...noMatch, confidence: [1.2] }, { ...noMatch, threshold: Number.NaN }, { ...noMatch, wordsThreshold: 1 }, { ...noMatch, coverage: 'low' as unknown as number[] }]) {
         const rejected = await rejectionOf(store.putWeights({ ...fitted, noMatch: broken }));
         expect(rejected.code, JSON.stringify(broken)).toBe('INVALID_INPUT');
         expect(rejected.message).toContain('noMatch must hold ascending samples in [0, 1]');
