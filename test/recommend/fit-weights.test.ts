@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolGraph } from '../../src/graph/tool-graph.js';
-import { BACKOFF_WEIGHTS, fitWeights, LEXICAL_WEIGHTS } from '../../src/recommend/fit-weights.js';
+import { BACKOFF_WEIGHTS, fitWeights, LEXICAL_WEIGHTS, NO_MATCH_FOLDS } from '../../src/recommend/fit-weights.js';
 import { fitNoMatch, fits, NO_MATCH_QUANTILE, type MatchEvidence } from '../../src/recommend/no-match.js';
 import { SIGNALS } from '../../src/recommend/features.js';
 import { foldOf } from '../../src/recommend/folds.js';
@@ -153,15 +153,16 @@ describe('fitWeights', () => {
     const calibration = report.weights.noMatch!;
     expect(report.noMatch).toEqual({ requests: traces.length, calibration });
     // The same folds by hand: each held-out request searched in the model of the other folds,
-    // with the search weights the fit serves.
+    // with the search weights the fit serves; more folds than the weights' fit (NO_MATCH_FOLDS).
+    expect(NO_MATCH_FOLDS).toBeGreaterThan(report.folds);
     const held: MatchEvidence[] = [];
     const gold: number[] = [];
-    for (let k = 0; k < report.folds; k++) {
+    for (let k = 0; k < NO_MATCH_FOLDS; k++) {
       const graph = new ToolGraph();
       graph.addTool(ledger.name);
-      for (const t of traces) if (foldOf(t.id, report.folds) !== k) graph.ingest(t);
+      for (const t of traces) if (foldOf(t.id, NO_MATCH_FOLDS) !== k) graph.ingest(t);
       const model = buildModel(graph, catalog, { ...PRIOR_WEIGHTS, search: report.weights.search }, { seed: 3 });
-      for (const t of traces.filter((x) => foldOf(x.id, report.folds) === k)) {
+      for (const t of traces.filter((x) => foldOf(x.id, NO_MATCH_FOLDS) === k)) {
         held.push(searchEvidence(model, t.intent));
         const tools = [...new Set(t.steps.map((s) => model.graph.indexByName.get(s.tool)!))];
         gold.push(coverage(model.text, queryWords(model.text, tokenizeByWord(t.intent)), tools, tools.length).best);
