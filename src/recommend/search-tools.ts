@@ -142,9 +142,9 @@ function search(
     }
     const words = queryWords(model.text, byWord);
     const fit = coverage(model.text, words, kept, items.length, intents);
-    const calibration = model.weights.noMatch;
-    const floor = model.weights.noMatchSimilarity;
-    const similarity = calibration === undefined && floor === undefined && !measureAll ? undefined : intentSimilarity(model.text, words);
+    // Measured where a fitted rule reads it (or the fit asks for every reading).
+    const read = model.weights.noMatch !== undefined || model.weights.noMatchSimilarity !== undefined || measureAll;
+    const similarity = read ? intentSimilarity(model.text, words) : undefined;
     const evidence: MatchEvidence = {
       coverage: fit.best,
       similarity: similarity ?? 0,
@@ -153,30 +153,43 @@ function search(
     };
     const measured = { coverage: fit.best, ...(similarity !== undefined ? { similarity } : {}) };
     const unmatched = surfaceWords(request.query, fit.unmatched);
-    const emptyHint = tokens.length === 0 ? 'the query has no content words to match' : items.length === 0 && top.size > 0 ? 'no tool fits: every candidate has been failing (failure rate credibly above 1/2)' : null;
-    let hint: string;
-    if (calibration !== undefined) {
-      // The confidence is the context-free fitted search's, the one calibrated (no-match.ts).
-      const wordsOnly = fitted || profile === 'seed';
-      if (emptyHint === null && items.length > 0 && fits(calibration, evidence, wordsOnly)) return { result: { kind: 'results', profile, version: graph.version, items, ...measured, unknownContext }, evidence };
-      hint = emptyHint ?? calibratedHint(lowReadings(calibration, evidence, wordsOnly), evidence, unmatched);
-    } else {
-      // Below a fitted floor nothing fits; with no fit yet, nothing fits when no word matched.
-      const threshold = model.weights.noMatchCoverage ?? Number.MIN_VALUE;
-      // Nobody has asked for a tool no recorded request called (a catalogue entry added since, or
-      // never used): a request it covers is expected to resemble none, so the floor does not apply.
-      const unlike = similarity !== undefined && similarity < floor! && !(evidence.unaskedCoverage > 0 && evidence.unaskedCoverage >= threshold);
-      if (fit.best >= threshold && !unlike && items.length > 0) return { result: { kind: 'results', profile, version: graph.version, items, ...measured, unknownContext }, evidence };
-      hint =
-        emptyHint ??
-        (unlike && fit.best >= threshold
-          ? `no tool fits: no recorded request resembles this one (similarity ${similarity!.toFixed(2)}, least ${floor!.toFixed(2)})`
-          : `no tool fits: ${unmatched.length > 0 ? `${quoted(unmatched)} matched nothing in the best tools` : 'the best tools match too little of the query'}`);
-    }
+    // The confidence is the context-free fitted search's, the one calibrated (no-match.ts).
+    const wordsOnly = fitted || profile === 'seed';
+    const hint =
+      tokens.length === 0
+        ? 'the query has no content words to match'
+        : items.length === 0 && top.size > 0
+          ? 'no tool fits: every candidate has been failing (failure rate credibly above 1/2)'
+          : items.length === 0
+            ? wordsHint(unmatched)
+            : verdict(model, evidence, wordsOnly, unmatched);
+    if (hint === null) return { result: { kind: 'results', profile, version: graph.version, items, ...measured, unknownContext }, evidence };
     return { result: { kind: 'no-match', profile, version: graph.version, items, ...measured, unmatched, hint, unknownContext }, evidence };
   } finally {
     scratch.reset();
   }
+}
+
+/**
+ * Whether an answer with these readings fits: null when it does, else the hint saying what fell
+ * short. A fitted calibration decides where there is one (no-match.ts); weights stored before it
+ * carry a floor per reading, read as they were; with neither, an answer fits when a word matched.
+ */
+function verdict(model: RecommenderModel, e: MatchEvidence, wordsOnly: boolean, unmatched: readonly string[]): string | null {
+  const calibration = model.weights.noMatch;
+  if (calibration !== undefined) return fits(calibration, e, wordsOnly) ? null : calibratedHint(lowReadings(calibration, e, wordsOnly), e, unmatched);
+  const threshold = model.weights.noMatchCoverage ?? Number.MIN_VALUE;
+  const floor = model.weights.noMatchSimilarity;
+  // Nobody has asked for a tool no recorded request called (a catalogue entry added since, or
+  // never used): a request it covers is expected to resemble none, so the floor does not apply.
+  const unlike = floor !== undefined && e.similarity < floor && !(e.unaskedCoverage > 0 && e.unaskedCoverage >= threshold);
+  if (e.coverage >= threshold && !unlike) return null;
+  if (unlike && e.coverage >= threshold) return `no tool fits: no recorded request resembles this one (similarity ${e.similarity.toFixed(2)}, least ${floor.toFixed(2)})`;
+  return wordsHint(unmatched);
+}
+
+function wordsHint(unmatched: readonly string[]): string {
+  return `no tool fits: ${unmatched.length > 0 ? `${quoted(unmatched)} matched nothing in the best tools` : 'the best tools match too little of the query'}`;
 }
 
 /** The best coverage among the returned tools that no recorded request called, 0 with none. */
