@@ -143,13 +143,7 @@ export function fitWeights(
   // Each fold's model and held-out traces, to calibrate workflow steps once the weights are known.
   const foldModels: FoldModel[] = [];
   for (let k = 0; k < folds; k++) {
-    const graph = new ToolGraph();
-    for (const name of catalog.keys()) graph.addTool(name);
-    const heldOut: Trace[] = [];
-    for (const t of usable) {
-      if (foldOf(t.id, folds) === k) heldOut.push(t);
-      else graph.ingest(t);
-    }
+    const { graph, heldOut } = foldGraph(usable, catalog, folds, k);
     if (heldOut.length === 0 || graph.traces === 0) continue;
     const model = buildModel(graph, catalog, EXPERT_WEIGHTS, { seed: options.seed, embedding: options.embedding ?? null });
     const group = collected.groups.length;
@@ -289,6 +283,18 @@ function fitUnseen(
   };
 }
 
+/** Fold k of `folds`: a graph of the catalogue and every other fold's traces, and fold k's traces. */
+function foldGraph(usable: readonly Trace[], catalog: ReadonlyMap<string, ToolInfo>, folds: number, k: number): { graph: ToolGraph; heldOut: Trace[] } {
+  const graph = new ToolGraph();
+  for (const name of catalog.keys()) graph.addTool(name);
+  const heldOut: Trace[] = [];
+  for (const t of usable) {
+    if (foldOf(t.id, folds) === k) heldOut.push(t);
+    else graph.ingest(t);
+  }
+  return { graph, heldOut };
+}
+
 /**
  * Folds of the no-match rule's held-out requests, more than the weights' fit needs: each reading
  * (coverage, similarity, confidence) grows with the traces a model knows, and a fold model knows
@@ -317,13 +323,9 @@ function heldOutEvidence(
   const chosen = new Set(asked.filter(() => rng() < keep));
   const out: MatchEvidence[] = [];
   for (let k = 0; k < NO_MATCH_FOLDS; k++) {
-    const graph = new ToolGraph();
-    for (const name of catalog.keys()) graph.addTool(name);
-    const heldOut: Trace[] = [];
-    for (const t of usable) {
-      if (foldOf(t.id, NO_MATCH_FOLDS) !== k) graph.ingest(t);
-      else if (chosen.has(t)) heldOut.push(t);
-    }
+    const fold = foldGraph(usable, catalog, NO_MATCH_FOLDS, k);
+    const graph = fold.graph;
+    const heldOut = fold.heldOut.filter((t) => chosen.has(t));
     if (heldOut.length === 0 || graph.traces === 0) continue;
     const model = buildModel(graph, catalog, weights, { seed: options.seed, embedding: options.embedding });
     for (const t of heldOut) if (t.steps.some((s) => model.graph.indexByName.has(s.tool))) out.push(searchEvidence(model, t.intent));
