@@ -535,19 +535,20 @@ export class SqlStore implements Store {
 
   putWeights(weights: FittedWeights): Promise<void> {
     return this.run('putWeights', async () => {
+      // Checked before it is copied: a calibration of any shape may come in.
+      if (weights.noMatch !== undefined && !validNoMatch(weights.noMatch)) {
+        throw new ToolgraphError('INVALID_INPUT', 'putWeights: noMatch must hold ascending samples in [0, 1], at least one each, and finite thresholds at most 0');
+      }
       const body = {
         next: [...weights.next],
         nextNoIntent: [...weights.nextNoIntent],
         search: [...weights.search],
         ...(weights.noMatchCoverage !== undefined ? { noMatchCoverage: weights.noMatchCoverage } : {}),
         ...(weights.noMatchSimilarity !== undefined ? { noMatchSimilarity: weights.noMatchSimilarity } : {}),
-        ...(weights.noMatch !== undefined && validNoMatch(weights.noMatch) ? { noMatch: noMatchBody(weights.noMatch) } : {}),
+        ...(weights.noMatch !== undefined ? { noMatch: noMatchBody(weights.noMatch) } : {}),
         ...(weights.stepCalibration !== undefined ? { stepCalibration: { upper: [...weights.stepCalibration.upper], value: [...weights.stepCalibration.value] } } : {}),
         source: weights.source,
       };
-      if (weights.noMatch !== undefined && !validNoMatch(weights.noMatch)) {
-        throw new ToolgraphError('INVALID_INPUT', 'putWeights: noMatch must hold ascending samples in [0, 1], at least one each, and finite thresholds at most 0');
-      }
       const steps = body.stepCalibration;
       if (steps !== undefined && !validCalibration(steps)) {
         throw new ToolgraphError('INVALID_INPUT', 'putWeights: stepCalibration must hold as many increasing upper bounds as increasing values in [0, 1], at least one');
