@@ -171,6 +171,23 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
     }
   });
 
+  it('evaluates workflow suggestion with a line per method carrying node-F1 and edge-F1', () => {
+    const { status, stdout } = run(['eval', 'dag', '--data', FIXTURE, '--folds', '2', '--json']);
+    expect(status).toBe(0);
+    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { task: string; method: string; n: number; nodeF1: number; edgeF1: number; folds: number });
+    expect(lines.map((l) => l.method)).toEqual(['chain', 'toolgraph']);
+    for (const l of lines) {
+      expect(l.task).toBe('dag');
+      expect(l.folds).toBe(2);
+      expect(l.n).toBeGreaterThan(0);
+      for (const f of [l.nodeF1, l.edgeF1]) expect(f >= 0 && f <= 1).toBe(true);
+    }
+    const table = run(['eval', 'dag', '--data', FIXTURE, '--folds', '2']);
+    expect(table.status).toBe(0);
+    expect(table.stdout).toMatch(/nodeF1/);
+    expect(table.stdout).toMatch(/edgeF1/);
+  });
+
   it('evaluates on a held-out quarter of train with --validation, never on test, and marks the lines', async () => {
     const { loadDataset } = await import('../../src/schema/dataset.js');
     const { splitsOf } = await import('../../bench/eval/splits.js');
