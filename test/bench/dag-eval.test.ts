@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { evaluateDag, goldEdges } from '../../bench/eval/dag-eval.js';
+import { splitsOf } from '../../bench/eval/splits.js';
 import type { Dataset } from '../../src/schema/dataset.js';
 import { parseWorkflowRecord, type WorkflowRecord } from '../../src/schema/trace.js';
 
@@ -94,5 +95,13 @@ describe('eval dag', () => {
     const folded = evaluateDag(dataset(), { folds: 3 });
     // Every record of two tools or more with a request is asked once, in the fold holding it.
     expect(folded.map((r) => r.n)).toEqual([29, 29]);
+  });
+
+  it('with validation, asks train\'s held-out quarter and never test', () => {
+    const [split] = splitsOf(dataset().workflows, { validation: true });
+    const heldOut = split!.test.filter((w) => w.tools.length >= 2 && w.intent !== '');
+    expect(heldOut.length).toBeGreaterThan(0);
+    expect(heldOut.every((w) => w.split === 'train')).toBe(true);
+    expect(evaluateDag(dataset(), { validation: true }).map((r) => r.n)).toEqual([heldOut.length, heldOut.length]);
   });
 });
