@@ -109,6 +109,7 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
       [['eval', 'next', '--context', '--data', FIXTURE], "INVALID_INPUT: eval: --context applies to 'search' only, not 'next'"],
       [['eval', 'next', '--cold-tools', '--data', FIXTURE], "INVALID_INPUT: eval: --cold-tools applies to 'search' without --context only"],
       [['eval', 'search', '--cold-tools', '--context', '--data', FIXTURE], "INVALID_INPUT: eval: --cold-tools applies to 'search' without --context only"],
+      [['eval', 'nomatch', '--data', FIXTURE], 'INVALID_INPUT: eval nomatch: --foreign DIR2 is required'],
       [['search', 'flights', '--profile', 'spec', '--data', FIXTURE], 'INVALID_INPUT'],
     ];
     for (const [args, message] of cases) {
@@ -186,6 +187,23 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
     expect(table.status).toBe(0);
     expect(table.stdout).toMatch(/nodeF1/);
     expect(table.stdout).toMatch(/edgeF1/);
+  });
+
+  it('evaluates no-match against foreign requests, a line per pair, both rates in it', () => {
+    const { status, stdout } = run(['eval', 'nomatch', '--data', FIXTURE, '--foreign', 'samples/nestful', '--json']);
+    expect(status).toBe(0);
+    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => [l['task'], l['data'], l['foreign'], l['foreignN']])).toEqual([['nomatch', 'tiny', 'nestful', 60]]);
+    for (const key of ['inDomainNoMatch', 'foreignNoMatch', 'hit1', 'hit1Always', 'recall5']) {
+      const value = lines[0]![key] as number;
+      expect(value >= 0 && value <= 1, key).toBe(true);
+    }
+    expect(lines[0]!['validation']).toBeUndefined();
+    const validation = run(['eval', 'nomatch', '--data', FIXTURE, '--foreign', 'samples/nestful', '--validation', '--json']);
+    expect((JSON.parse(validation.stdout.trim()) as { validation?: boolean }).validation).toBe(true);
+    const table = run(['eval', 'nomatch', '--data', FIXTURE, '--foreign', 'samples/nestful']);
+    expect(table.stdout).toMatch(/foreignNoMatch/);
+    expect(table.stdout).toContain('calibration curve');
   });
 
   it('evaluates on a held-out quarter of train with --validation, never on test, and marks the lines', async () => {
