@@ -273,6 +273,30 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
     expect((JSON.parse(flagged.stdout.trim()) as Record<string, unknown>)['nodeFlags']).toEqual(['--max-semi-space-size=64']);
   });
 
+  it('runs the search and dag bench cases, each latency with its quality beside it', async () => {
+    // A small catalogue: the shape of the lines, and that speed was not bought with quality.
+    // The 10,000-tool targets are the bench's to measure (README, Performance), never a test's.
+    const small = ['--tools', '500', '--edges', '4000', '--json'];
+    const [search, dag] = await Promise.all([runAsync(['bench', '--case', 'search', ...small]), runAsync(['bench', '--case', 'dag', ...small])]);
+    for (const result of [search, dag]) expect(result.status, result.stderr).toBe(0);
+    const s = JSON.parse(search.stdout.trim()) as Record<string, any>;
+    const d = JSON.parse(dag.stdout.trim()) as Record<string, any>;
+    for (const line of [s, d]) {
+      expect(line['tools']).toBe(500);
+      expect(line['queries']).toBe(2000);
+      expect(line['embedder']).toBe('hashed-384');
+      expect(line['p50Ms']).toBeGreaterThan(0);
+      expect(line['p99Ms']).toBeGreaterThanOrEqual(line['p50Ms']);
+    }
+    expect(s['case']).toBe('search');
+    // The held-out intents name their tools' own words: search finds nearly all of them first.
+    expect(s['hit1']).toBeGreaterThan(0.9);
+    for (const key of ['misspelt', 'withContext', 'seedWithContext', 'withNoMatchRule']) expect(s[key].hit1).toBeGreaterThan(0.5);
+    expect(d['case']).toBe('dag');
+    expect(d['nodeF1']).toBeGreaterThan(0.6);
+    expect(d['clauses'].nodeF1).toBeGreaterThan(0.6);
+  });
+
   it('exits 2 on bad usage and 3 when data is missing, with the error code on stderr', () => {
     const unknown = run(['frobnicate']);
     expect(unknown.status).toBe(2);
