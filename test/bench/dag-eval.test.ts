@@ -81,6 +81,10 @@ describe('eval dag', () => {
     expect(toolgraph.edgeF1).toBeCloseTo((2 * 0.8) / 1.8, 12);
     expect(toolgraph.okShare! + toolgraph.rejectShare!).toBeLessThanOrEqual(1);
     expect(toolgraph.stepLoss).toBeGreaterThan(0);
+    // The baseline takes the same tools in search's rank order, which here puts the second step
+    // first every time: every node right, every edge wrong.
+    const chain = results.find((r) => r.method === 'chain')!;
+    expect([chain.meanNodes, chain.nodeF1, chain.edgeF1]).toEqual([2, 1, 0]);
   });
 
   it('micro-averages: F1 is the harmonic mean of the summed precision and recall', () => {
