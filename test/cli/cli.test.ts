@@ -189,6 +189,34 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
     expect(table.stdout).toMatch(/edgeF1/);
   });
 
+  it('with --cold-tools, asks only the test requests that name a held-out tool, and marks the lines', async () => {
+    const { loadDataset } = await import('../../src/schema/dataset.js');
+    const { isColdTool } = await import('../../bench/eval/splits.js');
+    const dataset = await loadDataset(`${ROOT}samples/nestful`);
+    const asked = dataset.workflows.filter((w) => w.split === 'test' && w.intent !== '' && w.tools.some(isColdTool));
+    expect(asked.length).toBeGreaterThan(0);
+    const { status, stdout } = run(['eval', 'search', '--data', 'samples/nestful', '--cold-tools', '--json']);
+    expect(status).toBe(0);
+    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { method: string; n: number; coldTools?: boolean });
+    expect(lines.map((l) => l.method)).toEqual(['bm25', 'learned', 'unfitted', 'toolgraph']);
+    for (const l of lines) {
+      expect(l.coldTools).toBe(true);
+      expect(l.n).toBe(asked.length);
+    }
+  });
+
+  it('evaluates capability ranking with a line per method', () => {
+    const { status, stdout } = run(['eval', 'capability', '--data', 'samples/nestful', '--json']);
+    expect(status).toBe(0);
+    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { task: string; method: string; n: number; hit1: number; mrr: number });
+    expect(lines.map((l) => l.method)).toEqual(['semantic', 'semantic-boost', 'passive', 'passive-boost', 'overlap', 'toolgraph']);
+    for (const l of lines) {
+      expect(l.task).toBe('capability');
+      expect(l.n).toBeGreaterThan(0);
+      expect(l.hit1 >= 0 && l.hit1 <= l.mrr && l.mrr <= 1).toBe(true);
+    }
+  });
+
   it('evaluates no-match against foreign requests, a line per pair, both rates in it', () => {
     const { status, stdout } = run(['eval', 'nomatch', '--data', FIXTURE, '--foreign', 'samples/nestful', '--json']);
     expect(status).toBe(0);
