@@ -19,6 +19,11 @@ function run(args: string[]): { status: number; stdout: string; stderr: string }
   return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
+/** The JSON lines a `--json` command printed, one value per line. */
+function jsonLines<T>(stdout: string): T[] {
+  return stdout.trim().split('\n').map((l) => JSON.parse(l) as T);
+}
+
 /**
  * run() without blocking this worker: a long child (a demo, a store command) under spawnSync
  * would starve vitest's own messages and fail the run with an RPC timeout.
@@ -55,7 +60,7 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
     await inTempDir('toolgraph-cli-demo-', async (dataDir) => {
       const { status, stdout } = await runAsync(['demo', '--json', '--data-dir', dataDir]);
       expect(status).toBe(0);
-      const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+      const lines = jsonLines<Record<string, any>>(stdout);
       expect(lines[0]!['stats'].traces).toBeGreaterThan(200);
       expect(lines[1]!['prediction'].kind).toBe('prediction');
       expect(lines[1]!['prediction'].items[0].tool).toBe('TripadvisorSearchHotels');
@@ -70,7 +75,7 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
       // The second run finds everything stored and fitted, and answers the same from the store.
       const again = await runAsync(['demo', '--json', '--data-dir', dataDir]);
       expect(again.status).toBe(0);
-      const second = again.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+      const second = jsonLines<Record<string, any>>(again.stdout);
       expect(second[0]!['store']).toMatchObject({ stored: 0, alreadyStored: 300, fitted: false });
       expect(second[1]!['prediction'].items).toEqual(lines[1]!['prediction'].items);
     });
@@ -152,7 +157,7 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
     expect(run(['search', 'book a flight', '--data', FIXTURE, '--context', 'search_airport', '--profile', 'seed']).stdout).toMatch(/^results \(profile seed, graph version \d+, coverage [0-9.]+, similarity [0-9.]+\)\n/);
     const { status, stdout } = run(['eval', 'search', '--context', '--data', FIXTURE, '--folds', '2', '--json']);
     expect(status).toBe(0);
-    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { method: string; context: boolean; n: number; hit5: number });
+    const lines = jsonLines<{ method: string; context: boolean; n: number; hit5: number }>(stdout);
     expect(lines.map((l) => l.method)).toEqual(['bm25', 'search', 'seed', 'toolgraph']);
     for (const l of lines) {
       expect(l.context).toBe(true);
@@ -163,7 +168,7 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
   it('evaluates with one JSON line per method', () => {
     const { status, stdout } = run(['eval', 'next', '--data', FIXTURE, '--folds', '2', '--json']);
     expect(status).toBe(0);
-    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { task: string; method: string; hit1: number });
+    const lines = jsonLines<{ task: string; method: string; hit1: number }>(stdout);
     expect(lines.map((l) => l.method)).toEqual(['popularity', 'markov1', 'markov2', 'seed', 'toolgraph']);
     for (const l of lines) {
       expect(l.task).toBe('next');
@@ -175,7 +180,7 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
   it('evaluates workflow suggestion with a line per method carrying node-F1 and edge-F1', () => {
     const { status, stdout } = run(['eval', 'dag', '--data', FIXTURE, '--folds', '2', '--json']);
     expect(status).toBe(0);
-    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { task: string; method: string; n: number; nodeF1: number; edgeF1: number; folds: number });
+    const lines = jsonLines<{ task: string; method: string; n: number; nodeF1: number; edgeF1: number; folds: number }>(stdout);
     expect(lines.map((l) => l.method)).toEqual(['chain', 'toolgraph']);
     for (const l of lines) {
       expect(l.task).toBe('dag');
@@ -197,7 +202,7 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
     expect(asked.length).toBeGreaterThan(0);
     const { status, stdout } = run(['eval', 'search', '--data', 'samples/nestful', '--cold-tools', '--json']);
     expect(status).toBe(0);
-    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { method: string; n: number; coldTools?: boolean });
+    const lines = jsonLines<{ method: string; n: number; coldTools?: boolean }>(stdout);
     expect(lines.map((l) => l.method)).toEqual(['bm25', 'learned', 'unfitted', 'toolgraph']);
     for (const l of lines) {
       expect(l.coldTools).toBe(true);
@@ -208,7 +213,7 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
   it('evaluates capability ranking with a line per method', () => {
     const { status, stdout } = run(['eval', 'capability', '--data', 'samples/nestful', '--json']);
     expect(status).toBe(0);
-    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { task: string; method: string; n: number; hit1: number; mrr: number });
+    const lines = jsonLines<{ task: string; method: string; n: number; hit1: number; mrr: number }>(stdout);
     expect(lines.map((l) => l.method)).toEqual(['semantic', 'semantic-boost', 'passive', 'passive-boost', 'overlap', 'toolgraph']);
     for (const l of lines) {
       expect(l.task).toBe('capability');
@@ -220,7 +225,7 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
   it('evaluates no-match against foreign requests, a line per pair, both rates in it', () => {
     const { status, stdout } = run(['eval', 'nomatch', '--data', FIXTURE, '--foreign', 'samples/nestful', '--json']);
     expect(status).toBe(0);
-    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = jsonLines<Record<string, unknown>>(stdout);
     expect(lines.map((l) => [l['task'], l['data'], l['foreign'], l['foreignN']])).toEqual([['nomatch', 'tiny', 'nestful', 60]]);
     for (const key of ['inDomainNoMatch', 'foreignNoMatch', 'hit1', 'hit1Always', 'recall5']) {
       const value = lines[0]![key] as number;
@@ -242,7 +247,7 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
     expect(heldOut.every((w) => w.split === 'train')).toBe(true);
     const { status, stdout } = run(['eval', 'search', '--data', 'samples/nestful', '--validation', '--json']);
     expect(status).toBe(0);
-    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { method: string; n: number; validation?: boolean });
+    const lines = jsonLines<{ method: string; n: number; validation?: boolean }>(stdout);
     expect(lines.map((l) => l.method)).toEqual(['bm25', 'learned', 'unfitted', 'toolgraph']);
     for (const l of lines) {
       expect(l.validation).toBe(true);
@@ -257,7 +262,7 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
   it('evaluates the feedback loop on a drift replay, undrifted rows in the same run', () => {
     const { status, stdout } = run(['eval', 'feedback', '--data', 'samples/nestful', '--json']);
     expect(status).toBe(0);
-    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { task: string; phase: string; method: string; hit1: number });
+    const lines = jsonLines<{ task: string; phase: string; method: string; hit1: number }>(stdout);
     expect(lines.map((l) => `${l.phase}/${l.method}`)).toEqual([
       'undrifted/toolgraph',
       'undrifted/seed',
@@ -271,7 +276,7 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
   it('scores ReasoningTraces with their breakdown, contributing the valuable ones to novelty', () => {
     const { status, stdout } = run(['score', 'samples/reasoning-traces.jsonl', '--json']);
     expect(status).toBe(0);
-    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    const lines = jsonLines<Record<string, any>>(stdout);
     expect(lines).toHaveLength(4);
     // Trace 4 is a single thought: spec 000 pins its value at 0.1.
     expect(lines[3]!['score']).toBe(0.1);
@@ -420,7 +425,7 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
       expect(registered.status, registered.stderr).toBe(0);
       expect(JSON.parse(registered.stdout)).toMatchObject({ capabilities: 1 });
       const listed = await runAsync(['capabilities', 'list', '--data-dir', dataDir, '--json']);
-      expect(listed.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: string }).map((c) => c.id)).toContain('fly');
+      expect(jsonLines<{ id: string }>(listed.stdout).map((c) => c.id)).toContain('fly');
       const ranked = await runAsync(['capabilities', 'rank', '--intent', 'book a flight', '--data-dir', dataDir, '--json']);
       expect((JSON.parse(ranked.stdout) as { items: { capability: string }[] }).items[0]!.capability).toBe('fly');
       const shown = await runAsync(['capabilities', 'show', 'fly', '--data-dir', dataDir]);
