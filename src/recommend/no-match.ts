@@ -2,8 +2,8 @@
  * Does anything fit this request, once a fit has seen held-out in-domain requests: three readings
  * of an answer, each against its own distribution over those requests, combined into one.
  *
- *   coverage    the best share of the request's information a returned tool explains
- *               (query-coverage.ts)
+ *   coverage    the best share of the request's information one of the first MATCH_TOOLS
+ *               tools explains (query-coverage.ts)
  *   similarity  how much the request resembles the nearest recorded request (intentSimilarity)
  *   confidence  the ranker's probability for its first tool
  *
@@ -59,6 +59,13 @@ export const NO_MATCH_QUANTILE = 0.025;
  * small (metatool's fit sees 16,889 requests).
  */
 export const NO_MATCH_SAMPLE = 512;
+
+/**
+ * How many of the ranking's first tools the coverage reads, whatever k the caller asks for: the
+ * held-out readings are taken at this many, so a verdict read over fewer (k = 1) would turn away
+ * more requests than the calibration allows, and one read over more would let more through.
+ */
+export const MATCH_TOOLS = 5;
 
 /** (#{s <= x} + 1/2) / (m + 1) over an ascending sample: the lower-tail p-value of x. */
 export function lowerTail(sample: readonly number[], x: number): number {

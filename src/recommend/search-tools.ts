@@ -25,7 +25,7 @@ import { logNormaliser } from './linear-profile.js';
 import { topBuffer, type RecommenderModel } from './model.js';
 import { mergeNewer, newerSignals, scoreNewer, withNewer } from './newer-scores.js';
 import { DEFAULT_K, type Profile } from './predict-next.js';
-import { fits, lowReadings, type MatchEvidence } from './no-match.js';
+import { fits, lowReadings, MATCH_TOOLS, type MatchEvidence } from './no-match.js';
 import { coverage, intentSimilarity, queryWords } from './query-coverage.js';
 import { modeWeights, scoreTouchedRows } from './score-rows.js';
 import { seedSearchScores } from './seed-search.js';
@@ -58,14 +58,17 @@ export interface SearchResult {
   readonly profile: Profile;
   readonly version: number;
   readonly items: readonly SearchItem[];
-  /** Best share of the query's information a returned tool accounts for (query-coverage.ts). */
+  /**
+   * Best share of the query's information one of the ranking's first MATCH_TOOLS (5) tools
+   * accounts for, whatever k (query-coverage.ts).
+   */
   readonly coverage: number;
   /**
    * How much the query resembles the nearest recorded request (query-coverage.ts,
    * intentSimilarity), where a fitted no-match rule reads it.
    */
   readonly similarity?: number;
-  /** With `no-match`: the query words no returned tool explains, and a sentence saying so. */
+  /** With `no-match`: the query words none of those tools explains, and a sentence saying so. */
   readonly unmatched?: readonly string[];
   readonly hint?: string;
   /** Context tools neither the model nor the live graph has, ignored (as predictNext's). */
@@ -117,7 +120,9 @@ function search(
   collectFeatures(graph, model.text, { context: fitted ? context : [], intent: tokens, intentText: request.query, weights, ...live, ...(intents ? { recentIntents: intents } : {}) }, scratch);
   try {
     const k = request.k ?? DEFAULT_K;
-    const top = topBuffer(model, Math.min(k, graph.n));
+    // Ranked as far as the no-match readings reach, so the verdict is the same for every k.
+    const reach = Math.max(k, MATCH_TOOLS);
+    const top = topBuffer(model, Math.min(reach, graph.n));
     const logZ = profile === 'seed' ? seedTop(model, withContext ? context : [], top) : fittedTop(model, mode, top);
     // The seed profile's scores are its formula's own: a newer tool has no place on that scale.
     const newer = profile === 'default' && recent !== undefined && scratch.newer.size > 0 ? scoreNewer(scratch.newer, recent, graph.maxCalls, weights) : null;
@@ -135,13 +140,14 @@ function search(
     if (newer !== null) {
       // Nothing is known yet of a newer tool's outcomes but its successes: reliability 1.
       const item = (i: number, score: number): SearchItem => ({ tool: recent!.nameOf(scratch.newer.tools[i]!), kind: 'tool', score, signals: newerSignals(scratch.newer, i), reliability: 1 });
-      mergeNewer(items, newer, scratch.newer.size, item, k, normaliser);
+      mergeNewer(items, newer, scratch.newer.size, item, reach, normaliser);
       // Live indexes are the model's for the tools it has (recent-transitions.ts).
       kept.length = 0;
       for (const item of items) kept.push(recent!.liveIndex(item.tool)!);
     }
     const words = queryWords(model.text, byWord);
-    const fit = coverage(model.text, words, kept, items.length, intents);
+    const fit = coverage(model.text, words, kept, Math.min(items.length, MATCH_TOOLS), intents);
+    if (items.length > k) items.length = k;
     // Measured where a fitted rule reads it (or the fit asks for every reading).
     const read = model.weights.noMatch !== undefined || model.weights.noMatchSimilarity !== undefined || measureAll;
     const similarity = read ? intentSimilarity(model.text, words) : undefined;

@@ -189,6 +189,30 @@ describe('searchTools', () => {
     expect(searchTools(model({ ...PRIOR_WEIGHTS, noMatch, noMatchCoverage: 0.99 }), { query: 'how many yen for twenty euros', context: [], k: 2 }).kind).toBe('results');
   });
 
+  it('gives the same verdict, coverage and hint for every k: the readings are the first five tools', () => {
+    // "euros" is currency_convert's (a recorded intent's word), "flights between two airports"
+    // flight_search's: the first tool covers a third, the second most of the request.
+    const floored = model({ ...PRIOR_WEIGHTS, noMatchCoverage: 0.5 });
+    const query = 'euros for flights between two airports';
+    const answers = [1, 2, 3, 5, 10].map((k) => searchTools(floored, { query, context: [], k }));
+    expect(answers[0]!.items.map((i) => i.tool)).toEqual(['currency_convert']);
+    expect(answers[1]!.items.map((i) => i.tool)).toEqual(['currency_convert', 'flight_search']);
+    for (const answer of answers) {
+      expect(answer.kind).toBe('results');
+      expect(answer.coverage).toBe(answers[4]!.coverage);
+      expect(answer.coverage).toBeGreaterThan(0.5);
+      expect(answer.items).toEqual(answers[4]!.items.slice(0, answer.items.length));
+    }
+    // Refused alike at every k, the hint naming the same words.
+    const refused = [1, 3, 10].map((k) => searchTools(floored, { query: 'knit a scarf for my flights', context: [], k }));
+    for (const answer of refused) expect(answer).toMatchObject({ kind: 'no-match', coverage: refused[0]!.coverage, unmatched: ['knit', 'scarf'], hint: refused[0]!.hint });
+    // Under a fitted calibration too (its readings were taken at five tools).
+    const noMatch = { coverage: [0.3, 0.5, 0.7, 1], similarity: [0, 0.1, 0.5, 1], confidence: [0.2, 0.4, 0.9, 1], threshold: -4, wordsThreshold: -3 };
+    const calibrated = model({ ...PRIOR_WEIGHTS, noMatch });
+    const kinds = [1, 2, 3, 5].map((k) => searchTools(calibrated, { query, context: [], k }));
+    for (const answer of kinds) expect(answer).toMatchObject({ kind: kinds[3]!.kind, coverage: kinds[3]!.coverage, similarity: kinds[3]!.similarity });
+  });
+
   it('measures the similarity to the nearest recorded request as a tf-idf cosine over the intents', () => {
     const m = model();
     const sim = (text: string) => intentSimilarity(m.text, queryWords(m.text, tokenizeByWord(text)));
