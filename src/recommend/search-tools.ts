@@ -92,7 +92,7 @@ export function searchTools(model: RecommenderModel, request: SearchRequest, rec
  * rule takes (no-match.ts): the fit reads them for held-out requests.
  */
 export function searchEvidence(model: RecommenderModel, query: string): MatchEvidence {
-  return search(model, { query, k: DEFAULT_K }, undefined, undefined, true).evidence;
+  return search(model, { query, k: MATCH_TOOLS }, undefined, undefined, true).evidence;
 }
 
 function search(
