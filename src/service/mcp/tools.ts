@@ -52,7 +52,8 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
   {
     name: 'search_tools',
     title: 'Search tools',
-    description: 'Rank the tools that fit a request in words, optionally given the tools called so far.',
+    description:
+      'Rank the tools that fit a request in words, optionally given the tools called so far; each item has a per-signal breakdown. When nothing in the catalogue fits, kind is no-match: the items are only the nearest tools, and the hint says what fell short (the words nothing matched, or a request unlike any recorded one).',
     write: false,
     input: searchRequestSchema,
     output: searchResultSchema,
