@@ -133,6 +133,12 @@ describe('recent intents', () => {
     expect(found.coverage).toBe(1);
     expect(found.items[0]).toMatchObject({ tool: 'kayak_rental', reliability: 1, signals: { intent: expect.any(Number), popularity: 1, lexical: 0 } });
     expect(found.items[0]!.signals.intent).toBeGreaterThan(0.9);
+    // Merged with the model's tools, a newer one keeps its place at every k, and the verdict and
+    // coverage are read over the same first five tools whatever k (search-tools.ts, MATCH_TOOLS).
+    const [one, ten] = [1, 10].map((k) => tg.searchTools({ query: 'a kayak flight', k }));
+    expect(ten!.items.map((i) => i.tool)).toEqual(['kayak_rental', 'search', 'book', 'weather']);
+    expect(one!.items).toEqual(ten!.items.slice(0, 1));
+    expect(one).toMatchObject({ kind: ten!.kind, coverage: ten!.coverage });
     // Answered by the snapshot's formula alone, the seed profile ranks the model's tools only.
     expect(tg.searchTools({ query: 'kayak', profile: 'seed', k: 10 }).items.map((i) => i.tool)).not.toContain('kayak_rental');
     // With context, a newer tool that live transitions reach from it is ranked as well.
