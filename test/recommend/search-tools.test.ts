@@ -213,6 +213,41 @@ describe('searchTools', () => {
     for (const answer of kinds) expect(answer).toMatchObject({ kind: kinds[3]!.kind, coverage: kinds[3]!.coverage, similarity: kinds[3]!.similarity });
   });
 
+  it('gives every k the same verdict and a prefix of the same ranking, on random catalogues and requests', () => {
+    const rng = createRng(23);
+    const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)]!;
+    const vocabulary = Array.from({ length: 30 }, (_, i) => `word${String.fromCharCode(97 + (i % 26))}${Math.floor(i / 26)}`);
+    const phrase = (n: number) => Array.from({ length: n }, () => pick(vocabulary)).join(' ');
+    const noMatch = { coverage: [0.2, 0.4, 0.6, 0.8, 1], similarity: [0, 0.2, 0.4, 0.6, 1], confidence: [0.1, 0.2, 0.4, 0.6, 1], threshold: -4, wordsThreshold: -3 };
+    let refused = 0;
+    let answered = 0;
+    for (let round = 0; round < 4; round++) {
+      const tools = new Map(Array.from({ length: 12 }, (_, i) => [`tool_${round}_${i}`, tool(`tool_${round}_${i}`, phrase(5))]));
+      const names = [...tools.keys()];
+      const g = new ToolGraph();
+      for (const name of names) g.addTool(name);
+      for (let t = 0; t < 40; t++) g.ingest(trace(Array.from({ length: 1 + Math.floor(rng() * 3) }, () => pick(names)), { intent: phrase(3 + Math.floor(rng() * 4)) }));
+      for (const weights of [{ ...PRIOR_WEIGHTS, noMatchCoverage: 0.6 }, { ...PRIOR_WEIGHTS, noMatch }]) {
+        const m = buildModel(g, tools, weights, { embedding: hashedTextEmbedding() });
+        for (let q = 0; q < 25; q++) {
+          const query = `${phrase(1 + Math.floor(rng() * 4))}${rng() < 0.3 ? ' unheardof' : ''}`;
+          const all = searchTools(m, { query, context: [], k: 12 });
+          const five = searchTools(m, { query, context: [], k: 5 });
+          if (five.kind === 'no-match') refused++;
+          else answered++;
+          for (const k of [1, 2, 3, 4, 7, 12]) {
+            const answer = searchTools(m, { query, context: [], k });
+            expect(answer.items).toEqual(all.items.slice(0, k));
+            expect({ ...answer, items: [] }).toEqual({ ...five, items: [] });
+          }
+        }
+      }
+    }
+    // Both verdicts were put to the test.
+    expect(refused).toBeGreaterThan(10);
+    expect(answered).toBeGreaterThan(10);
+  });
+
   it('measures the similarity to the nearest recorded request as a tf-idf cosine over the intents', () => {
     const m = model();
     const sim = (text: string) => intentSimilarity(m.text, queryWords(m.text, tokenizeByWord(text)));
