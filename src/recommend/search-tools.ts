@@ -134,6 +134,8 @@ function search(
       // A tool (or, with context, a transition) whose failure rate is credibly above 1/2 is left out.
       if (top.scores[i] === -Infinity) continue;
       kept.push(c);
+      // Tools past k are read for the verdict only; the newer tools' merge ranks among them all.
+      if (items.length >= k && newer === null) continue;
       const score = normaliser === null ? top.scores[i]! : Math.exp(top.scores[i]! - normaliser);
       items.push({ tool: graph.names[c]!, kind: 'tool', score, signals: breakdown(graph, scratch, c), reliability: reliabilityOf(model, fitted ? scratch.last : -1, c) });
     }
@@ -146,7 +148,7 @@ function search(
       for (const item of items) kept.push(recent!.liveIndex(item.tool)!);
     }
     const words = queryWords(model.text, byWord);
-    const fit = coverage(model.text, words, kept, Math.min(items.length, MATCH_TOOLS), intents);
+    const fit = coverage(model.text, words, kept, Math.min(kept.length, MATCH_TOOLS), intents);
     if (items.length > k) items.length = k;
     // Measured where a fitted rule reads it (or the fit asks for every reading).
     const read = model.weights.noMatch !== undefined || model.weights.noMatchSimilarity !== undefined || measureAll;
