@@ -6,6 +6,7 @@
  * counts as a miss) and without it (the same ranking, always answered), and the share of each
  * whose suggested workflow (suggestDag) comes back `reject`.
  */
+import { realpathSync } from 'node:fs';
 import { suggestDag } from '../../src/recommend/dag/suggest-dag.js';
 import { searchTools } from '../../src/recommend/search-tools.js';
 import type { Dataset } from '../../src/schema/dataset.js';
@@ -51,8 +52,10 @@ export const CURVE_QUANTILES = [0.02, 0.05, 0.1, 0.2] as const;
 
 /**
  * One model per dataset, trained once, and its in-domain searches run once; then each foreign
- * dataset (skipping one of the same name) is searched against it. With `validation`, every
- * dataset's held-out quarter of train stands in for its test split.
+ * dataset is searched against it, skipping the same folder (by its real path: `--foreign` may
+ * name the folder of all the datasets `--data` names, and a copy elsewhere is the user's to
+ * ask for). With `validation`, every dataset's held-out quarter of train stands in for its test
+ * split.
  */
 export function evaluateNoMatch(dataset: Dataset, foreigns: readonly Dataset[], seed?: number, validation = false): NoMatchResult[] {
   const split = splitsOf(dataset.workflows, { validation })[0]!;
@@ -85,7 +88,7 @@ export function evaluateNoMatch(dataset: Dataset, foreigns: readonly Dataset[], 
   const sorted = inDomain.map((q) => q.coverage).sort((a, b) => a - b);
   const thresholds = sorted.length === 0 ? [] : CURVE_QUANTILES.map((quantile) => ({ quantile, threshold: sorted[Math.floor(quantile * (sorted.length - 1))]! }));
   return foreigns
-    .filter((foreign) => foreign.name !== dataset.name)
+    .filter((foreign) => realpathSync(foreign.dir) !== realpathSync(dataset.dir))
     .map((foreign) => {
       let foreignN = 0;
       let foreignNoMatch = 0;

@@ -130,6 +130,12 @@ async function runNoMatch(values: Values, data: string): Promise<void> {
   for (const dir of datasetDirs(data)) {
     const dataset = await loadDataset(dir);
     for (const result of evaluateNoMatch(dataset, foreign, seed, values['validation'] === true)) {
+      // A rate over no request is not 0: say so, as the other evaluations do, and print no row.
+      if (result.n === 0 || result.foreignN === 0) {
+        const empty = result.n === 0 ? dataset.name : result.foreign;
+        process.stderr.write(`${dataset.name} against ${result.foreign}: ${empty} has no test workflow with an intent; skipped\n`);
+        continue;
+      }
       if (values['json'] === true) process.stdout.write(`${JSON.stringify({ ...result, ...validationMark(values) })}\n`);
       rows.push(result);
     }

@@ -21,6 +21,10 @@ export async function runCapabilityEval(dirs: readonly string[], run: Capability
     const bar = progressBar(`capability ${dataset.name}`);
     const results = evaluateCapabilities(dataset, { seed: run.seed, validation: run.validation, ...(run.folds ? { folds: run.folds } : {}), onProgress: (d, t) => bar.update(d, t) });
     bar.stop();
+    if (results.every((r) => r.n === 0)) {
+      process.stderr.write(`${dataset.name}: no test workflow that a learned capability matches; skipped\n`);
+      continue;
+    }
     for (const r of results) {
       const line = { ...r, ...(run.folds ? { folds: run.folds } : {}), ...(run.validation ? { validation: true } : {}) };
       if (run.json) process.stdout.write(`${JSON.stringify(line)}\n`);

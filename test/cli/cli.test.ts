@@ -222,7 +222,7 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
     }
   });
 
-  it('evaluates no-match against foreign requests, a line per pair, both rates in it', () => {
+  it('evaluates no-match against foreign requests, a line per pair, both rates in it', async () => {
     const { status, stdout } = run(['eval', 'nomatch', '--data', FIXTURE, '--foreign', 'samples/nestful', '--json']);
     expect(status).toBe(0);
     const lines = jsonLines<Record<string, unknown>>(stdout);
@@ -232,13 +232,53 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
       expect(value >= 0 && value <= 1, key).toBe(true);
     }
     expect(lines[0]!['validation']).toBeUndefined();
-    const validation = run(['eval', 'nomatch', '--data', FIXTURE, '--foreign', 'samples/nestful', '--validation', '--json']);
-    expect((JSON.parse(validation.stdout.trim()) as { validation?: boolean }).validation).toBe(true);
+    // The fixture's validation quarter holds no request, so a copy of the sample stands in as foreign.
+    await inTempDir('toolgraph-cli-nomatch-', (dir) => {
+      const copy = join(dir, 'copy');
+      mkdirSync(copy);
+      for (const file of ['workflows.jsonl', 'tools.jsonl']) writeFileSync(join(copy, file), readFileSync(`${ROOT}samples/nestful/${file}`));
+      const validation = run(['eval', 'nomatch', '--data', 'samples/nestful', '--foreign', copy, '--validation', '--json']);
+      expect((JSON.parse(validation.stdout.trim()) as { validation?: boolean }).validation).toBe(true);
+    });
     const table = run(['eval', 'nomatch', '--data', FIXTURE, '--foreign', 'samples/nestful']);
     expect(table.stdout).toMatch(/foreignNoMatch/);
     expect(table.stdout).toContain('calibration curve');
   });
 
+  it('skips, saying so, a dataset with nothing to evaluate, instead of printing rates over no request', async () => {
+    await inTempDir('toolgraph-cli-skip-', (dir) => {
+      // The fixture with every workflow moved to train: no test request is left.
+      const trainOnly = join(dir, 'train-only');
+      mkdirSync(trainOnly);
+      const lines = readFileSync(join(FIXTURE, 'workflows.jsonl'), 'utf8').split('\n').filter((l) => l.trim() !== '');
+      writeFileSync(join(trainOnly, 'workflows.jsonl'), lines.map((l) => JSON.stringify({ ...(JSON.parse(l) as object), split: 'train' })).join('\n'));
+      writeFileSync(join(trainOnly, 'tools.jsonl'), readFileSync(join(FIXTURE, 'tools.jsonl')));
+      for (const task of ['next', 'search', 'dag', 'capability', 'feedback']) {
+        const { status, stdout, stderr } = run(['eval', task, '--data', trainOnly, '--json']);
+        expect([task, status, stdout]).toEqual([task, 0, '']);
+        expect(stderr).toMatch(/train-only: no .*; skipped/);
+      }
+      const inDomainEmpty = run(['eval', 'nomatch', '--data', trainOnly, '--foreign', 'samples/nestful', '--json']);
+      expect([inDomainEmpty.status, inDomainEmpty.stdout]).toEqual([0, '']);
+      expect(inDomainEmpty.stderr).toContain('train-only against nestful: train-only has no test workflow with an intent; skipped');
+      const foreignEmpty = run(['eval', 'nomatch', '--data', FIXTURE, '--foreign', trainOnly, '--json']);
+      expect([foreignEmpty.status, foreignEmpty.stdout]).toEqual([0, '']);
+      expect(foreignEmpty.stderr).toContain('tiny against train-only: train-only has no test workflow with an intent; skipped');
+    });
+  });
+
+  it('evaluates no-match against a copy of the dataset in another folder, and skips only the same folder', async () => {
+    await inTempDir('toolgraph-cli-copy-', (dir) => {
+      const copy = join(dir, 'tiny');
+      mkdirSync(copy);
+      for (const file of ['workflows.jsonl', 'tools.jsonl']) writeFileSync(join(copy, file), readFileSync(join(FIXTURE, file)));
+      const other = run(['eval', 'nomatch', '--data', FIXTURE, '--foreign', copy, '--json']);
+      expect(other.status).toBe(0);
+      expect(jsonLines<{ foreign: string }>(other.stdout).map((l) => l.foreign)).toEqual(['tiny']);
+      const same = run(['eval', 'nomatch', '--data', FIXTURE, '--foreign', `${FIXTURE}/.`, '--json']);
+      expect([same.status, same.stdout]).toEqual([0, '']);
+    });
+  });
   it('evaluates on a held-out quarter of train with --validation, never on test, and marks the lines', async () => {
     const { loadDataset } = await import('../../src/schema/dataset.js');
     const { splitsOf } = await import('../../bench/eval/splits.js');
