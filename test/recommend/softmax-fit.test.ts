@@ -84,6 +84,26 @@ describe('fitSoftmax', () => {
     for (let f = 0; f < DIMS; f++) expect(Math.abs(result.weights[f]! - trueW[f]!)).toBeLessThan(0.35);
   });
 
+  it('fits a problem with features no row holds exactly as the problem without them', () => {
+    // The same problem with two all-zero features put between its three (a search fills no
+    // transition signal): the loops skip them, and what the others learn must not move.
+    const { groups, qs } = problem([1.5, -1, 2], 500, 5);
+    const WIDE = 5;
+    const place = [0, 2, 4];
+    const widen = (values: Float64Array): Float64Array => {
+      const out = new Float64Array((values.length / DIMS) * WIDE);
+      for (let r = 0; r < values.length / DIMS; r++) place.forEach((to, f) => (out[r * WIDE + to] = values[r * DIMS + f]!));
+      return out;
+    };
+    const wideGroups = groups.map((g) => ({ background: widen(g.background), n: g.n }));
+    const wideQs = qs.map((q) => ({ ...q, rows: widen(q.rows) }));
+    const narrow = fitSoftmax(DIMS, groups, qs, [0.1, 0.2, 0.3]);
+    const wide = fitSoftmax(WIDE, wideGroups, wideQs, [0.1, 0, 0.2, 0, 0.3]);
+    expect(wide.weights).toEqual([narrow.weights[0], 0, narrow.weights[1], 0, narrow.weights[2]]);
+    expect([wide.loss, wide.initialLoss, wide.iterations]).toEqual([narrow.loss, narrow.initialLoss, narrow.iterations]);
+    expect(narrow.iterations).toBeGreaterThan(1);
+  });
+
   it('returns the initial weights unchanged with no iterations', () => {
     const { groups, qs } = problem([1, 1, 1], 10, 3);
     expect(fitSoftmax(DIMS, groups, qs, [0.5, 0.25, 0], { iterations: 0 }).weights).toEqual([0.5, 0.25, 0]);
