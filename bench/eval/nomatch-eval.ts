@@ -87,8 +87,9 @@ export function evaluateNoMatch(dataset: Dataset, foreigns: readonly Dataset[], 
   }
   const sorted = inDomain.map((q) => q.coverage).sort((a, b) => a - b);
   const thresholds = sorted.length === 0 ? [] : CURVE_QUANTILES.map((quantile) => ({ quantile, threshold: sorted[Math.floor(quantile * (sorted.length - 1))]! }));
+  const own = realpathSync(dataset.dir);
   return foreigns
-    .filter((foreign) => realpathSync(foreign.dir) !== realpathSync(dataset.dir))
+    .filter((foreign) => realpathSync(foreign.dir) !== own)
     .map((foreign) => {
       let foreignN = 0;
       let foreignNoMatch = 0;

@@ -244,11 +244,21 @@ export function fitSoftmax(
   return { weights: Array.from(w), loss, initialLoss, iterations };
 }
 
-/** The features any group's background or any query's row holds a non-zero value of, ascending. */
+/**
+ * The features any group's background or any query's row holds a non-zero value of, ascending.
+ * The scan stops once every feature is seen: fitScale's one-signal problems, fitted dozens of
+ * times over millions of rows, are settled by their first non-zero value.
+ */
 function activeFeatures(dims: number, groups: readonly FitGroup[], queries: readonly FitQuery[]): Int32Array {
   const seen = new Uint8Array(dims);
+  let unseen = dims;
   const mark = (values: Float64Array): void => {
-    for (let i = 0; i < values.length; i++) if (values[i] !== 0) seen[i % dims] = 1;
+    for (let i = 0; i < values.length && unseen > 0; i++) {
+      if (values[i] !== 0 && seen[i % dims] === 0) {
+        seen[i % dims] = 1;
+        unseen--;
+      }
+    }
   };
   for (const g of groups) mark(g.background);
   for (const q of queries) mark(q.rows);
