@@ -10,7 +10,7 @@ import { evaluateNoMatch, type NoMatchResult } from '../../bench/eval/nomatch-ev
 import { evaluateNext, evaluateSearch } from '../../bench/eval/run-eval.js';
 import { evaluateSearchContext } from '../../bench/eval/search-context.js';
 import { ALTERNATIVES, evaluateFeedback, type AlternativeRule } from '../../bench/eval/feedback-eval.js';
-import { loadDataset } from '../schema/dataset.js';
+import { readDataset } from './read-dataset.js';
 import { ToolgraphError } from '../schema/errors.js';
 import { readJsonlFile, readTextFile } from '../schema/jsonl.js';
 import { contributeTrace } from '../scoring/contribute-trace.js';
@@ -75,7 +75,7 @@ async function learnInMemory(values: Values, options: ToolgraphOptions = {}): Pr
   }
   let learned: Trace[] = [];
   if (typeof data === 'string') {
-    const dataset = await loadDataset(data);
+    const dataset = await readDataset(data);
     tg.setTools(dataset.tools);
     learned = dataset.workflows.map(workflowToTrace);
     tg.ingestTraces(learned);
@@ -125,10 +125,10 @@ function validationMark(values: Values): { validation?: true } {
 async function runNoMatch(values: Values, data: string): Promise<void> {
   if (typeof values['foreign'] !== 'string') throw new ToolgraphError('INVALID_INPUT', 'eval nomatch: --foreign DIR2 is required');
   const seed = intOption(values, 'seed', 42, 0);
-  const foreign = await Promise.all(datasetDirs(values['foreign']).map((dir) => loadDataset(dir)));
+  const foreign = await Promise.all(datasetDirs(values['foreign']).map((dir) => readDataset(dir)));
   const rows: NoMatchResult[] = [];
   for (const dir of datasetDirs(data)) {
-    const dataset = await loadDataset(dir);
+    const dataset = await readDataset(dir);
     for (const result of evaluateNoMatch(dataset, foreign, seed, values['validation'] === true)) {
       // A rate over no request is not 0: say so, as the other evaluations do, and print no row.
       if (result.n === 0 || result.foreignN === 0) {
@@ -187,7 +187,7 @@ const evalCommand: Command = {
     if (task === 'capability') return runCapabilityEval(datasetDirs(values['data']), { folds, seed, validation, json: values['json'] === true });
     const rows: Record<string, string | number>[] = [];
     for (const dir of datasetDirs(values['data'])) {
-      const dataset = await loadDataset(dir);
+      const dataset = await readDataset(dir);
       const bar = progressBar(`${task} ${dataset.name}`);
       const options = { folds, seed, validation, coldTools, intent: values['no-intent'] !== true, onProgress: (d: number, t: number) => bar.update(d, t) };
       const results: readonly { n: number }[] =
@@ -234,7 +234,7 @@ async function runFeedbackEval(values: Values, data: string): Promise<void> {
   }
   const rows: Record<string, string | number>[] = [];
   for (const dir of datasetDirs(data)) {
-    const dataset = await loadDataset(dir);
+    const dataset = await readDataset(dir);
     const bar = progressBar(`feedback ${dataset.name}`);
     const { results } = evaluateFeedback(dataset, {
       seed,

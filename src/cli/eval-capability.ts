@@ -3,7 +3,7 @@
  * or more dataset folders, as a table or one JSON line per method.
  */
 import { evaluateCapabilities } from '../../bench/eval/capability-eval.js';
-import { loadDataset } from '../schema/dataset.js';
+import { readDataset } from './read-dataset.js';
 import { progressBar } from './progress.js';
 import { formatTable } from './table.js';
 
@@ -17,7 +17,7 @@ export interface CapabilityEvalRun {
 export async function runCapabilityEval(dirs: readonly string[], run: CapabilityEvalRun): Promise<void> {
   const rows: (string | number)[][] = [];
   for (const dir of dirs) {
-    const dataset = await loadDataset(dir);
+    const dataset = await readDataset(dir);
     const bar = progressBar(`capability ${dataset.name}`);
     const results = evaluateCapabilities(dataset, { seed: run.seed, validation: run.validation, ...(run.folds ? { folds: run.folds } : {}), onProgress: (d, t) => bar.update(d, t) });
     bar.stop();

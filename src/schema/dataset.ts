@@ -3,9 +3,12 @@
  * `tools.jsonl` (optional), every line validated.
  *
  * Third-party catalogues repeat tools: NESTFUL's tools.jsonl lists five tools two or three times,
- * byte for byte. A repeat identical to the first entry (after normalisation) is dropped; a repeat
- * that differs is INVALID_INPUT, since we could not tell which description is true. Workflow ids
- * must be unique (the README promises it, and k-fold assignment hashes them).
+ * byte for byte. A repeat identical to the first entry (after normalisation) is dropped. A repeat
+ * that differs is kept out too, with a warning naming both lines: the workflows name tools by
+ * name alone, so they cannot say which definition they called, and an evaluation must run on any
+ * folder in the format rather than stop at a catalogue that reuses a name. (`tools import` and
+ * `ingest`, which write the store, still refuse such a catalogue whole.) Workflow ids must be
+ * unique (the README promises it, and k-fold assignment hashes them).
  */
 import { stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
@@ -25,6 +28,11 @@ export interface Dataset {
   /** The catalogue, in file order, repeats removed; empty without tools.jsonl. */
   readonly tools: ToolInfo[];
   readonly workflows: WorkflowRecord[];
+  /**
+   * What loading read past: each tool name repeated with another definition, the first kept.
+   * Absent in a Dataset built by hand: none.
+   */
+  readonly warnings?: readonly string[];
 }
 
 export const WORKFLOWS_FILE = 'workflows.jsonl';
@@ -57,10 +65,11 @@ async function readOptional(path: string): Promise<string | undefined> {
 
 /**
  * A JSONL catalogue: one tool a line. Third-party catalogues repeat a tool byte for byte
- * (NESTFUL does), so an identical repeat is dropped; a repeat that differs is INVALID_INPUT
- * naming both lines.
+ * (NESTFUL does), so an identical repeat is dropped. A repeat that differs is INVALID_INPUT
+ * naming both lines, unless `onConflict` is given: then the first definition is kept and
+ * `onConflict` is told, in the same words.
  */
-export function parseCatalogJsonl(text: string, source: string): ToolInfo[] {
+export function parseCatalogJsonl(text: string, source: string, onConflict?: (message: string) => void): ToolInfo[] {
   const entries = parseJsonlLines(text, (value, line) => ({ tool: parseTool(value), line }), source);
   const first = new Map<string, { line: number; json: string }>();
   const tools: ToolInfo[] = [];
@@ -71,11 +80,11 @@ export function parseCatalogJsonl(text: string, source: string): ToolInfo[] {
       first.set(tool.name, { line, json });
       tools.push(tool);
     } else if (seen.json !== json) {
-      throw new ToolgraphError(
-        'INVALID_INPUT',
-        `${source}:${line}: duplicate tool name ${quoted(tool.name)} with a different definition (first at line ${seen.line})`,
-        { source, line, name: tool.name, firstLine: seen.line },
-      );
+      const message = `${source}:${line}: duplicate tool name ${quoted(tool.name)} with a different definition (first at line ${seen.line})`;
+      if (onConflict === undefined) {
+        throw new ToolgraphError('INVALID_INPUT', message, { source, line, name: tool.name, firstLine: seen.line });
+      }
+      onConflict(`${message}; the first is kept`);
     }
   }
   if (tools.length > MAX_CATALOG_TOOLS) {
@@ -108,7 +117,8 @@ function loadWorkflows(text: string, source: string): WorkflowRecord[] {
 /**
  * Loads `dir/workflows.jsonl` and, when present, `dir/tools.jsonl`. Errors: NOT_FOUND for a
  * missing folder or workflows.jsonl (naming the path); INVALID_INPUT (`file:line: ...`) for a bad
- * line, a conflicting repeated tool or a repeated workflow id; PAYLOAD_TOO_LARGE past a limit.
+ * line or a repeated workflow id; PAYLOAD_TOO_LARGE past a limit. A tool repeated with another
+ * definition is a warning (`warnings`), its first definition kept.
  */
 export async function loadDataset(dir: string): Promise<Dataset> {
   const root = resolve(dir);
@@ -121,10 +131,12 @@ export async function loadDataset(dir: string): Promise<Dataset> {
       path: workflowsPath,
     });
   }
+  const warnings: string[] = [];
   return {
     name: basename(root),
     dir: root,
-    tools: toolsText === undefined ? [] : parseCatalogJsonl(toolsText, toolsPath),
+    tools: toolsText === undefined ? [] : parseCatalogJsonl(toolsText, toolsPath, (message) => warnings.push(message)),
     workflows: loadWorkflows(workflowsText, workflowsPath),
+    warnings,
   };
 }

@@ -267,6 +267,30 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
     });
   });
 
+  it('evaluates a catalogue that reuses a tool name with another definition, warning; tools import refuses it whole', async () => {
+    await inTempDir('toolgraph-cli-reused-', async (dir) => {
+      // The fixture's catalogue with its first tool named again, described otherwise.
+      const reused = join(dir, 'reused');
+      mkdirSync(reused);
+      writeFileSync(join(reused, 'workflows.jsonl'), readFileSync(join(FIXTURE, 'workflows.jsonl')));
+      const catalogue = readFileSync(join(FIXTURE, 'tools.jsonl'), 'utf8').trimEnd();
+      const lines = catalogue.split('\n').length;
+      writeFileSync(join(reused, 'tools.jsonl'), `${catalogue}\n${JSON.stringify({ name: 'search_airport', description: 'Book a parking space at an airport' })}\n`);
+      const warning = `warning: ${join(reused, 'tools.jsonl')}:${lines + 1}: duplicate tool name "search_airport" with a different definition (first at line 1); the first is kept`;
+      const evaluated = run(['eval', 'search', '--data', reused, '--folds', '2', '--json']);
+      expect(evaluated.status, evaluated.stderr).toBe(0);
+      expect(evaluated.stderr).toContain(warning);
+      expect(jsonLines<{ method: string }>(evaluated.stdout).map((l) => l.method)).toEqual(['bm25', 'learned', 'unfitted', 'toolgraph']);
+
+      const dataDir = join(dir, 'store');
+      const imported = await runAsync(['tools', 'import', join(reused, 'tools.jsonl'), '--data-dir', dataDir]);
+      expect(imported.status).toBe(2);
+      expect(imported.stderr).toMatch(/INVALID_INPUT.*duplicate tool name "search_airport" with a different definition/);
+      const listed = await runAsync(['tools', 'list', '--data-dir', dataDir, '--json']);
+      expect([listed.status, listed.stdout]).toEqual([0, '']);
+    });
+  });
+
   it('evaluates no-match against a copy of the dataset in another folder, and skips only the same folder', async () => {
     await inTempDir('toolgraph-cli-copy-', (dir) => {
       const copy = join(dir, 'tiny');

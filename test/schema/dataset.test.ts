@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDataset } from '../../src/schema/dataset.js';
+import { loadDataset, parseCatalogJsonl } from '../../src/schema/dataset.js';
 import { workflowToTrace } from '../../src/schema/trace.js';
 import { expectRejection } from './_helpers.js';
 
@@ -100,15 +100,30 @@ describe('loadDataset: broken folders', () => {
     await expectRejection(loadDataset(dir), 'INVALID_INPUT', 'tools.jsonl:2: parseTool: params[0].name: must not be empty');
   });
 
-  it('rejects a repeated tool with a different definition', async () => {
+  it('keeps the first of a tool repeated with a different definition, and says so', async () => {
     const dir = await folder('conflict', {
       'workflows.jsonl': workflow('w:1'),
-      'tools.jsonl': '{"name":"a","description":"one"}\n\n{"name":"a","description":"two"}\n',
+      'tools.jsonl': '{"name":"a","description":"one"}\n\n{"name":"a","description":"two"}\n{"name":"b"}\n',
     });
-    await expectRejection(
-      loadDataset(dir),
-      'INVALID_INPUT',
-      'tools.jsonl:3: duplicate tool name "a" with a different definition (first at line 1)',
+    const dataset = await loadDataset(dir);
+    expect(dataset.tools).toEqual([
+      { name: 'a', description: 'one', params: [] },
+      { name: 'b', description: '', params: [] },
+    ]);
+    expect(dataset.warnings).toEqual([
+      `${join(dir, 'tools.jsonl')}:3: duplicate tool name "a" with a different definition (first at line 1); the first is kept`,
+    ]);
+  });
+
+  it('has no warnings for a clean folder', async () => {
+    const dir = await folder('clean', { 'workflows.jsonl': workflow('w:1'), 'tools.jsonl': '{"name":"a"}\n{"name":"a"}\n' });
+    expect((await loadDataset(dir)).warnings).toEqual([]);
+  });
+
+  it('parseCatalogJsonl alone (tools import) still refuses a repeat with a different definition', () => {
+    const text = '{"name":"a","description":"one"}\n{"name":"a","description":"two"}\n';
+    expect(() => parseCatalogJsonl(text, 'cat.jsonl')).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT', message: 'cat.jsonl:2: duplicate tool name "a" with a different definition (first at line 1)' }),
     );
   });
 
