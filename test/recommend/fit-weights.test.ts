@@ -73,6 +73,35 @@ describe('fitWeights', () => {
     expect(searchTools(fitted, { query: 'please stock price 7', context: [], k: 1 }).items[0]!.tool).toBe('utility_5');
   });
 
+  it('does not let never-called tools that share a request\'s words take it from the tool its traces name', () => {
+    // As above, and a catalogue that has grown many entries no trace calls, each sharing the words
+    // of some traced requests (an archive of every topic). The never-called tools' weight is
+    // refitted on requests for tools a fold never saw, so it favours such tools: here it must
+    // still leave every traced request to its own tool, whose description may share no word
+    // with it, while the one request only a never-called entry answers finds that entry.
+    const topics = ['weather forecast', 'flight booking', 'hotel room', 'currency exchange', 'news headline', 'stock price', 'movie ticket', 'recipe search', 'train timetable', 'parcel tracking', 'music playlist', 'translate text'];
+    const name = (k: number): string => (k % 2 === 0 ? topics[k]!.replace(' ', '_') : `utility_${k}`);
+    const catalog = new Map<string, ToolInfo>(topics.map((t, k) => [name(k), { name: name(k), description: k % 2 === 0 ? `${t} service` : `utility number ${k}`, params: [] }]));
+    for (const t of topics) {
+      for (const kind of ['archive', 'history', 'statistics']) {
+        const entry = `${t.replace(' ', '_')}_${kind}`;
+        catalog.set(entry, { name: entry, description: `${t} ${kind}`, params: [] });
+      }
+    }
+    catalog.set('kangaroo_tracker', { name: 'kangaroo_tracker', description: 'kangaroo sightings tracker', params: [] });
+    const traces = topics.flatMap((t, k) => Array.from({ length: 20 }, (_, i) => trace([name(k)], { id: `${k}-${i}`, intent: `please ${t} ${i}` })));
+    const report = fitWeights(traces, catalog);
+    expect(report.search.selected).toBe('fitted');
+    const graph = new ToolGraph();
+    for (const tool of catalog.keys()) graph.addTool(tool);
+    for (const t of traces) graph.ingest(t);
+    const fitted = buildModel(graph, catalog, report.weights);
+    // Every traced request goes to its own tool, described in its words or not.
+    for (const [k, t] of topics.entries()) expect([t, searchTools(fitted, { query: `please ${t} 7`, context: [], k: 1 }).items[0]!.tool]).toEqual([t, name(k)]);
+    // A request only a never-called entry's words answer still finds it.
+    expect(searchTools(fitted, { query: 'please kangaroo sightings', context: [], k: 3 }).items[0]!.tool).toBe('kangaroo_tracker');
+  });
+
   it('asks for never-called tools that only the traces name (no catalogue)', () => {
     // Without a catalogue, a tool held out of a fold's training was no candidate at all in its
     // model: its requests asked only for the tools the fold had seen, and the refit drove the
