@@ -20,6 +20,19 @@ function intentDecides(n: number): Trace[] {
   );
 }
 
+/**
+ * Twelve tools called for requests in their own words: the even ones described in those words,
+ * the odd ones in words no request uses (only the traces tell what they are for).
+ */
+const TOPICS = ['weather forecast', 'flight booking', 'hotel room', 'currency exchange', 'news headline', 'stock price', 'movie ticket', 'recipe search', 'train timetable', 'parcel tracking', 'music playlist', 'translate text'];
+const topicTool = (k: number): string => (k % 2 === 0 ? TOPICS[k]!.replace(' ', '_') : `utility_${k}`);
+function topicCatalog(): Map<string, ToolInfo> {
+  return new Map(TOPICS.map((t, k) => [topicTool(k), { name: topicTool(k), description: k % 2 === 0 ? `${t} service` : `utility number ${k}`, params: [] }]));
+}
+function topicTraces(): Trace[] {
+  return TOPICS.flatMap((t, k) => Array.from({ length: 20 }, (_, i) => trace([topicTool(k)], { id: `${k}-${i}`, intent: `please ${t} ${i}` })));
+}
+
 describe('fitWeights', () => {
   it('fits weights that use the intent where the intent decides, and reports them', () => {
     const report = fitWeights(intentDecides(80), new Map());
@@ -53,11 +66,9 @@ describe('fitWeights', () => {
     // every gold tool has traces: the fit saw no request for a tool without intent evidence and
     // left such a tool far behind (metatool's never-called tools: Hit@1 0.025 against BM25's
     // 0.427 on validation).
-    const topics = ['weather forecast', 'flight booking', 'hotel room', 'currency exchange', 'news headline', 'stock price', 'movie ticket', 'recipe search', 'train timetable', 'parcel tracking', 'music playlist', 'translate text'];
-    const name = (k: number): string => (k % 2 === 0 ? topics[k]!.replace(' ', '_') : `utility_${k}`);
-    const catalog = new Map<string, ToolInfo>(topics.map((t, k) => [name(k), { name: name(k), description: k % 2 === 0 ? `${t} service` : `utility number ${k}`, params: [] }]));
+    const catalog = topicCatalog();
     catalog.set('kangaroo_tracker', { name: 'kangaroo_tracker', description: 'kangaroo sightings tracker', params: [] });
-    const traces = topics.flatMap((t, k) => Array.from({ length: 20 }, (_, i) => trace([name(k)], { id: `${k}-${i}`, intent: `please ${t} ${i}` })));
+    const traces = topicTraces();
     const report = fitWeights(traces, catalog);
     expect(report.search.selected).toBe('fitted');
     expect(report.searchUnseen).toMatchObject({ refitted: true });
@@ -79,17 +90,15 @@ describe('fitWeights', () => {
     // refitted on requests for tools a fold never saw, so it favours such tools: here it must
     // still leave every traced request to its own tool, whose description may share no word
     // with it, while the one request only a never-called entry answers finds that entry.
-    const topics = ['weather forecast', 'flight booking', 'hotel room', 'currency exchange', 'news headline', 'stock price', 'movie ticket', 'recipe search', 'train timetable', 'parcel tracking', 'music playlist', 'translate text'];
-    const name = (k: number): string => (k % 2 === 0 ? topics[k]!.replace(' ', '_') : `utility_${k}`);
-    const catalog = new Map<string, ToolInfo>(topics.map((t, k) => [name(k), { name: name(k), description: k % 2 === 0 ? `${t} service` : `utility number ${k}`, params: [] }]));
-    for (const t of topics) {
+    const catalog = topicCatalog();
+    for (const t of TOPICS) {
       for (const kind of ['archive', 'history', 'statistics']) {
         const entry = `${t.replace(' ', '_')}_${kind}`;
         catalog.set(entry, { name: entry, description: `${t} ${kind}`, params: [] });
       }
     }
     catalog.set('kangaroo_tracker', { name: 'kangaroo_tracker', description: 'kangaroo sightings tracker', params: [] });
-    const traces = topics.flatMap((t, k) => Array.from({ length: 20 }, (_, i) => trace([name(k)], { id: `${k}-${i}`, intent: `please ${t} ${i}` })));
+    const traces = topicTraces();
     const report = fitWeights(traces, catalog);
     expect(report.search.selected).toBe('fitted');
     const graph = new ToolGraph();
@@ -97,7 +106,7 @@ describe('fitWeights', () => {
     for (const t of traces) graph.ingest(t);
     const fitted = buildModel(graph, catalog, report.weights);
     // Every traced request goes to its own tool, described in its words or not.
-    for (const [k, t] of topics.entries()) expect([t, searchTools(fitted, { query: `please ${t} 7`, context: [], k: 1 }).items[0]!.tool]).toEqual([t, name(k)]);
+    for (const [k, t] of TOPICS.entries()) expect([t, searchTools(fitted, { query: `please ${t} 7`, context: [], k: 1 }).items[0]!.tool]).toEqual([t, topicTool(k)]);
     // A request only a never-called entry's words answer still finds it.
     expect(searchTools(fitted, { query: 'please kangaroo sightings', context: [], k: 3 }).items[0]!.tool).toBe('kangaroo_tracker');
   });
@@ -106,10 +115,9 @@ describe('fitWeights', () => {
     // Without a catalogue, a tool held out of a fold's training was no candidate at all in its
     // model: its requests asked only for the tools the fold had seen, and the refit drove the
     // weight to 0, so a tool registered later by name alone was never found.
-    const topics = ['weather forecast', 'flight booking', 'hotel room', 'currency exchange', 'news headline', 'stock price', 'movie ticket', 'recipe search', 'train timetable', 'parcel tracking', 'music playlist', 'translate text'];
-    const name = (k: number): string => topics[k % 12]!.replace(' ', '_');
-    const traces = topics.flatMap((t, k) =>
-      Array.from({ length: 20 }, (_, i) => trace([name(k), name(k + 1)], { id: `${k}-${i}`, intent: `please ${t} then ${topics[(k + 1) % 12]} ${i}` })),
+    const name = (k: number): string => TOPICS[k % 12]!.replace(' ', '_');
+    const traces = TOPICS.flatMap((t, k) =>
+      Array.from({ length: 20 }, (_, i) => trace([name(k), name(k + 1)], { id: `${k}-${i}`, intent: `please ${t} then ${TOPICS[(k + 1) % 12]} ${i}` })),
     );
     const report = fitWeights(traces, new Map());
     expect(report.searchUnseen.refitted).toBe(true);
