@@ -4,7 +4,7 @@ import { BACKOFF_WEIGHTS, fitWeights, LEXICAL_WEIGHTS, NO_MATCH_FOLDS } from '..
 import { fitNoMatch, fits, NO_MATCH_QUANTILE, type MatchEvidence } from '../../src/recommend/no-match.js';
 import { SIGNALS } from '../../src/recommend/features.js';
 import { foldOf } from '../../src/recommend/folds.js';
-import { buildModel, PRIOR_WEIGHTS } from '../../src/recommend/model.js';
+import { buildModel, PRIOR_WEIGHTS, type FittedWeights, type RecommenderModel } from '../../src/recommend/model.js';
 import { coverage, queryWords } from '../../src/recommend/query-coverage.js';
 import { searchEvidence, searchTools } from '../../src/recommend/search-tools.js';
 import { tokenizeByWord } from '../../src/text/tokenize.js';
@@ -31,6 +31,14 @@ function topicCatalog(): Map<string, ToolInfo> {
 }
 function topicTraces(): Trace[] {
   return TOPICS.flatMap((t, k) => Array.from({ length: 20 }, (_, i) => trace([topicTool(k)], { id: `${k}-${i}`, intent: `please ${t} ${i}` })));
+}
+
+/** The model of every catalogue entry and trace, ranking with `weights`. */
+function modelOf(catalog: Map<string, ToolInfo>, traces: readonly Trace[], weights: FittedWeights): RecommenderModel {
+  const graph = new ToolGraph();
+  for (const tool of catalog.keys()) graph.addTool(tool);
+  for (const t of traces) graph.ingest(t);
+  return buildModel(graph, catalog, weights);
 }
 
 describe('fitWeights', () => {
@@ -75,10 +83,7 @@ describe('fitWeights', () => {
     expect(report.searchUnseen.queries).toBeGreaterThan(0);
     expect(report.searchUnseen.loss).toBeLessThan(report.searchUnseen.initialLoss);
     expect(report.searchUnseen.hit1After).toBeGreaterThan(report.searchUnseen.hit1Before);
-    const graph = new ToolGraph();
-    for (const tool of catalog.keys()) graph.addTool(tool);
-    for (const t of traces) graph.ingest(t);
-    const fitted = buildModel(graph, catalog, report.weights);
+    const fitted = modelOf(catalog, traces, report.weights);
     expect(searchTools(fitted, { query: 'please kangaroo sightings', context: [], k: 3 }).items[0]!.tool).toBe('kangaroo_tracker');
     // The tools the traces know are still found by their own requests.
     expect(searchTools(fitted, { query: 'please stock price 7', context: [], k: 1 }).items[0]!.tool).toBe('utility_5');
@@ -101,10 +106,7 @@ describe('fitWeights', () => {
     const traces = topicTraces();
     const report = fitWeights(traces, catalog);
     expect(report.search.selected).toBe('fitted');
-    const graph = new ToolGraph();
-    for (const tool of catalog.keys()) graph.addTool(tool);
-    for (const t of traces) graph.ingest(t);
-    const fitted = buildModel(graph, catalog, report.weights);
+    const fitted = modelOf(catalog, traces, report.weights);
     // Every traced request goes to its own tool, described in its words or not.
     for (const [k, t] of TOPICS.entries()) expect([t, searchTools(fitted, { query: `please ${t} 7`, context: [], k: 1 }).items[0]!.tool]).toEqual([t, topicTool(k)]);
     // A request only a never-called entry's words answer still finds it.

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDataset, parseCatalogJsonl } from '../../src/schema/dataset.js';
 import { workflowToTrace } from '../../src/schema/trace.js';
-import { expectRejection } from './_helpers.js';
+import { expectError, expectRejection } from './_helpers.js';
 
 const FIXTURES = resolve('test/fixtures/schema');
 // CI clones the repository with shared/ beside it: ../shared/data from the repository root.
@@ -122,9 +122,8 @@ describe('loadDataset: broken folders', () => {
 
   it('parseCatalogJsonl alone (tools import) still refuses a repeat with a different definition', () => {
     const text = '{"name":"a","description":"one"}\n{"name":"a","description":"two"}\n';
-    expect(() => parseCatalogJsonl(text, 'cat.jsonl')).toThrow(
-      expect.objectContaining({ code: 'INVALID_INPUT', message: 'cat.jsonl:2: duplicate tool name "a" with a different definition (first at line 1)' }),
-    );
+    const error = expectError(() => parseCatalogJsonl(text, 'cat.jsonl'), 'INVALID_INPUT');
+    expect(error.message).toBe('cat.jsonl:2: duplicate tool name "a" with a different definition (first at line 1)');
   });
 
   it('drops a repeat that differs only in fields we do not keep', async () => {
