@@ -321,9 +321,8 @@ const toolsCommand: Command = {
       if (file === undefined) throw new ToolgraphError('INVALID_INPUT', 'tools import: expected FILE (JSONL, a JSON array, or an MCP tools/list result)');
       const catalog = await readCatalog(file);
       const result = await withStore(values, async (tg) => {
-        const before = (await tg.tools()).length;
         const done = await tg.setTools(catalog);
-        return { imported: Array.isArray(catalog) ? catalog.length : (catalog as { tools?: unknown[] }).tools?.length ?? 0, tools: done.tools, added: done.tools - before };
+        return { imported: Array.isArray(catalog) ? catalog.length : (catalog as { tools?: unknown[] }).tools?.length ?? 0, tools: done.tools, added: done.added };
       });
       print(values, { ...result, store: storeLabel(values) }, () =>
         `${formatTable(['imported', 'new', 'catalogue now'], [[result.imported, result.added, result.tools]])}\nstore: ${storeLabel(values)}`,

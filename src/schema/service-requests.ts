@@ -173,7 +173,7 @@ export const toolInfoSchema = z.object({
 
 export const toolsResponseSchema = z.object({ tools: z.array(toolInfoSchema) });
 
-export const setToolsResponseSchema = z.object({ tools: z.number(), version: z.number() });
+export const setToolsResponseSchema = z.object({ tools: z.number(), added: z.number(), version: z.number() });
 
 export const capabilityViewSchema = z.object({
   id: z.string(),

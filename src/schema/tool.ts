@@ -302,3 +302,28 @@ export function parseCatalog(input: unknown): ToolInfo[] {
   assertUniqueToolNames(tools, caller, base);
   return tools;
 }
+
+/**
+ * Throws PAYLOAD_TOO_LARGE, naming the limit, when adding `tools` would make a catalogue that
+ * holds `existing` exceed MAX_CATALOG_TOOLS entries. Writes are refused here, never reads: a
+ * store opens with whatever it holds.
+ */
+export function assertCatalogRoom(existing: { has(name: string): boolean; readonly size: number }, tools: readonly ToolInfo[], caller: string): void {
+  let after = existing.size;
+  const counted = new Set<string>();
+  for (const tool of tools) {
+    if (existing.has(tool.name) || counted.has(tool.name)) continue;
+    counted.add(tool.name);
+    after++;
+  }
+  if (after > MAX_CATALOG_TOOLS) throw catalogFullError(caller, after, MAX_CATALOG_TOOLS);
+}
+
+/** The error of a write that would make a catalogue hold `after` entries, past the limit. */
+export function catalogFullError(caller: string, after: number, limit: number): ToolgraphError {
+  return new ToolgraphError(
+    'PAYLOAD_TOO_LARGE',
+    `${caller}: the catalogue would hold ${after} tools, the limit is ${limit}; nothing was written`,
+    { limit, total: after },
+  );
+}

@@ -31,7 +31,8 @@ import type { SearchResult } from '../recommend/search-tools.js';
 import type { ContributionResult } from '../scoring/contribute-trace.js';
 import type { Capability } from '../schema/capability.js';
 import { ToolgraphError } from '../schema/errors.js';
-import { parseCatalog } from '../schema/tool.js';
+import { assertCatalogRoom, parseCatalog, parseTool } from '../schema/tool.js';
+import { MAX_CATALOG_TOOLS } from '../schema/limits.js';
 import { parseTraceBatch } from '../schema/trace.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
 import { openStore, type OpenStoreOptions } from '../store/open-store.js';
@@ -46,7 +47,7 @@ import { SerialQueue } from './serial-queue.js';
 import { SharedState } from './shared-state.js';
 import { FIRST_MODEL_OFF_THREAD_FROM } from '../graph/snapshot-thread.js';
 import { parseOpenToolgraphOptions } from '../schema/options.js';
-import { Toolgraph, type IngestResult, type RestoredCaches, type ScoreOptions, type ToolgraphStats } from './toolgraph.js';
+import { Toolgraph, type IngestResult, type RestoredCaches, type ScoreOptions, type SetToolsResult, type ToolgraphStats } from './toolgraph.js';
 
 export interface OpenToolgraphOptions extends OpenStoreOptions {
   /** An already open, migrated store to use instead of opening one; close() closes it too. */
@@ -238,7 +239,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
       this.store.listPatternFeedback(),
       this.store.listCapabilities(),
     ]);
-    if (tools.length > 0) this.engine.setTools(tools);
+    this.takeTools(tools);
     if (weights !== null) this.adoptWeights(weights);
     const t1 = performance.now();
     let decodeMs = 0;
@@ -353,22 +354,22 @@ class DurableToolgraphImpl implements DurableToolgraph {
   }
 
   /**
-   * Catalogue entries another instance stored. One this version refuses (written by another
-   * version) is left out with a warning, and the others are taken.
+   * Stored catalogue entries (at open, or another instance's), each checked again as a request
+   * entry is, but with no request limit on their number: a store always opens with what it
+   * holds. One this version refuses (written by another version) is left out with a warning,
+   * and the others are taken.
    */
   private takeTools(tools: readonly ToolInfo[]): void {
     if (tools.length === 0) return;
-    try {
-      this.engine.setTools(tools);
-    } catch {
-      for (const tool of tools) {
-        try {
-          this.engine.setTools([tool]);
-        } catch (error) {
-          this.warn(`stored tool ${JSON.stringify(tool.name.slice(0, 80))} was left out: ${(error as Error).message}`);
-        }
+    const valid: ToolInfo[] = [];
+    for (const tool of tools) {
+      try {
+        valid.push(parseTool(tool));
+      } catch (error) {
+        this.warn(`stored tool ${JSON.stringify(String(tool.name).slice(0, 80))} was left out: ${(error as Error).message}`);
       }
     }
+    this.engine.putTools(valid);
   }
 
   /** Stored weights, unless fitted by a version with another set of signals: the prior serves then, until the next fit. */
@@ -575,13 +576,16 @@ class DurableToolgraphImpl implements DurableToolgraph {
     if (this.closed !== null) throw new ToolgraphError('INTERNAL', `${action}: the toolgraph is closed`);
   }
 
-  async setTools(input: unknown): Promise<{ tools: number; version: number }> {
+  async setTools(input: unknown): Promise<SetToolsResult> {
     this.assertOpen('setTools');
     const tools = parseCatalog(input);
-    await this.store.putTools(tools);
+    // Checked here against what this instance has, and again by the store in its transaction
+    // against what every instance wrote: a catalogue past the limit is never stored.
+    assertCatalogRoom(this.engine.catalogNames(), tools, 'setTools');
+    await this.store.putTools(tools, { maxTotal: MAX_CATALOG_TOOLS });
     const result = await this.applying.run(async () => {
       this.shared?.noteTools(tools);
-      return this.engine.setTools(tools);
+      return this.engine.putTools(tools);
     });
     // Acknowledged once searchable: the next query after the answer sees the new entries.
     await this.engine.modelWithWrites();

@@ -13,14 +13,14 @@ import type { ContributionResult } from '../scoring/contribute-trace.js';
 import { parsePatternDecision } from '../schema/pattern-requests.js';
 import type { ToolInfo } from '../schema/types.js';
 import type { PatternView } from './pattern-view.js';
-import type { IngestResult, ScoreOptions, Toolgraph, ToolgraphStats } from './toolgraph.js';
+import type { IngestResult, ScoreOptions, SetToolsResult, Toolgraph, ToolgraphStats } from './toolgraph.js';
 
 export interface ToolgraphService {
   /**
    * Adds or replaces catalogue entries (MCP tools/list entries or dataset tools). Resolves once
    * they are durable and a model holds them: the next query finds them.
    */
-  setTools(input: unknown): Promise<{ readonly tools: number; readonly version: number }>;
+  setTools(input: unknown): Promise<SetToolsResult>;
   tools(): Promise<readonly ToolInfo[]>;
   /**
    * Adds or replaces registered capabilities by id (an array or `{capabilities: [...]}`); every

@@ -36,7 +36,7 @@ import { ToolgraphError } from '../schema/errors.js';
 import { parseDagRequest, parsePredictRequest, parseSearchRequest } from '../schema/requests.js';
 import { suggestDag, type DagSuggestion } from '../recommend/dag/suggest-dag.js';
 import { parseToolgraphOptions } from '../schema/options.js';
-import { parseCatalog } from '../schema/tool.js';
+import { assertCatalogRoom, parseCatalog } from '../schema/tool.js';
 import { parseTraceBatch } from '../schema/trace.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
 import { humanScore } from '../scoring/human-score.js';
@@ -180,6 +180,14 @@ export interface IngestResult {
   readonly version: number;
 }
 
+export interface SetToolsResult {
+  /** Entries the catalogue holds now. */
+  readonly tools: number;
+  /** Of the request's entries, those the catalogue did not have before. */
+  readonly added: number;
+  readonly version: number;
+}
+
 /** A turn of the event loop longer than this ran other work (an idle turn takes microseconds). */
 const BUSY_TURN_MS = 0.5;
 
@@ -312,16 +320,36 @@ export class Toolgraph {
     this.novelty = new VectorCache(this.embedder === null ? {} : { dimensions: this.embedder.dimensions });
   }
 
-  /** Adds or replaces catalogue entries (MCP tools/list entries or dataset tools). */
-  setTools(input: unknown): { tools: number; version: number } {
+  /**
+   * Adds or replaces catalogue entries (MCP tools/list entries or dataset tools). A request of
+   * more than MAX_CATALOG_TOOLS entries, or one that would make the catalogue hold more, is
+   * PAYLOAD_TOO_LARGE and changes nothing. `added`: the entries the catalogue did not have.
+   */
+  setTools(input: unknown): SetToolsResult {
     const tools = parseCatalog(input);
+    assertCatalogRoom(this.catalog, tools, 'setTools');
+    return this.putTools(tools);
+  }
+
+  /**
+   * Catalogue entries already checked (by parseCatalog or parseTool), from the store or another
+   * instance: no request limit applies, so a store always opens with what it holds.
+   */
+  putTools(tools: readonly ToolInfo[]): SetToolsResult {
+    let added = 0;
     for (const tool of tools) {
+      if (!this.catalog.has(tool.name)) added++;
       this.catalog.set(tool.name, tool);
       this.graph.addTool(tool.name);
     }
     this.catalogVersion++;
     this.invalidate();
-    return { tools: this.catalog.size, version: this.graph.version };
+    return { tools: this.catalog.size, added, version: this.graph.version };
+  }
+
+  /** The names the catalogue holds (not the tools only traces have named). */
+  catalogNames(): { has(name: string): boolean; readonly size: number } {
+    return this.catalog;
   }
 
   tools(): readonly ToolInfo[] {

@@ -11,6 +11,7 @@ import type { StepCalibration } from '../recommend/dag/calibration.js';
 import { validNoMatch, type NoMatchCalibration } from '../recommend/no-match.js';
 import { ToolgraphError } from '../schema/errors.js';
 import { parseWith } from '../schema/issues.js';
+import { catalogFullError } from '../schema/tool.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS, SCHEMA_VERSION_TABLE } from './migrations.js';
 import type { Row, SqlDriver, SqlSession, Statement } from './sql-driver.js';
@@ -333,7 +334,7 @@ export class SqlStore implements Store {
     return num(rows[0]?.['v'] ?? 0);
   }
 
-  putTools(tools: readonly ToolInfo[]): Promise<void> {
+  putTools(tools: readonly ToolInfo[], options: { readonly maxTotal?: number } = {}): Promise<void> {
     return this.run('putTools', async () => {
       // Last entry wins, as a catalogue update would; one statement must not touch a key twice.
       const byName = new Map<string, ToolInfo>();
@@ -358,6 +359,13 @@ export class SqlStore implements Store {
              ON CONFLICT (name) DO UPDATE SET body = excluded.body, updated_at = now()`,
             params,
           );
+        }
+        if (options.maxTotal !== undefined) {
+          // The revision bump above holds the row lock every catalogue write takes first, so
+          // this count sees every committed write and none can commit beside this one.
+          const rows = await tx.query('SELECT count(*) AS n FROM tools');
+          const total = num(rows[0]?.['n'] ?? 0);
+          if (total > options.maxTotal) throw catalogFullError('putTools', total, options.maxTotal);
         }
       });
     });

@@ -152,7 +152,12 @@ export interface Store {
   /** Applies pending migrations in order; safe to call on every start and from several instances at once. */
   migrate(): Promise<{ readonly from: number; readonly to: number }>;
   /** Adds or replaces catalogue entries by name, in one transaction. */
-  putTools(tools: readonly ToolInfo[]): Promise<void>;
+  /**
+   * With `maxTotal`, PAYLOAD_TOO_LARGE (nothing written) when the catalogue would then hold more
+   * entries than that, counted in the same transaction, so instances writing at once cannot
+   * pass the limit together.
+   */
+  putTools(tools: readonly ToolInfo[], options?: { readonly maxTotal?: number }): Promise<void>;
   /** Every catalogue entry, ordered by name (code point order). */
   listTools(): Promise<ToolInfo[]>;
   /** Adds or replaces capabilities by id, in one transaction; a replaced one keeps its place. */

@@ -627,7 +627,16 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
       writeFileSync(list, listed);
       const imported = await runAsync(['tools', 'import', list, '--data-dir', dataDir, '--json']);
       expect(imported.status, imported.stderr).toBe(0);
-      expect(JSON.parse(imported.stdout)).toMatchObject({ imported: listed.trim().split('\n').length, added: 0 });
+      // The listing holds the tools only traces named too: those become catalogue entries, once.
+      const count = listed.trim().split('\n').length;
+      expect(JSON.parse(imported.stdout)).toMatchObject({ imported: count, tools: count });
+      const again = await runAsync(['tools', 'import', list, '--data-dir', dataDir, '--json']);
+      expect(JSON.parse(again.stdout)).toMatchObject({ imported: count, added: 0, tools: count });
+      // New entries are counted as new, whatever the graph knows from traces alone.
+      const fresh = join(dir, 'fresh.jsonl');
+      writeFileSync(fresh, ['n1', 'n2', 'n3'].map((name) => JSON.stringify({ name, description: `tool ${name}` })).join('\n'));
+      const three = await runAsync(['tools', 'import', fresh, '--data-dir', dataDir, '--json']);
+      expect(JSON.parse(three.stdout)).toMatchObject({ imported: 3, added: 3, tools: listed.trim().split('\n').length + 3 });
       // One JSON value (an array) under such a name is JSON.
       const array = join(dir, 'cat.txt');
       writeFileSync(array, JSON.stringify(listed.trim().split('\n').map((l) => JSON.parse(l) as unknown)));

@@ -120,6 +120,35 @@ describe('durable toolgraph on PGlite', () => {
     }
   });
 
+  it('refuses a catalogue write that would pass the stored limit, and a store over it still opens', async () => {
+    const schema = `d${++counter}`;
+    const tools = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ name: `t${from + i}`, description: `tool ${from + i}`, params: [] }));
+    const tg = await pglite(schema);
+    try {
+      // The probe's case: two writes of 60,000 tools, each under the request limit.
+      expect(await tg.setTools(tools(0, 60_000))).toMatchObject({ tools: 60_000, added: 60_000 });
+      const error = await rejectionOf(tg.setTools(tools(60_000, 60_000)));
+      expect(error.code).toBe('PAYLOAD_TOO_LARGE');
+      expect(error.message).toContain('the catalogue would hold 120000 tools, the limit is 100000');
+      expect((await tg.storeStats()).tools).toBe(60_000);
+      expect(await tg.setTools(tools(59_999, 2))).toMatchObject({ tools: 60_001, added: 1 });
+    } finally {
+      await tg.close();
+    }
+    // A store that holds more than a request may carry (written by an older version, or by
+    // another instance's race before it was counted) opens, and answers with all of it.
+    const store = await openStore({ dataDir, schema });
+    await store.putTools(tools(60_001, 50_000));
+    await store.close();
+    const again = await pglite(schema);
+    try {
+      expect((await again.tools()).length).toBe(110_001);
+      expect((await again.searchTools({ query: 'tool 100000', k: 1 })).items[0]!.tool).toBe('t100000');
+    } finally {
+      await again.close();
+    }
+  }, 120_000);
+
   // How soon (the 100 ms target) is measured by `bench --case ingest-durable` (visibleP50Ms,
   // visibleP99Ms), not timed here: this checks that the debounced rebuild alone makes it visible.
   it('makes an acknowledged trace visible to predictNext by the debounced rebuild, with no call asking for it', async () => {

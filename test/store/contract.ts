@@ -227,6 +227,21 @@ export function storeContract(name: string, harness: StoreHarness): void {
       expect(edges.find((e) => e.from === '__proto__' && e.to === '__proto__')?.count).toBe(1);
     });
 
+    it('refuses a catalogue write past maxTotal whole, counting what is already stored', async () => {
+      const store = await fresh();
+      const tool = (name: string) => ({ name, description: '', params: [] });
+      await store.putTools([tool('a'), tool('b')], { maxTotal: 3 });
+      // A replaced entry does not count twice; one new entry fits, two do not.
+      await store.putTools([tool('b'), tool('c')], { maxTotal: 3 });
+      const error = await rejectionOf(store.putTools([tool('a'), tool('d'), tool('e')], { maxTotal: 3 }));
+      expect(error.code).toBe('PAYLOAD_TOO_LARGE');
+      expect(error.message).toContain('would hold 5 tools, the limit is 3');
+      expect((await store.listTools()).map((t) => t.name)).toEqual(['a', 'b', 'c']);
+      // Without the option nothing is counted: what a store holds is never refused on read.
+      await store.putTools([tool('d'), tool('e')]);
+      expect(await store.stats()).toMatchObject({ tools: 5 });
+    });
+
     it('replaces tools and capabilities by key', async () => {
       const store = await fresh();
       await store.putTools([{ name: 'b', description: 'old', params: [] }, { name: 'a', description: 'A', params: [] }]);

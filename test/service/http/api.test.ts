@@ -105,6 +105,22 @@ describe('HTTP API', () => {
     expect(weather).toEqual({ name: 'get_weather', description: 'Weather forecast', params: [{ name: 'city', type: 'string', description: '', required: true }] });
   });
 
+  it('refuses with 413 a catalogue write that would make the catalogue pass its limit, and keeps what it had', async () => {
+    const own = await startTestServer({}, inMemoryService(new Toolgraph({ learnCapabilities: false })));
+    try {
+      const tools = (from: number) => Array.from({ length: 60_000 }, (_, i) => ({ name: `t${from + i}`, description: '', params: [] }));
+      const first = await call(own.url, '/v1/tools', { method: 'PUT', body: tools(0) });
+      expect(first.status).toBe(200);
+      expect(first.json).toMatchObject({ tools: 60_000, added: 60_000 });
+      const second = await call(own.url, '/v1/tools', { method: 'PUT', body: tools(60_000) });
+      expect(second.status).toBe(413);
+      expect(second.json.error).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: 'setTools: the catalogue would hold 120000 tools, the limit is 100000; nothing was written' });
+      expect((await call(own.url, '/v1/tools')).json.tools).toHaveLength(60_000);
+    } finally {
+      await own.close();
+    }
+  }, 60_000);
+
   it('keeps declared outputs when a listed catalogue is put back as it is', async () => {
     const put = await call(server.url, '/v1/tools', {
       method: 'PUT',
