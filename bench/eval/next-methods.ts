@@ -4,6 +4,8 @@
  *  - markov1: the most frequent successor of the last tool, then popularity;
  *  - markov2: the most frequent successor of the last two tools, backing off to markov1;
  *  - seed: the recommender with spec 003's published formula;
+ *  - unfitted: the recommender before any fit (PRIOR_WEIGHTS: what a store answers before its
+ *    first fit), on the same graph;
  *  - toolgraph: the recommender with weights fitted on the training traces.
  * The baselines are written here from their definitions, independently of the product code.
  */
@@ -16,7 +18,7 @@ import { hashedTextEmbedding } from '../../src/text/text-embedding.js';
 import type { Tiers } from './metrics.js';
 import { indicesOf, type Universe } from './universe.js';
 
-export const NEXT_METHODS = ['popularity', 'markov1', 'markov2', 'seed', 'toolgraph'] as const;
+export const NEXT_METHODS = ['popularity', 'markov1', 'markov2', 'seed', 'unfitted', 'toolgraph'] as const;
 export type NextMethod = (typeof NEXT_METHODS)[number];
 
 export interface NextScorer {
@@ -48,7 +50,7 @@ export function trainToolgraph(
   return { model, fit, unfitted: () => buildModel(graph, universe.catalog, PRIOR_WEIGHTS, { seed, embedding }) };
 }
 
-export function nextScorers(universe: Universe, train: readonly WorkflowRecord[], model: RecommenderModel): Map<NextMethod, NextScorer> {
+export function nextScorers(universe: Universe, train: readonly WorkflowRecord[], model: RecommenderModel, unfitted: RecommenderModel): Map<NextMethod, NextScorer> {
   const n = universe.names.length;
   const pop = new Float64Array(n);
   const succ = new Map<number, Map<number, number>>();
@@ -76,6 +78,7 @@ export function nextScorers(universe: Universe, train: readonly WorkflowRecord[]
   const m2b = new Float64Array(n);
   const dense = new Float64Array(n);
   const seedDense = new Float64Array(n);
+  const priorDense = new Float64Array(n);
   const last = (ctx: readonly number[]): number => (ctx.length > 0 ? ctx[ctx.length - 1]! : -1);
 
   return new Map<NextMethod, NextScorer>([
@@ -92,6 +95,7 @@ export function nextScorers(universe: Universe, train: readonly WorkflowRecord[]
       },
     ],
     ['seed', { tiers: [seedDense], score: (ctx, intent) => scoreAllTools(model, ctx, intent, 'seed', seedDense) }],
+    ['unfitted', { tiers: [priorDense], score: (ctx, intent) => scoreAllTools(unfitted, ctx, intent, 'next', priorDense) }],
     ['toolgraph', { tiers: [dense], score: (ctx, intent) => scoreAllTools(model, ctx, intent, 'next', dense) }],
   ]);
 }

@@ -59,8 +59,8 @@ export function evaluateNext(dataset: Dataset, options: EvalOptions = {}): NextR
   let done = 0;
   for (const split of splits) {
     const universe = buildUniverse(dataset.tools, split.train);
-    const { model } = trainToolgraph(universe, split.train, options.seed);
-    const scorers = nextScorers(universe, split.train, model);
+    const { model, unfitted } = trainToolgraph(universe, split.train, options.seed);
+    const scorers = nextScorers(universe, split.train, model, unfitted());
     const acc = new Map<NextMethod, NextAccumulator>(NEXT_METHODS.map((m) => [m, new NextAccumulator()]));
     const n = universe.names.length;
     for (const w of split.test) {

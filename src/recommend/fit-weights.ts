@@ -18,12 +18,13 @@ import { collectFeatures, F, S_PAGERANK, S_POPULARITY, SIGNALS, type QueryInput 
 import { foldOf } from './folds.js';
 import { transform } from './linear-profile.js';
 import type { TextEmbedding } from '../text/text-embedding.js';
-import { buildModel, EXPERT_WEIGHTS, PRIOR_WEIGHTS, type FittedWeights, type RecommenderModel } from './model.js';
+import { buildModel, EXPERT_WEIGHTS, PRIOR_WEIGHTS, type FittedWeights, type KeptRule, type RecommenderModel } from './model.js';
 import { calibrate, fitCalibration, stepLoss, stepsRight, type StepCalibration } from './dag/calibration.js';
 import { suggestDag } from './dag/suggest-dag.js';
 import { fitNoMatch, type MatchEvidence, type NoMatchCalibration } from './no-match.js';
 import { searchEvidence } from './search-tools.js';
 import { fitScale, fitSoftmax, topHits, type FitGroup, type FitQuery } from './softmax-fit.js';
+import { BACKOFF_WEIGHTS, LEXICAL_WEIGHTS } from './simple-rules.js';
 
 export interface FitOptions {
   readonly folds?: number;
@@ -43,7 +44,7 @@ export interface FitTaskReport {
   readonly hit1Fitted: number;
   readonly hit1Backoff: number;
   /** When the fit diverges (a non-finite loss or weight): 'backoff' where there is a rule, else 'prior'. */
-  readonly selected: 'fitted' | 'backoff' | 'prior';
+  readonly selected: KeptRule;
   /**
    * The factor the kept lexical rule's weights were multiplied by so that its scores are
    * calibrated probabilities on the held-out searches (fitScale); 1 when the fitted weights, the
@@ -51,23 +52,6 @@ export interface FitTaskReport {
    */
   readonly ruleScale: number;
 }
-
-/**
- * The back-off Markov rule as weights: second order first, then first order, popularity only
- * to break ties (ratios large enough to act lexicographically over the log signals). Next-tool
- * fits keep it unless the fitted weights are clearly better at ranking the held-out truth
- * first: without an intent, a cross-entropy fit can trade top-1 accuracy for calibration.
- */
-export const BACKOFF_WEIGHTS: readonly number[] = SIGNALS.map((s) =>
-  s === 'secondOrder' ? 1e6 : s === 'transition' ? 1e3 : s === 'popularity' ? 1e-3 : 0,
-);
-
-/**
- * The simple rule search falls back on: BM25 of the request against the catalogue, ties by
- * popularity. Where traces are few and lexical matching is strong (a large catalogue of terse,
- * distinct tools), the fitted ranker must beat it by more than a standard error to be kept.
- */
-export const LEXICAL_WEIGHTS: readonly number[] = SIGNALS.map((s) => (s === 'lexical' ? 1e3 : s === 'popularity' ? 1e-3 : 0));
 
 export interface FitReport {
   readonly weights: FittedWeights;

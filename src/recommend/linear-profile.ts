@@ -112,6 +112,8 @@ export function scoreLinearRows(scratch: FeatureScratch, weights: readonly numbe
 export function logNormaliser(scratch: FeatureScratch, rowScore: Float64Array, bg: LinearBackground): number {
   let max = bg.max;
   for (let r = 0; r < scratch.rows; r++) if (rowScore[r]! > max) max = rowScore[r]!;
+  // No tool has any probability (a model of no tools, every one excluded): ln 0, not NaN.
+  if (max === -Infinity) return -Infinity;
   let sum = 0;
   for (let r = 0; r < scratch.rows; r++) sum += Math.exp(rowScore[r]! - max);
   if (scratch.rows * 4 > scratch.n) {

@@ -15,8 +15,9 @@ import type { NoMatchCalibration } from './no-match.js';
 import { buildCapabilityModel, type CapabilityModel, type CapabilityModelInput } from './capability-model.js';
 import { buildEdgeFeedback, type EdgeFeedback, type HumanPatternScore } from './edge-adjustment.js';
 import { F, FeatureScratch, SIGNALS, type SignalName } from './features.js';
-import { INTENT_EPSILON, linearBackground, type LinearBackground } from './linear-profile.js';
+import { linearBackground, type LinearBackground } from './linear-profile.js';
 import { seedBackground } from './seed-profile.js';
+import { BACKOFF_WEIGHTS, LEXICAL_WEIGHTS, PRIOR_BACKOFF_SCALE, PRIOR_LEXICAL_SCALE } from './simple-rules.js';
 import { createTopK, type TopK } from './top-k.js';
 
 /** Weight vectors of the default profile, indexed like `SIGNALS`. */
@@ -51,6 +52,23 @@ export interface FittedWeights {
   readonly stepCalibration?: StepCalibration;
   /** How they were obtained: 'prior' until a fit replaces them. */
   readonly source: 'prior' | 'fitted';
+  /** The fit that gave them, when one did and said so (a service's fits do). */
+  readonly fit?: FitRecord;
+}
+
+/** What each task kept: its fitted ranker, its simple rule (`backoff`), or the prior for want of queries. */
+export type KeptRule = 'fitted' | 'backoff' | 'prior';
+
+/** A fit's account of itself, stored with the weights it gave. */
+export interface FitRecord {
+  /** Stored traces the fit read. */
+  readonly traces: number;
+  /** When it finished, ms since the epoch. */
+  readonly fittedAt: number;
+  /** How long it took, ms. */
+  readonly ms: number;
+  /** Which rule each task kept (fit-weights.ts: the one-standard-error rule). */
+  readonly kept: { readonly next: KeptRule; readonly nextNoIntent: KeptRule; readonly search: KeptRule };
 }
 
 function vector(values: Partial<Record<SignalName, number>>): number[] {
@@ -71,18 +89,18 @@ export const EXPERT_WEIGHTS: FittedWeights = {
 };
 
 /**
- * Weights before any fit, which a fit on recorded traces replaces: the product of experts, but
- * for the tools no trace has called in search. Their intent posterior is 0, floored at
- * INTENT_EPSILON: a factor of 1e-8 that no description could outweigh, so an unfitted store never
- * found a tool it had not yet seen used (a catalogue entry put in yesterday, most of a large
- * catalogue). Their lexical score stands in for the missing evidence at the floor's depth
- * (lexicalUnseen x -ln INTENT_EPSILON): the tool that best matches the request's words ranks
- * with one the association is certain of. Measured unfitted on train's held-out quarter
- * (README, Tool search, "Before a fit").
+ * Weights before any fit, which a fit on recorded traces replaces: the simple rules
+ * (simple-rules.ts), next tool by the back-off Markov rule and search by BM25 with popularity
+ * breaking ties, each scaled so that its scores read as probabilities. The product of
+ * experts above ranks better once it is fitted, and a fit keeps it only where it beats these
+ * rules on held-out traces; unfitted, it fell far below BM25 on large catalogues (Seal-Tools'
+ * search Hit@1 0.622 against 0.961; docs/decisions/prior.md).
  */
 export const PRIOR_WEIGHTS: FittedWeights = {
-  ...EXPERT_WEIGHTS,
-  search: vector({ intent: 1, lexical: 1, embedding: 1, popularity: 0.1, lexicalUnseen: -Math.log(INTENT_EPSILON) }),
+  next: BACKOFF_WEIGHTS.map((w) => w * PRIOR_BACKOFF_SCALE),
+  nextNoIntent: BACKOFF_WEIGHTS.map((w) => w * PRIOR_BACKOFF_SCALE),
+  search: LEXICAL_WEIGHTS.map((w) => w * PRIOR_LEXICAL_SCALE),
+  source: 'prior',
 };
 
 export interface RecommenderModel {

@@ -32,6 +32,7 @@ import {
   toolGraphOptionsSchema,
   vectorCacheOptionsSchema,
 } from './factory-options.js';
+import { autoFitOptionsSchema } from './fit-options.js';
 import { parseWith } from './issues.js';
 import { MAX_BATCH_WINDOW_MS } from './limits.js';
 
@@ -91,6 +92,8 @@ export const openToolgraphOptionsSchema = z.strictObject({
   onWarning: onWarningSchema.optional(),
   offThreadFrom: orNever.optional(),
   firstModelOffThreadFrom: orNever.optional(),
+  // The object first: when it is meant, its own issues are the ones reported.
+  autoFit: z.union([autoFitOptionsSchema, custom<false>('fit options {firstAt?, growth?, minIntervalMs?}, or false for none', (v) => v === false)]).optional(),
 });
 
 /** `new Toolgraph(options)`'s options, or INVALID_INPUT naming Toolgraph and the option. */

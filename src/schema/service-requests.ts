@@ -150,6 +150,8 @@ export const contributionSchema = z.object({
   reason: z.enum(['explicit', 'threshold', 'below-threshold']),
 });
 
+const keptRuleSchema = z.enum(['fitted', 'backoff', 'prior']);
+
 export const statsSchema = z.object({
   tools: z.number(),
   transitions: z.number(),
@@ -161,6 +163,22 @@ export const statsSchema = z.object({
   slicedBuilds: z.number().describe('Rebuilds built in stages on the serving thread, the event loop turning between them'),
   recentTransitions: z.number().describe('Tools and context pairs whose successes next-tool predictions read live until the next rebuild'),
   recentIntents: z.number().describe("Intent records the model's text lacks, which predictions, search and DAG suggestion read live until the next rebuild"),
+  fit: z
+    .object({
+      state: z.enum(['prior', 'fitted']).describe("'prior' (the simple rules: BM25 for search, the back-off Markov rule for next tool) until a fit's weights are in force"),
+      traces: z.number().describe('Stored traces the weights in force were fitted on (0 for the prior)'),
+      fittedAt: z.string().nullable().describe('When that fit ended (ISO 8601)'),
+      ms: z.number().describe('How long that fit took'),
+      kept: z
+        .object({ next: keptRuleSchema, nextNoIntent: keptRuleSchema, search: keptRuleSchema })
+        .nullable()
+        .describe("Per task, what the fit kept by the one-standard-error rule: its fitted ranker, its simple rule ('backoff'), or the prior for want of queries"),
+      running: z.boolean().describe('A fit is under way on this instance'),
+      fits: z.number().describe('Fits this instance finished and installed since it started'),
+      failures: z.number().describe('Fits this instance attempted that failed'),
+      totalMs: z.number().describe('Time those fits took in all'),
+    })
+    .describe('The weights in force and the fits behind them'),
 });
 
 export const toolInfoSchema = z.object({

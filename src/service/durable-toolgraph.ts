@@ -23,7 +23,8 @@ import { decodeGraph, encodeGraph, GRAPH_CODEC_FORMAT, readsGraphFormat, type St
 import { ToolGraph } from '../graph/tool-graph.js';
 import type { DagSuggestion } from '../recommend/dag/suggest-dag.js';
 import { SIGNALS } from '../recommend/features.js';
-import type { FitOptions, FitReport } from '../recommend/fit-weights.js';
+import type { FitReport } from '../recommend/fit-weights.js';
+import type { FitJobOptions } from '../recommend/fit-job.js';
 import type { FittedWeights } from '../recommend/model.js';
 import { describeCapability, type CapabilityRanking, type ExpandedCapability } from '../recommend/rank-capabilities.js';
 import type { Prediction } from '../recommend/predict-next.js';
@@ -47,6 +48,8 @@ import { SerialQueue } from './serial-queue.js';
 import { SharedState } from './shared-state.js';
 import { FIRST_MODEL_OFF_THREAD_FROM } from '../graph/snapshot-thread.js';
 import { parseOpenToolgraphOptions } from '../schema/options.js';
+import { autoFitSettings, type AutoFitOptions } from '../schema/fit-options.js';
+import { BackgroundFit } from './background-fit.js';
 import { Toolgraph, type IngestResult, type RestoredCaches, type ScoreOptions, type SetToolsResult, type ToolgraphStats } from './toolgraph.js';
 
 export interface OpenToolgraphOptions extends OpenStoreOptions {
@@ -87,6 +90,12 @@ export interface OpenToolgraphOptions extends OpenStoreOptions {
    * stale model before a snapshot is written (default 200,000).
    */
   readonly firstModelOffThreadFrom?: number;
+  /**
+   * When the service fits its own weights as traces accumulate (schema/fit-options.ts; default a
+   * first fit at 30 stored traces, then each time they have grown by a fifth, at most once a
+   * minute), or false never (fit() still does).
+   */
+  readonly autoFit?: AutoFitOptions | false;
 }
 
 /** How the instance came up: what the cold start restored and replayed, and how long it took. */
@@ -149,7 +158,7 @@ export interface DurableToolgraph extends ToolgraphService {
    * fit() with options (folds, ...) on every stored trace; stores the weights and a snapshot.
    * INVALID_INPUT, storing nothing, when no stored trace succeeded.
    */
-  fitWith(options: FitOptions): Promise<FitReport>;
+  fitWith(options: FitJobOptions): Promise<FitReport>;
   storeStats(): Promise<StoreStats>;
   /** The in-memory engine, for read-only use (export, graph statistics). */
   readonly engine: Toolgraph;
@@ -199,6 +208,8 @@ class DurableToolgraphImpl implements DurableToolgraph {
   private readonly registrations = new SerialQueue();
   private backfill: Promise<void> = Promise.resolve();
   private readonly warn: (message: string) => void;
+  /** Fits of this service's weights, by itself as traces arrive and on request. */
+  private readonly fitting: BackgroundFit;
 
   constructor(
     readonly store: Store,
@@ -218,6 +229,14 @@ class DurableToolgraphImpl implements DurableToolgraph {
     });
     this.snapshotEvery = options.snapshotEvery ?? 100_000;
     this.warn = options.onWarning ?? (() => {});
+    this.fitting = new BackgroundFit({
+      store,
+      engine: this.engine,
+      settings: autoFitSettings(options.autoFit),
+      appliedSeq: () => this.cursor,
+      stored: (weights) => this.shared?.noteWeights(weights),
+      warn: (message) => this.warn(message),
+    });
   }
 
   get appliedSeq(): number {
@@ -234,7 +253,12 @@ class DurableToolgraphImpl implements DurableToolgraph {
     const revisions = this.store.kind === 'postgres' ? await this.store.revisions() : null;
     const [tools, weights, snapshot, feedback, capabilities] = await Promise.all([
       this.store.listTools(),
-      this.store.getWeights(),
+      // Weights this version cannot read (written by another) are no reason not to open: the
+      // prior serves until the next fit, which the service makes by itself.
+      this.store.getWeights().catch((error: unknown) => {
+        this.warn(`the stored weights were left out (${(error as Error).message}); the prior serves until the next fit`);
+        return null;
+      }),
       this.store.getSnapshot(),
       this.store.listPatternFeedback(),
       this.store.listCapabilities(),
@@ -310,6 +334,8 @@ class DurableToolgraphImpl implements DurableToolgraph {
       },
     };
     if (snapshotSeq !== null) this.backfill = this.backfillCapabilities(snapshotSeq);
+    // A store opened with traces enough and weights older than they call for fits now.
+    this.fitting.note();
     if (this.store.kind === 'postgres') {
       try {
         this.unsubscribe = await this.store.subscribe((change) => {
@@ -530,6 +556,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
   }
 
   private noteApplied(n: number): void {
+    if (n > 0) this.fitting.note();
     this.sinceSnapshot += n;
     if (this.sinceSnapshot >= this.snapshotEvery && this.closed === null) {
       this.sinceSnapshot = 0;
@@ -684,30 +711,17 @@ class DurableToolgraphImpl implements DurableToolgraph {
     return this.fitWith({});
   }
 
-  async fitWith(options: FitOptions): Promise<FitReport> {
+  async fitWith(options: FitJobOptions): Promise<FitReport> {
     this.assertOpen('fit');
     await this.writer.flush();
-    const report = await this.applying.run(async () => {
-      const traces: Trace[] = [];
-      for await (const item of iterateTraces(this.store, 0, 5_000)) {
-        if (item.seq > this.cursor) break;
-        traces.push(item.trace);
-      }
-      // Fitting learns from successful traces only: without one it would hand back the prior
-      // weights marked fitted, and they would be stored as such.
-      if (!traces.some((t) => t.success && t.steps.length > 0)) {
-        throw new ToolgraphError('INVALID_INPUT', 'fit: nothing to fit: the store has no successful traces');
-      }
-      return this.engine.fitOn(traces, options);
-    });
-    await this.store.putWeights(report.weights);
-    this.shared?.noteWeights(report.weights);
+    await this.applying.idle();
+    const report = await this.fitting.fit(options);
     await this.snapshot();
     return report;
   }
 
   async stats(): Promise<ToolgraphStats> {
-    return this.engine.stats();
+    return { ...this.engine.stats(), fit: this.fitting.state() };
   }
 
   storeStats(): Promise<StoreStats> {
@@ -724,6 +738,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
       if (this.poll !== null) clearInterval(this.poll);
       try {
         await this.writer.flush();
+        await this.fitting.close();
         await this.verdicts.idle();
         await this.registrations.idle();
         await this.backfill;

@@ -21,7 +21,9 @@ import { RecentIntents } from '../text/recent-intents.js';
 import { DEFAULT_HALF_LIFE_MS, ToolGraph, type ToolGraphState } from '../graph/tool-graph.js';
 import { buildEdgeFeedback, type HumanPatternScore } from '../recommend/edge-adjustment.js';
 import { fitWeights, type FitOptions, type FitReport } from '../recommend/fit-weights.js';
-import { buildModel, buildModelText, modelSnapshotOptions, modelStages, PRIOR_WEIGHTS, type FittedWeights, type ModelOptions, type RecommenderModel } from '../recommend/model.js';
+import { buildModel, buildModelText, modelSnapshotOptions, modelStages, PRIOR_WEIGHTS, type FitRecord, type FittedWeights, type ModelOptions, type RecommenderModel } from '../recommend/model.js';
+import type { FitJobOptions } from '../recommend/fit-job.js';
+import { FitThread } from '../recommend/fit-thread.js';
 import { predictNext, type Prediction } from '../recommend/predict-next.js';
 import { TraceToolSets } from '../recommend/capability-evidence.js';
 import { mergeCapabilities } from '../recommend/capability-model.js';
@@ -44,7 +46,7 @@ import { parsePatternFeedback, parsePatternsRequest, parsePatternTarget, type Pa
 import { isReasoningTraceShape } from '../schema/trace.js';
 import type { Embedder } from '../text/embedder.js';
 import { createHashedEmbedder } from '../text/hashed-embedder.js';
-import { hashedTextEmbedding, prefetchingEmbedding, type PrefetchingEmbedding, type TextEmbedding } from '../text/text-embedding.js';
+import { checkedBatch, hashedTextEmbedding, prefetchingEmbedding, type PrefetchingEmbedding, type TextEmbedding } from '../text/text-embedding.js';
 import { exportIntentTokens, restoreIntentTokens } from '../text/intent-tokens.js';
 import {
   asPreviousBuild,
@@ -58,6 +60,7 @@ import {
 } from '../text/tool-vectors.js';
 import { PatternRegistry, patternId, withDecision, type PatternDecision, type PatternRegistryState } from './pattern-registry.js';
 import { rebuildWaitMs, type LastRebuild } from './rebuild-schedule.js';
+import { describeFit, type FitState } from './background-fit.js';
 import { patternConfidence, patternView, type PatternView } from './pattern-view.js';
 import type { PatternConfidence } from '../scoring/confidence-state.js';
 
@@ -173,6 +176,8 @@ export interface ToolgraphStats {
    * read beside it until the next rebuild (recent-intents.ts).
    */
   readonly recentIntents: number;
+  /** The weights in force: prior or fitted, and by what fit (background-fit.ts). */
+  readonly fit: FitState;
 }
 
 export interface IngestResult {
@@ -239,6 +244,8 @@ export class Toolgraph {
   private readonly seenIds = new Set<string>();
   private weights: FittedWeights = PRIOR_WEIGHTS;
   private fitReport: FitReport | null = null;
+  /** Fits off this thread (fitOffThread), started by the first. */
+  private fitThread: FitThread | null = null;
   private model: RecommenderModel | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private readonly seed: number | undefined;
@@ -905,8 +912,15 @@ export class Toolgraph {
    * weight is fitted on zeros (durable services once were, while the evaluation was not).
    */
   fitOn(traces: readonly Trace[], options: FitOptions = {}): FitReport {
+    const started = performance.now();
     const report = fitWeights(traces, this.catalog, { seed: this.seed, embedding: this.embedding, ...options });
-    this.weights = report.weights;
+    const record: FitRecord = {
+      traces: traces.length,
+      fittedAt: Date.now(),
+      ms: Math.round(performance.now() - started),
+      kept: { next: report.next.selected, nextNoIntent: report.nextNoIntent.selected, search: report.search.selected },
+    };
+    this.weights = { ...report.weights, fit: record };
     this.fitReport = report;
     this.rebuild();
     return report;
@@ -986,15 +1000,75 @@ export class Toolgraph {
       slicedBuilds: this.slicedBuilds,
       recentTransitions: this.recent.size,
       recentIntents: this.recentIntents.size,
+      fit: describeFit(this.weights),
     };
   }
 
-  /** Stops the pending rebuild timer (for shutdown). */
+  /**
+   * fitWeights on `traces` (pages of them, a store's read), on this engine's worker thread
+   * (fit-thread.ts) with this engine's catalogue and embedding: the report fitOn would give for
+   * the same traces, while this thread goes on answering. The weights are not installed: the
+   * caller decides (adoptFit). Rejects when the thread fails; nothing changes then.
+   */
+  async fitOffThread(traces: AsyncIterable<readonly Trace[]>, options: FitJobOptions = {}): Promise<FitReport> {
+    if (this.closed) throw new ToolgraphError('INTERNAL', 'fit: the toolgraph is closed');
+    this.fitThread ??= FitThread.start();
+    const catalog = [...this.catalog.values()];
+    const jobOptions = { seed: this.seed, ...options };
+    const embedder = this.embedder;
+    const embedding = this.embedding;
+    if (embedding === null || embedder === null) return this.fitThread.fit({ catalog, traces, options: jobOptions, embedding: { kind: 'none' } });
+    if (!('prefetchTools' in embedding)) return this.fitThread.fit({ catalog, traces, options: jobOptions, embedding: { kind: 'hashed' } });
+    // Another embedder: its vectors of every tool text and every trace's intent go as a table.
+    const texts = this.tools().map((t) => toolText(t.name, t.description, t.params));
+    await embedding.prefetchTools(texts);
+    const tools = texts.flatMap((text) => {
+      const v = embedding.tool(text);
+      return v === null ? [] : [[text, v] as const];
+    });
+    const intents = new Set<string>();
+    async function* noted(): AsyncIterable<readonly Trace[]> {
+      for await (const page of traces) {
+        for (const t of page) if (t.intent !== '') intents.add(t.intent);
+        yield page;
+      }
+    }
+    async function* queries(): AsyncIterable<readonly (readonly [string, Float32Array])[]> {
+      const all = [...intents];
+      for (let i = 0; i < all.length; i += 64) {
+        const batch = all.slice(i, i + 64);
+        const vectors = await checkedBatch(embedder!, batch);
+        yield batch.map((text, j) => [text, vectors[j]!] as const);
+      }
+    }
+    return this.fitThread.fit({
+      catalog,
+      traces: noted(),
+      options: jobOptions,
+      embedding: { kind: 'table', name: embedding.name, dimensions: embedding.dimensions, tools, queries: [] },
+      queries,
+    });
+  }
+
+  /**
+   * Installs the weights of a fit made elsewhere (fitOffThread, another instance's), with its
+   * account; the model is rebuilt in the background, queries meanwhile answered by the weights
+   * in force.
+   */
+  adoptFit(report: FitReport, record: FitRecord): void {
+    this.weights = { ...report.weights, fit: record };
+    this.fitReport = report;
+    this.invalidate();
+  }
+
+  /** Stops the pending rebuild timer and the worker threads (for shutdown). */
   close(): void {
     this.closed = true;
     this.cancelTimer();
     void this.thread?.close();
     this.thread = null;
+    void this.fitThread?.close();
+    this.fitThread = null;
   }
 
   private humanScores(): HumanPatternScore[] {

@@ -221,6 +221,20 @@ CREATE INDEX traces_content_base_id ON traces (base_id) WHERE id_source = 'conte
 ALTER TABLE tools ADD COLUMN position bigint GENERATED ALWAYS AS IDENTITY;
 `,
   },
+  {
+    version: 9,
+    name: 'the fit lease',
+    // Services fit their own weights as traces accumulate (service/background-fit.ts). Of several
+    // instances on one database one fits at a time: it holds this row until it has stored the
+    // weights, or until the lease runs out (an instance that died while fitting).
+    sql: `
+CREATE TABLE fit_lease (
+  id smallint PRIMARY KEY CHECK (id = 1),
+  holder text NOT NULL,
+  expires_at timestamptz NOT NULL
+);
+`,
+  },
 ];
 
 /** The version a fully migrated store reports. */

@@ -59,6 +59,8 @@ const BUMP_REVISION = `WITH bumped AS (UPDATE revisions SET revision = revision 
 /** Snapshots kept: the newest and the one before, in case the newest cannot be decoded. */
 const SNAPSHOTS_KEPT = 2;
 
+const keptSchema = z.enum(['fitted', 'backoff', 'prior']);
+
 // Stored weights are read back from a database other versions may have written: a boundary.
 const weightsSchema = z.strictObject({
   next: z.array(z.number()),
@@ -72,6 +74,14 @@ const weightsSchema = z.strictObject({
     .optional(),
   stepCalibration: z.strictObject({ upper: z.array(z.number()), value: z.array(z.number().min(0).max(1)) }).optional(),
   source: z.enum(['prior', 'fitted']),
+  fit: z
+    .strictObject({
+      traces: z.int().min(0),
+      fittedAt: z.number().finite(),
+      ms: z.number().min(0),
+      kept: z.strictObject({ next: keptSchema, nextNoIntent: keptSchema, search: keptSchema }),
+    })
+    .optional(),
 });
 
 /** A no-match calibration as stored: copies of its arrays, its keys in this order. */
@@ -371,6 +381,25 @@ export class SqlStore implements Store {
     });
   }
 
+  leaseFit(holder: string, ms: number): Promise<boolean> {
+    return this.run('leaseFit', async () => {
+      const rows = await this.driver.query(
+        `INSERT INTO fit_lease (id, holder, expires_at) VALUES (1, $1, now() + $2 * interval '1 millisecond')
+         ON CONFLICT (id) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+         WHERE fit_lease.expires_at < now() OR fit_lease.holder = excluded.holder
+         RETURNING holder`,
+        [encodeText(holder), ms],
+      );
+      return rows.length > 0;
+    });
+  }
+
+  releaseFit(holder: string): Promise<void> {
+    return this.run('releaseFit', async () => {
+      await this.driver.query('DELETE FROM fit_lease WHERE holder = $1', [encodeText(holder)]);
+    });
+  }
+
   listTools(): Promise<ToolInfo[]> {
     return this.run('listTools', async () => {
       const rows = await this.driver.query('SELECT body::text AS body FROM tools ORDER BY position');
@@ -556,6 +585,7 @@ export class SqlStore implements Store {
         ...(weights.noMatch !== undefined ? { noMatch: noMatchBody(weights.noMatch) } : {}),
         ...(weights.stepCalibration !== undefined ? { stepCalibration: { upper: [...weights.stepCalibration.upper], value: [...weights.stepCalibration.value] } } : {}),
         source: weights.source,
+        ...(weights.fit !== undefined ? { fit: { traces: weights.fit.traces, fittedAt: weights.fit.fittedAt, ms: weights.fit.ms, kept: { ...weights.fit.kept } } } : {}),
       };
       const steps = body.stepCalibration;
       if (steps !== undefined && !validCalibration(steps)) {

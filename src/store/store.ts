@@ -158,6 +158,13 @@ export interface Store {
    * pass the limit together.
    */
   putTools(tools: readonly ToolInfo[], options?: { readonly maxTotal?: number }): Promise<void>;
+  /**
+   * Takes the fit lease for `holder` for `ms` from now, unless another holder's lease is still
+   * running: true when taken (or renewed). One instance of several fits at a time.
+   */
+  leaseFit(holder: string, ms: number): Promise<boolean>;
+  /** Gives the fit lease back, if `holder` has it. */
+  releaseFit(holder: string): Promise<void>;
   /** Every catalogue entry, ordered by name (code point order). */
   listTools(): Promise<ToolInfo[]>;
   /** Adds or replaces capabilities by id, in one transaction; a replaced one keeps its place. */

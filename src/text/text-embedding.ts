@@ -136,7 +136,8 @@ export function prefetchingEmbedding(embedder: Embedder, batch = 64): Prefetchin
   };
 }
 
-async function checkedBatch(embedder: Embedder, texts: readonly string[]): Promise<Float32Array[]> {
+/** The embedder's vectors of `texts`, each checked (length, finite values) as embedOne checks one. */
+export async function checkedBatch(embedder: Embedder, texts: readonly string[]): Promise<Float32Array[]> {
   const vectors: unknown = await embedder.embed(texts);
   if (!Array.isArray(vectors) || vectors.length !== texts.length) {
     // Re-run one by one: embedOne names exactly what is wrong.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ToolGraph } from '../../src/graph/tool-graph.js';
-import { BACKOFF_WEIGHTS, fitWeights, LEXICAL_WEIGHTS, NO_MATCH_FOLDS } from '../../src/recommend/fit-weights.js';
+import { fitWeights, NO_MATCH_FOLDS } from '../../src/recommend/fit-weights.js';
+import { BACKOFF_WEIGHTS, LEXICAL_WEIGHTS } from '../../src/recommend/simple-rules.js';
 import { fitNoMatch, fits, NO_MATCH_QUANTILE, type MatchEvidence } from '../../src/recommend/no-match.js';
 import { SIGNALS } from '../../src/recommend/features.js';
 import { foldOf } from '../../src/recommend/folds.js';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../src/graph/rng.js';
 import { ToolGraph } from '../../src/graph/tool-graph.js';
-import { hasUnknownWord } from '../../src/recommend/features.js';
+import { hasUnknownWord, SIGNALS } from '../../src/recommend/features.js';
+import { INTENT_EPSILON } from '../../src/recommend/linear-profile.js';
 import { buildModel, EXPERT_WEIGHTS, PRIOR_WEIGHTS } from '../../src/recommend/model.js';
 import { coverage, explains, intentSimilarity, queryWords } from '../../src/recommend/query-coverage.js';
 import { searchTools } from '../../src/recommend/search-tools.js';
@@ -20,9 +21,15 @@ const catalog = new Map(
   ].map((t) => [t.name, t]),
 );
 
+/**
+ * The product of experts with a weight on never-called tools' descriptions, as a fit gives it
+ * (fitUnseen): how a fitted store finds a catalogue entry no trace has called yet.
+ */
+const WITH_UNSEEN = { ...EXPERT_WEIGHTS, search: EXPERT_WEIGHTS.search.map((w, f) => (SIGNALS[f] === 'lexicalUnseen' ? -Math.log(INTENT_EPSILON) : w)) };
+
 const scores = (items: readonly { tool: string; score: number }[]) => new Map(items.map((i) => [i.tool, i.score]));
 
-function model(weights = PRIOR_WEIGHTS) {
+function model(weights = EXPERT_WEIGHTS) {
   const g = new ToolGraph();
   for (const name of catalog.keys()) g.addTool(name);
   g.ingest(trace(['currency_convert'], { intent: 'how many yen is ten euros' }));
@@ -103,7 +110,7 @@ describe('searchTools', () => {
   });
 
   it('applies a fitted coverage threshold', () => {
-    const strict = model({ ...PRIOR_WEIGHTS, noMatchCoverage: 0.9 });
+    const strict = model({ ...EXPERT_WEIGHTS, noMatchCoverage: 0.9 });
     // "weather" is explained, "Paris" and "tomorrow" are not: coverage is well under 0.9.
     const result = searchTools(strict, { query: 'weather in Paris tomorrow', context: [], k: 3 });
     expect(result.kind).toBe('no-match');
@@ -112,7 +119,7 @@ describe('searchTools', () => {
   });
 
   it('applies a fitted similarity floor: a request no recorded one resembles is no match, however well tools cover it', () => {
-    const floored = model({ ...PRIOR_WEIGHTS, noMatchCoverage: 0.5, noMatchSimilarity: 0.3 });
+    const floored = model({ ...EXPERT_WEIGHTS, noMatchCoverage: 0.5, noMatchSimilarity: 0.3 });
     // Every word is in some tool's description (coverage 1), yet no recorded request says anything like it.
     const foreign = searchTools(floored, { query: 'convert an amount between currencies', context: [], k: 2 });
     expect(foreign.coverage).toBe(1);
@@ -134,7 +141,7 @@ describe('searchTools', () => {
     for (const name of withNew.keys()) g.addTool(name);
     g.ingest(trace(['currency_convert'], { intent: 'how many yen is ten euros' }));
     g.ingest(trace(['weather_forecast'], { intent: 'will it rain' }));
-    const grown = buildModel(g, withNew, { ...PRIOR_WEIGHTS, noMatchCoverage: 0.5, noMatchSimilarity: 0.3 }, { embedding: hashedTextEmbedding() });
+    const grown = buildModel(g, withNew, { ...WITH_UNSEEN, noMatchCoverage: 0.5, noMatchSimilarity: 0.3 }, { embedding: hashedTextEmbedding() });
     const knit = searchTools(grown, { query: 'knitting patterns for a woollen scarf', context: [], k: 2 });
     expect(knit.similarity).toBe(0);
     expect(knit).toMatchObject({ kind: 'results' });
@@ -149,7 +156,7 @@ describe('searchTools', () => {
   it('applies a fitted no-match calibration: the three readings weighed together, the words alone with context', () => {
     // Held-out readings as a fit would keep them (no-match.ts): each p-value is (#{s <= x} + 1/2) / 5.
     const noMatch = { coverage: [0.5, 0.7, 1, 1], similarity: [0.3, 0.7, 1, 1], confidence: [0.6, 0.9, 0.99, 1], threshold: -3.5, wordsThreshold: -2.5 };
-    const calibrated = model({ ...PRIOR_WEIGHTS, noMatch });
+    const calibrated = model({ ...EXPERT_WEIGHTS, noMatch });
     // Covered well, like a recorded request, the ranking sure of it: fits, its similarity reported.
     const familiar = searchTools(calibrated, { query: 'how many yen for twenty euros', context: [], k: 2 });
     expect(familiar.kind).toBe('results');
@@ -178,7 +185,7 @@ describe('searchTools', () => {
     for (const name of withNew.keys()) g.addTool(name);
     g.ingest(trace(['currency_convert'], { intent: 'how many yen is ten euros' }));
     g.ingest(trace(['weather_forecast'], { intent: 'will it rain' }));
-    const grown = buildModel(g, withNew, { ...PRIOR_WEIGHTS, noMatch }, { embedding: hashedTextEmbedding() });
+    const grown = buildModel(g, withNew, { ...WITH_UNSEEN, noMatch }, { embedding: hashedTextEmbedding() });
     const patterns = searchTools(grown, { query: 'knitting patterns for a woollen scarf', context: [], k: 2 });
     expect(patterns.similarity).toBe(0);
     expect(patterns).toMatchObject({ kind: 'results' });
@@ -186,13 +193,13 @@ describe('searchTools', () => {
     // The same request unlike any recorded one, covered only by tools that were asked for: refused.
     expect(searchTools(grown, { query: 'convert an amount between currencies', context: [], k: 2 }).kind).toBe('no-match');
     // The calibration decides where present: the floors of the rule before are not read.
-    expect(searchTools(model({ ...PRIOR_WEIGHTS, noMatch, noMatchCoverage: 0.99 }), { query: 'how many yen for twenty euros', context: [], k: 2 }).kind).toBe('results');
+    expect(searchTools(model({ ...EXPERT_WEIGHTS, noMatch, noMatchCoverage: 0.99 }), { query: 'how many yen for twenty euros', context: [], k: 2 }).kind).toBe('results');
   });
 
   it('gives the same verdict, coverage and hint for every k: the readings are the first five tools', () => {
     // "euros" is currency_convert's (a recorded intent's word), "flights between two airports"
     // flight_search's: the first tool covers a third, the second most of the request.
-    const floored = model({ ...PRIOR_WEIGHTS, noMatchCoverage: 0.5 });
+    const floored = model({ ...EXPERT_WEIGHTS, noMatchCoverage: 0.5 });
     const query = 'euros for flights between two airports';
     const answers = [1, 2, 3, 5, 10].map((k) => searchTools(floored, { query, context: [], k }));
     expect(answers[0]!.items.map((i) => i.tool)).toEqual(['currency_convert']);
@@ -208,7 +215,7 @@ describe('searchTools', () => {
     for (const answer of refused) expect(answer).toMatchObject({ kind: 'no-match', coverage: refused[0]!.coverage, unmatched: ['knit', 'scarf'], hint: refused[0]!.hint });
     // Under a fitted calibration too (its readings were taken at five tools).
     const noMatch = { coverage: [0.3, 0.5, 0.7, 1], similarity: [0, 0.1, 0.5, 1], confidence: [0.2, 0.4, 0.9, 1], threshold: -4, wordsThreshold: -3 };
-    const calibrated = model({ ...PRIOR_WEIGHTS, noMatch });
+    const calibrated = model({ ...EXPERT_WEIGHTS, noMatch });
     const kinds = [1, 2, 3, 5].map((k) => searchTools(calibrated, { query, context: [], k }));
     for (const answer of kinds) expect(answer).toMatchObject({ kind: kinds[3]!.kind, coverage: kinds[3]!.coverage, similarity: kinds[3]!.similarity });
   });
@@ -227,7 +234,7 @@ describe('searchTools', () => {
       const g = new ToolGraph();
       for (const name of names) g.addTool(name);
       for (let t = 0; t < 40; t++) g.ingest(trace(Array.from({ length: 1 + Math.floor(rng() * 3) }, () => pick(names)), { intent: phrase(3 + Math.floor(rng() * 4)) }));
-      for (const weights of [{ ...PRIOR_WEIGHTS, noMatchCoverage: 0.6 }, { ...PRIOR_WEIGHTS, noMatch }]) {
+      for (const weights of [{ ...EXPERT_WEIGHTS, noMatchCoverage: 0.6 }, { ...EXPERT_WEIGHTS, noMatch }]) {
         const m = buildModel(g, tools, weights, { embedding: hashedTextEmbedding() });
         for (let q = 0; q < 25; q++) {
           const query = `${phrase(1 + Math.floor(rng() * 4))}${rng() < 0.3 ? ' unheardof' : ''}`;
@@ -280,7 +287,7 @@ describe('searchTools', () => {
     for (const name of catalog.keys()) g.addTool(name);
     g.ingest(trace(['weather_forecast'], { intent: 'will it rain' }));
     g.ingest(trace(['flight_search'], { intent: 'fly to Rome' }));
-    const untraced = buildModel(g, catalog, PRIOR_WEIGHTS, { embedding: hashedTextEmbedding() });
+    const untraced = buildModel(g, catalog, EXPERT_WEIGHTS, { embedding: hashedTextEmbedding() });
     const result = searchTools(untraced, { query: 'currensy convertt', context: [], k: 3 });
     const found = result.items.find((item) => item.tool === 'currency_convert')!;
     expect(found.signals.embedding).toBeGreaterThan(0.2);
@@ -288,25 +295,26 @@ describe('searchTools', () => {
     expect(found.signals.intent).toBe(0);
   });
 
-  it('finds, before any fit, a tool no trace has called by its description', () => {
+  it('finds, before any fit, a tool no trace has called by its description, and waits for a fit to learn from intents', () => {
     // A catalogue entry no trace has used yet, beside two tools traces called for an unrelated
-    // intent. With the plain product of experts its intent factor, floored at 1e-8, kept it last
-    // whatever its description said (score 3e-8 behind the two traced tools).
+    // intent. The plain product of experts keeps it last whatever its description says: its
+    // intent factor is floored at 1e-8. Before a fit a store ranks by the lexical rule instead.
     const g = new ToolGraph();
     const fresh = new Map([...catalog, ['kangaroo_tracker', tool('kangaroo_tracker', 'Track kangaroo and platypus sightings')]]);
     for (const name of fresh.keys()) g.addTool(name);
     g.ingest(trace(['weather_forecast', 'flight_search'], { intent: 'hello' }));
+    g.ingest(trace(['currency_convert'], { intent: 'how many yen is ten euros' }));
     const unfitted = buildModel(g, fresh, PRIOR_WEIGHTS, { embedding: hashedTextEmbedding() });
     const found = searchTools(unfitted, { query: 'kangaroo platypus', context: [], k: 3 });
     expect(found.kind).toBe('results');
     expect(found.items[0]!.tool).toBe('kangaroo_tracker');
     expect(found.items[0]!.score).toBeGreaterThan(0.5);
-    expect(found.items[0]!.signals.lexicalUnseen).toBe(1);
-    // The product of experts, which the fit starts from, is what left it out.
     const expert = searchTools(buildModel(g, fresh, EXPERT_WEIGHTS, { embedding: hashedTextEmbedding() }), { query: 'kangaroo platypus', context: [], k: 3 });
     expect(expert.items[0]!.tool).not.toBe('kangaroo_tracker');
-    // Where the traces do speak, they still lead: the traced tool for its own intent.
-    expect(searchTools(unfitted, { query: 'hello', context: [], k: 1 }).items[0]!.tool).toBe('weather_forecast');
+    // A word only past intents used is the fitted ranker's to learn (the product of experts
+    // finds it); the rule reads descriptions only.
+    expect(searchTools(buildModel(g, fresh, EXPERT_WEIGHTS), { query: 'yen', context: [], k: 1 }).items[0]!.tool).toBe('currency_convert');
+    expect(searchTools(unfitted, { query: 'yen', context: [], k: 1 }).items[0]!.signals.lexical).toBe(0);
   });
 
   it('computes coverage as the idf-weighted share of query words a tool explains', () => {

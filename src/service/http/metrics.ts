@@ -111,6 +111,12 @@ export class HttpMetrics {
     gauge('toolgraph_rebuild_seconds', 'Duration of the last model rebuild.', stats.rebuildMs / 1000);
     gauge('toolgraph_recent_transitions', 'Tools and context pairs whose successes since the model predictions read live.', stats.recentTransitions);
     gauge('toolgraph_recent_intents', 'Intent records since the model that predictions, search and DAG suggestion read live.', stats.recentIntents);
+    gauge('toolgraph_fitted', 'Whether fitted weights are in force (1) or the prior, the simple rules (0).', stats.fit.state === 'fitted' ? 1 : 0);
+    gauge('toolgraph_fit_traces', 'Stored traces the weights in force were fitted on.', stats.fit.traces);
+    gauge('toolgraph_fits_total', 'Fits this instance finished and installed.', stats.fit.fits, 'counter');
+    gauge('toolgraph_fit_failures_total', 'Fits this instance attempted that failed.', stats.fit.failures, 'counter');
+    gauge('toolgraph_fit_seconds_total', 'Time the fits of this instance took in all.', stats.fit.totalMs / 1000, 'counter');
+    gauge('toolgraph_fit_last_seconds', 'Duration of the fit whose weights are in force.', stats.fit.ms / 1000);
     gauge('toolgraph_uptime_seconds', 'Seconds since this server started.', (Date.now() - this.started) / 1000);
     return `${out.join('\n')}\n`;
   }

@@ -3,7 +3,7 @@ import { ToolGraph } from '../../../src/graph/tool-graph.js';
 import { feeds, lookupParams, namedFlows, outputIndex, outputKeys, outputWords, producers, toolsFeeding } from '../../../src/recommend/dag/data-flow.js';
 import { buildPrecedence, GLOBAL_PRIOR_WEIGHT, probabilityBefore } from '../../../src/recommend/dag/precedence.js';
 import { suggestDag, type DagNode } from '../../../src/recommend/dag/suggest-dag.js';
-import { buildModel, PRIOR_WEIGHTS, type FittedWeights } from '../../../src/recommend/model.js';
+import { buildModel, EXPERT_WEIGHTS, type FittedWeights } from '../../../src/recommend/model.js';
 import { scoreAllTools } from '../../../src/recommend/score-all.js';
 import { searchTools } from '../../../src/recommend/search-tools.js';
 import { Toolgraph } from '../../../src/service/toolgraph.js';
@@ -37,7 +37,7 @@ function flightsModel(): ReturnType<typeof buildModel> {
     g.ingest(trace(['search_airport', 'search_flights', 'book_flight'], { id: `f${i}`, intent: `book a flight from city ${i} to the coast` }));
     g.ingest(trace(['get_weather', 'send_email'], { id: `w${i}`, intent: `email me the weather forecast for city ${i}` }));
   }
-  return buildModel(g, new Map(catalog.map((t) => [t.name, t])));
+  return buildModel(g, new Map(catalog.map((t) => [t.name, t])), EXPERT_WEIGHTS);
 }
 
 describe('data flow and precedence', () => {
@@ -186,7 +186,7 @@ describe('suggestDag', () => {
       { name: 'send_email', description: 'Send an email message', params: [param('to')] },
     ];
     // A fitted calibration (a raw confidence up to 0.5 means 0.3, above it 0.9), or none.
-    const calibrated = { ...PRIOR_WEIGHTS, stepCalibration: { upper: [0.5, 1], value: [0.3, 0.9] } };
+    const calibrated = { ...EXPERT_WEIGHTS, stepCalibration: { upper: [0.5, 1], value: [0.3, 0.9] } };
     const model = (summarized: number, weights: FittedWeights = calibrated): ReturnType<typeof buildModel> => {
       const g = new ToolGraph();
       for (const t of reports) g.addTool(t.name);
@@ -214,8 +214,8 @@ describe('suggestDag', () => {
       ['n1', 'n2'],
       ['n2', 'n3'],
     ]);
-    // Before a fit the confidences are no probabilities: the chain stays as the steps run.
-    const raw = suggestDag(model(7, PRIOR_WEIGHTS), { intent });
+    // Uncalibrated, the confidences are no probabilities: the chain stays as the steps run.
+    const raw = suggestDag(model(7, EXPERT_WEIGHTS), { intent });
     expect(raw.nodes[1]!.confidence).toBeLessThan(0.5);
     expect(pairs(raw)).toEqual([
       ['n1', 'n2'],
@@ -307,12 +307,9 @@ describe('suggestDag', () => {
     const g = new ToolGraph();
     for (const t of catalog) g.addTool(t.name);
     // Globally send_email comes first more often; for weather reports it comes last.
-    // (Not "check the sky": unfitted search lets search_flights, never called, compete on its
-    // description, and its parameters originSkyId and destinationSkyId match "sky"; model.ts,
-    // PRIOR_WEIGHTS.)
     for (let i = 0; i < 8; i++) g.ingest(trace(['send_email', 'get_weather'], { id: `a${i}`, intent: `tell my team by email ${i} then check the weather` }));
     for (let i = 0; i < 3; i++) g.ingest(trace(['get_weather', 'send_email'], { id: `b${i}`, intent: `forecast report mailed tonight ${i}` }));
-    const model = buildModel(g, new Map(catalog.map((t) => [t.name, t])));
+    const model = buildModel(g, new Map(catalog.map((t) => [t.name, t])), EXPERT_WEIGHTS);
     expect(suggestDag(model, { intent: 'forecast report mailed tonight' }).nodes.map(label)).toEqual(['get_weather', 'send_email']);
     expect(suggestDag(model, { intent: 'tell my team by email then check the weather' }).nodes.map(label)).toEqual(['send_email', 'get_weather']);
   });
@@ -393,7 +390,7 @@ describe('suggestDag', () => {
     for (const t of hotels) g.addTool(t.name);
     for (let i = 0; i < 6; i++) g.ingest(trace(['search_hotels', 'hotel_reviews'], { id: `h${i}`, intent: `find hotels in city ${i} and read what guests say` }));
     for (let i = 0; i < 3; i++) g.ingest(trace(['convert_currency', 'book_hotel'], { id: `c${i}`, intent: `convert the price to euros ${i} and book a room` }));
-    const model = buildModel(g, new Map(hotels.map((t) => [t.name, t])));
+    const model = buildModel(g, new Map(hotels.map((t) => [t.name, t])), EXPERT_WEIGHTS);
     const intent = 'find hotels in Rome and convert the price to euros';
     // The request as a whole ranks the currency task's partner above the hotel search...
     const scores = new Float64Array(hotels.length);

@@ -1,0 +1,229 @@
+/**
+ * A durable service fits its own weights (DESIGN.md: the served model learns by itself). After
+ * traces are applied, fitDue (fit-policy.ts) says whether enough new ones have arrived since the
+ * fit in force; if so, and this instance holds the store's fit lease (one instance of several on
+ * one PostgreSQL fits, the others adopt its weights through the shared state), the stored traces
+ * are read in pages and fitted on the engine's worker thread (Toolgraph.fitOffThread), with the
+ * fit's own one-standard-error rule choosing per task between the fitted ranker and its simple
+ * rule. The weights are stored with their account (FitRecord) and installed; queries meanwhile
+ * are answered by the weights in force and never wait.
+ *
+ * An explicit fit (`toolgraph fit`, fit()) takes the same way, whatever the policy says.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FitJobOptions } from '../recommend/fit-job.js';
+import type { FitReport } from '../recommend/fit-weights.js';
+import type { FitRecord, FittedWeights, KeptRule } from '../recommend/model.js';
+import { ToolgraphError } from '../schema/errors.js';
+import type { AutoFitSettings } from '../schema/fit-options.js';
+import type { Trace } from '../schema/types.js';
+import type { Store } from '../store/store.js';
+import { nextFitAt } from './fit-policy.js';
+import type { Toolgraph } from './toolgraph.js';
+
+/** How long a fit lease holds before another instance may take it (a fitter that died). */
+export const FIT_LEASE_MS = 30 * 60_000;
+
+/** Longest delay setTimeout honours. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Stored traces read per page for a fit. */
+const READ_PAGE = 1_000;
+
+/** The fit in force and this instance's fits, as `stats()` reports them. */
+export interface FitState {
+  /** 'prior' until weights from a fit are in force. */
+  readonly state: 'prior' | 'fitted';
+  /** Stored traces the weights in force were fitted on (0 for the prior). */
+  readonly traces: number;
+  /** When that fit ended (ISO 8601), or null. */
+  readonly fittedAt: string | null;
+  /** How long it took, ms (0 for the prior). */
+  readonly ms: number;
+  /** Which rule each task kept; null for the prior. */
+  readonly kept: { readonly next: KeptRule; readonly nextNoIntent: KeptRule; readonly search: KeptRule } | null;
+  /** A fit is under way on this instance. */
+  readonly running: boolean;
+  /** Fits this instance finished and installed since it started, and those that failed. */
+  readonly fits: number;
+  readonly failures: number;
+  /** Time those fits took in all, ms. */
+  readonly totalMs: number;
+}
+
+/** This instance's fits, as FitState counts them. */
+export type FitActivity = Pick<FitState, 'running' | 'fits' | 'failures' | 'totalMs'>;
+
+/** The FitState of the weights in force. */
+export function describeFit(weights: FittedWeights, activity: FitActivity = { running: false, fits: 0, failures: 0, totalMs: 0 }): FitState {
+  const record = weights.source === 'fitted' ? weights.fit : undefined;
+  return {
+    state: weights.source,
+    traces: record?.traces ?? 0,
+    fittedAt: record === undefined ? null : new Date(record.fittedAt).toISOString(),
+    ms: record?.ms ?? 0,
+    kept: record?.kept ?? null,
+    ...activity,
+  };
+}
+
+export interface BackgroundFitDeps {
+  readonly store: Store;
+  readonly engine: Toolgraph;
+  /** The settings, or null when the service does not fit by itself. */
+  readonly settings: AutoFitSettings | null;
+  /** The highest trace seq the engine has applied: a fit reads the traces up to it. */
+  readonly appliedSeq: () => number;
+  /** Told of weights this instance stored (the shared state notes them). */
+  readonly stored: (weights: FittedWeights) => void;
+  readonly warn: (message: string) => void;
+  /** ms since the epoch (default Date.now); the fit's own duration is measured apart. */
+  readonly clock?: () => number;
+}
+
+export class BackgroundFit {
+  private readonly holder = randomUUID();
+  private running: Promise<unknown> | null = null;
+  private failedAt: number | null = null;
+  private fits = 0;
+  private failures = 0;
+  private totalMs = 0;
+  private closed = false;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly clock: () => number;
+
+  constructor(private readonly deps: BackgroundFitDeps) {
+    this.clock = deps.clock ?? Date.now;
+  }
+
+  /**
+   * Traces were applied (or weights adopted, or a fit ended): starts a fit when one is due and
+   * none is under way, or sets a timer for when the one the traces call for will be due.
+   */
+  note(): void {
+    const { settings, engine } = this.deps;
+    if (settings === null || this.closed || this.running !== null) return;
+    const weights = engine.fittedWeights;
+    // Fitted weights without an account (an older version's): as if fitted on nothing yet.
+    const last = weights.source === 'fitted' ? { traces: weights.fit?.traces ?? 0, at: weights.fit?.fittedAt ?? 0 } : null;
+    const at = nextFitAt({ traces: engine.stats().traces, last, failedAt: this.failedAt }, settings);
+    if (at === null) return;
+    const wait = at - this.clock();
+    if (wait > 0) {
+      if (this.timer === null) {
+        this.timer = setTimeout(() => {
+          this.timer = null;
+          this.note();
+        }, Math.min(wait, MAX_TIMER_MS));
+        this.timer.unref?.();
+      }
+      return;
+    }
+    const job = this.track(this.leased({}, true));
+    void job.then(
+      () => this.note(),
+      (error: unknown) => {
+        this.failedAt = this.clock();
+        this.failures++;
+        if (!this.closed) this.warn(`a background fit failed (${(error as Error).message}); the weights in force stay`);
+        this.note();
+      },
+    );
+  }
+
+  /**
+   * A fit now on every stored trace applied so far, stored and installed. INVALID_INPUT, storing
+   * nothing, when no stored trace succeeded. Waits for a fit under way first.
+   */
+  async fit(options: FitJobOptions = {}): Promise<FitReport> {
+    while (this.running !== null) await this.running.catch(() => {});
+    return this.track(this.leased(options, false)).then((report) => {
+      if (report === null) throw new ToolgraphError('CONFLICT', 'fit: another instance is fitting this store; try again once its weights are stored');
+      return report;
+    });
+  }
+
+  state(): FitState {
+    return describeFit(this.deps.engine.fittedWeights, { running: this.running !== null, fits: this.fits, failures: this.failures, totalMs: this.totalMs });
+  }
+
+  /** Stops starting fits and waits for the one under way to settle (its worker is the engine's). */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running?.catch(() => {});
+  }
+
+  private warn(message: string): void {
+    this.deps.warn(message);
+  }
+
+  private track<T>(job: Promise<T>): Promise<T> {
+    const settled = job.finally(() => {
+      if (this.running === settled) this.running = null;
+    });
+    this.running = settled;
+    return settled;
+  }
+
+  /** The fit under the store's lease; null when another instance holds it (a background fit then waits for its weights). */
+  private async leased(options: FitJobOptions, background: boolean): Promise<FitReport | null> {
+    const { store } = this.deps;
+    if (!(await store.leaseFit(this.holder, FIT_LEASE_MS))) {
+      if (background) this.failedAt = this.clock();
+      return null;
+    }
+    try {
+      return await this.run(options, background);
+    } finally {
+      await store.releaseFit(this.holder).catch(() => {});
+    }
+  }
+
+  private async run(options: FitJobOptions, background: boolean): Promise<FitReport | null> {
+    const { store, engine } = this.deps;
+    const through = this.deps.appliedSeq();
+    const started = performance.now();
+    let traces = 0;
+    let usable = 0;
+    async function* read(): AsyncIterable<readonly Trace[]> {
+      let after = 0;
+      for (;;) {
+        const page = await store.tracesSince(after, READ_PAGE);
+        const taken = page.traces.filter((item) => item.seq <= through).map((item) => item.trace);
+        traces += taken.length;
+        for (const t of taken) if (t.success && t.steps.length > 0) usable++;
+        if (taken.length > 0) yield taken;
+        if (page.traces.length < READ_PAGE || page.lastSeq >= through) return;
+        after = page.lastSeq;
+      }
+    }
+    const report = await engine.fitOffThread(read(), options);
+    // Fitting learns from successful traces only: without one it would hand back the prior
+    // weights marked fitted, and they would be stored as such.
+    if (usable === 0) {
+      if (background) {
+        this.failedAt = this.clock();
+        return null;
+      }
+      throw new ToolgraphError('INVALID_INPUT', 'fit: nothing to fit: the store has no successful traces');
+    }
+    if (this.closed && background) return null;
+    const ms = Math.round(performance.now() - started);
+    const record: FitRecord = {
+      traces,
+      fittedAt: this.clock(),
+      ms,
+      kept: { next: report.next.selected, nextNoIntent: report.nextNoIntent.selected, search: report.search.selected },
+    };
+    const weights: FittedWeights = { ...report.weights, fit: record };
+    await store.putWeights(weights);
+    engine.adoptFit(report, record);
+    this.deps.stored(weights);
+    this.fits++;
+    this.totalMs += ms;
+    this.failedAt = null;
+    return report;
+  }
+}
