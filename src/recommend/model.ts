@@ -17,7 +17,7 @@ import { buildEdgeFeedback, type EdgeFeedback, type HumanPatternScore } from './
 import { F, FeatureScratch, SIGNALS, type SignalName } from './features.js';
 import { linearBackground, type LinearBackground } from './linear-profile.js';
 import { seedBackground } from './seed-profile.js';
-import { BACKOFF_WEIGHTS, LEXICAL_WEIGHTS, PRIOR_BACKOFF_SCALE, PRIOR_LEXICAL_SCALE } from './simple-rules.js';
+import { BACKOFF_LEXICAL_WEIGHTS, BACKOFF_WEIGHTS, LEXICAL_WEIGHTS, PRIOR_BACKOFF_SCALE, PRIOR_LEXICAL_SCALE } from './simple-rules.js';
 import { createTopK, type TopK } from './top-k.js';
 
 /** Weight vectors of the default profile, indexed like `SIGNALS`. */
@@ -97,7 +97,7 @@ export const EXPERT_WEIGHTS: FittedWeights = {
  * search Hit@1 0.622 against 0.961; docs/decisions/prior.md).
  */
 export const PRIOR_WEIGHTS: FittedWeights = {
-  next: BACKOFF_WEIGHTS.map((w) => w * PRIOR_BACKOFF_SCALE),
+  next: BACKOFF_LEXICAL_WEIGHTS.map((w) => w * PRIOR_BACKOFF_SCALE),
   nextNoIntent: BACKOFF_WEIGHTS.map((w) => w * PRIOR_BACKOFF_SCALE),
   search: LEXICAL_WEIGHTS.map((w) => w * PRIOR_LEXICAL_SCALE),
   source: 'prior',

@@ -19,6 +19,16 @@ export const BACKOFF_WEIGHTS: readonly number[] = SIGNALS.map((s) =>
   s === 'secondOrder' ? 1e6 : s === 'transition' ? 1e3 : s === 'popularity' ? 1e-3 : 0,
 );
 
+/**
+ * The back-off rule with one more tier before popularity: the request's words (BM25 against the
+ * catalogue), so that where no transition speaks (no context yet, or a last tool never followed
+ * by anything) the tool the request names comes before the busiest one. The lexical signal is
+ * linear in [0, 1] where the others are logarithms: popularity sits a million times below it.
+ */
+export const BACKOFF_LEXICAL_WEIGHTS: readonly number[] = SIGNALS.map((s) =>
+  s === 'secondOrder' ? 1e6 : s === 'transition' ? 1e3 : s === 'lexical' ? 1 : s === 'popularity' ? 1e-6 : 0,
+);
+
 /** BM25 on the catalogue, ties by popularity. */
 export const LEXICAL_WEIGHTS: readonly number[] = SIGNALS.map((s) => (s === 'lexical' ? 1e3 : s === 'popularity' ? 1e-3 : 0));
 

@@ -76,6 +76,8 @@ export interface BackgroundFitDeps {
   readonly appliedSeq: () => number;
   /** Told of weights this instance stored (the shared state notes them). */
   readonly stored: (weights: FittedWeights) => void;
+  /** Installs stored weights another instance fitted (as an open or a sync adopts them). */
+  readonly adopt: (weights: FittedWeights) => void;
   readonly warn: (message: string) => void;
   /** ms since the epoch (default Date.now); the fit's own duration is measured apart. */
   readonly clock?: () => number;
@@ -103,10 +105,7 @@ export class BackgroundFit {
   note(): void {
     const { settings, engine } = this.deps;
     if (settings === null || this.closed || this.running !== null) return;
-    const weights = engine.fittedWeights;
-    // Fitted weights without an account (an older version's): as if fitted on nothing yet.
-    const last = weights.source === 'fitted' ? { traces: weights.fit?.traces ?? 0, at: weights.fit?.fittedAt ?? 0 } : null;
-    const at = nextFitAt({ traces: engine.stats().traces, last, failedAt: this.failedAt }, settings);
+    const at = this.dueAt(engine.fittedWeights, settings);
     if (at === null) return;
     const wait = at - this.clock();
     if (wait > 0) {
@@ -155,6 +154,13 @@ export class BackgroundFit {
     await this.running?.catch(() => {});
   }
 
+  /** When the traces call for a fit after the one behind `weights`, or null while they call for none. */
+  private dueAt(weights: FittedWeights, settings: AutoFitSettings): number | null {
+    // Fitted weights without an account (an older version's): as if fitted on nothing yet.
+    const last = weights.source === 'fitted' ? { traces: weights.fit?.traces ?? 0, at: weights.fit?.fittedAt ?? 0 } : null;
+    return nextFitAt({ traces: this.deps.engine.stats().traces, last, failedAt: this.failedAt }, settings);
+  }
+
   private warn(message: string): void {
     this.deps.warn(message);
   }
@@ -175,6 +181,20 @@ export class BackgroundFit {
       return null;
     }
     try {
+      // Another instance may have stored weights since this one last read them (a fit that
+      // ended just before this instance saw the traces it read): those are adopted instead,
+      // unless they too call for a fit.
+      const { settings, engine } = this.deps;
+      if (background && settings !== null) {
+        const stored = await store.getWeights();
+        if (stored !== null && stored.fit !== undefined && stored.fit.fittedAt !== engine.fittedWeights.fit?.fittedAt) {
+          const at = this.dueAt(stored, settings);
+          if (at === null || at > this.clock()) {
+            this.deps.adopt(stored);
+            return null;
+          }
+        }
+      }
       return await this.run(options, background);
     } finally {
       await store.releaseFit(this.holder).catch(() => {});

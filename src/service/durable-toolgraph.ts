@@ -235,6 +235,10 @@ class DurableToolgraphImpl implements DurableToolgraph {
       settings: autoFitSettings(options.autoFit),
       appliedSeq: () => this.cursor,
       stored: (weights) => this.shared?.noteWeights(weights),
+      adopt: (weights) => {
+        this.adoptWeights(weights);
+        this.shared?.noteWeights(weights);
+      },
       warn: (message) => this.warn(message),
     });
   }

@@ -2,8 +2,8 @@
  * The prior (PRIOR_WEIGHTS, simple-rules.ts): what a store answers before its first fit. Its
  * rankings must be the simple rules' own, written here from their definitions independently of
  * the ranker: next tool by the back-off Markov rule (the most frequent successor of the last two
- * tools, then of the last one, then popularity), search by BM25 of the request against the
- * catalogue with popularity breaking ties, and ties left by both by tool index.
+ * tools, then of the last one, then BM25 of the request, then popularity), search by BM25 of the
+ * request against the catalogue with popularity breaking ties, and ties left by both by tool index.
  */
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../src/graph/rng.js';
@@ -52,7 +52,7 @@ function denseOrder(scores: Float64Array): number[] {
 }
 
 describe('the prior', () => {
-  it('ranks the next tool by the back-off Markov rule, on random graphs', () => {
+  it('ranks the next tool by the back-off Markov rule, the request\'s words before popularity, on random graphs', () => {
     for (let seed = 1; seed <= 20; seed++) {
       const { catalog, traces } = world(seed);
       const g = new ToolGraph();
@@ -73,6 +73,7 @@ describe('the prior', () => {
         });
       }
       const dense = new Float64Array(model.graph.n);
+      const bm25 = new Float64Array(model.graph.n);
       let compared = 0;
       for (const t of traces) {
         const ids = t.steps.map((s) => index.get(s.tool)!);
@@ -80,9 +81,11 @@ describe('the prior', () => {
           const context = ids.slice(0, i);
           const last = context[context.length - 1]!;
           const prev = context.length >= 2 ? context[context.length - 2]! : -1;
+          scoreBm25(model.text.bm25, tokenize(t.intent), bm25);
           const expected = lexicographic(model.graph.n, [
             (c) => (prev >= 0 ? (second.get(`${prev} ${last} ${c}`) ?? 0) : 0),
             (c) => first.get(`${last} ${c}`) ?? 0,
+            (c) => bm25[c]!,
             (c) => calls[c]!,
           ]);
           scoreAllTools(model, context, t.intent, 'next', dense);

@@ -5,6 +5,17 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../src/graph/rng.js';
 import { Toolgraph } from '../../src/service/toolgraph.js';
+import { EXPERT_WEIGHTS } from '../../src/recommend/model.js';
+
+/**
+ * A Toolgraph ranking with the product of experts, every signal counting: what these tests read
+ * live is each signal, which the prior's simple rules leave out.
+ */
+function expert(options: ConstructorParameters<typeof Toolgraph>[0]): Toolgraph {
+  const tg = new Toolgraph(options);
+  tg.setWeights(EXPERT_WEIGHTS);
+  return tg;
+}
 
 const WORDS = ['book', 'flight', 'hotel', 'rome', 'paris', 'weather', 'email', 'send', 'pay', 'invoice', 'cancel', 'refund'];
 /** Words only the later traces use: the vocabulary grows with them. */
@@ -36,11 +47,11 @@ function intentSignals(tg: Toolgraph, intent: string, by: 'predict' | 'search' =
 function liveAndRebuilt(): { before: unknown[]; after: unknown[]; live: Toolgraph; fresh: Toolgraph } {
   const before = traces(1, 300, 30, WORDS, 'a');
   const after = traces(2, 200, 35, [...WORDS, ...LATER_WORDS], 'b');
-  const live = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
+  const live = expert({ rebuildDelayMs: 60_000, learnCapabilities: false });
   live.ingest(before);
   live.rebuild();
   live.ingest(after);
-  const fresh = new Toolgraph({ learnCapabilities: false });
+  const fresh = expert({ learnCapabilities: false });
   fresh.ingest([...before, ...after]);
   fresh.rebuild();
   return { before, after, live, fresh };
@@ -71,7 +82,7 @@ describe('recent intents', () => {
     expect(live.stats().recentIntents).toBe(0);
     const later = traces(3, 60, 36, [...WORDS, ...LATER_WORDS, 'canoe'], 'c');
     live.ingest(later);
-    const again = new Toolgraph({ learnCapabilities: false });
+    const again = expert({ learnCapabilities: false });
     again.ingest([...before, ...after, ...later]);
     again.rebuild();
     for (const intent of ['kayak', 'canoe river', 'book a flight', 'tent']) {
@@ -84,7 +95,7 @@ describe('recent intents', () => {
   });
 
   it('ranks the tool a new intent names first, before the rebuild and after it', () => {
-    const tg = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
+    const tg = expert({ rebuildDelayMs: 60_000, learnCapabilities: false });
     tg.ingest([
       { id: '1', intent: 'book a flight', tools: ['search', 'book'] },
       { id: '2', intent: 'check the weather', tools: ['weather'] },
@@ -118,7 +129,7 @@ describe('recent intents', () => {
     live.close();
     fresh.close();
 
-    const tg = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
+    const tg = expert({ rebuildDelayMs: 60_000, learnCapabilities: false });
     tg.ingest([
       { id: '1', intent: 'book a flight', tools: ['search', 'book'] },
       { id: '2', intent: 'check the weather', tools: ['weather'] },
@@ -150,7 +161,7 @@ describe('recent intents', () => {
   });
 
   it('count in workflow suggestion: the searches that choose its tools read them', () => {
-    const tg = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
+    const tg = expert({ rebuildDelayMs: 60_000, learnCapabilities: false });
     tg.setTools(['search', 'book', 'weather', 'rent'].map((name) => ({ name, description: `${name} things` })));
     tg.ingest([
       { id: '1', intent: 'book a flight', tools: ['search', 'book'] },
@@ -183,7 +194,7 @@ describe('recent intents', () => {
     });
     const similarTool = (tg: Toolgraph): Record<string, number> =>
       Object.fromEntries(tg.predictNext({ context: [], intent: 'book a kayak', k: 10 }).items.flatMap((i) => (i.kind === 'tool' ? [[i.tool, i.signals.similarTool]] : [])));
-    const tg = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
+    const tg = expert({ rebuildDelayMs: 60_000, learnCapabilities: false });
     tg.ingest([thinking('r1'), { id: 'a', intent: 'send an email', tools: ['email'] }, { id: 'b', intent: 'book a kayak', tools: ['kayak', 'pay'] }]);
     tg.rebuild();
     // Indexed one place off, the kayak task's neighbour was the email task.
@@ -198,7 +209,7 @@ describe('recent intents', () => {
     const earlier = [1, 2, 3, 4].map((i) => ({ id: `p${i}`, intent: 'plan a trip', tools: ['search', 'book'] }));
     // Later: the same kind of request, three steps in an order no earlier trace took, one repeated.
     const later = [1, 2, 3].map((i) => ({ id: `k${i}`, intent: 'plan a kayak trip', tools: ['weather', 'rent', 'rent', 'pay'] }));
-    const tg = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
+    const tg = expert({ rebuildDelayMs: 60_000, learnCapabilities: false });
     tg.setTools(tools);
     tg.ingest(earlier);
     tg.rebuild();
@@ -213,7 +224,7 @@ describe('recent intents', () => {
     // The live graph's own transitions were learned from these traces too: the order is the
     // similar tasks', rent repeated as they repeat it.
     expect(shape(live)).toEqual({ tools: ['weather', 'rent', 'rent', 'pay'], edges: ['weather>rent', 'rent>rent', 'rent>pay'] });
-    const fresh = new Toolgraph({ learnCapabilities: false });
+    const fresh = expert({ learnCapabilities: false });
     fresh.setTools(tools);
     fresh.ingest([...earlier, ...later]);
     fresh.rebuild();
@@ -261,7 +272,7 @@ describe('recent intents', () => {
     live.rebuild();
     const later = traces(3, 60, 36, [...WORDS, ...LATER_WORDS, 'canoe'], 'c');
     live.ingest(later);
-    const again = new Toolgraph({ learnCapabilities: false });
+    const again = expert({ learnCapabilities: false });
     again.ingest([...before, ...after, ...later]);
     again.rebuild();
     for (const [context, intent] of [[['t4'], 'canoe river'], [[], 'book a flight'], [['t30'], 'tent']] as const) {

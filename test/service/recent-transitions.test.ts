@@ -5,6 +5,17 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../src/graph/rng.js';
 import { Toolgraph } from '../../src/service/toolgraph.js';
+import { EXPERT_WEIGHTS } from '../../src/recommend/model.js';
+
+/**
+ * A Toolgraph ranking with the product of experts, every signal counting: what these tests read
+ * live is each signal, which the prior's simple rules leave out.
+ */
+function expert(options: ConstructorParameters<typeof Toolgraph>[0]): Toolgraph {
+  const tg = new Toolgraph(options);
+  tg.setWeights(EXPERT_WEIGHTS);
+  return tg;
+}
 
 /** Seeded traces over `tools` tools named t0.., some failing, some with a failed step. */
 function traces(seed: number, count: number, tools: number, prefix: string): unknown[] {
@@ -38,7 +49,7 @@ function sumOfScores(tg: Toolgraph, context: string[]): number {
 
 /** A model of three traces (search, read twice; book, pay), rebuilds then held off. */
 function modelOfThree(): Toolgraph {
-  const tg = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
+  const tg = expert({ rebuildDelayMs: 60_000, learnCapabilities: false });
   tg.ingest([
     { id: '1', tools: ['search', 'read'] },
     { id: '2', tools: ['search', 'read'] },
@@ -53,12 +64,12 @@ describe('recent transitions', () => {
     const before = traces(1, 300, 30, 'a');
     // Later traces reach five tools the first model does not have.
     const after = traces(2, 200, 35, 'b');
-    const live = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
+    const live = expert({ rebuildDelayMs: 60_000, learnCapabilities: false });
     live.ingest(before);
     live.rebuild();
     live.ingest(after);
     const version = live.stats().version;
-    const fresh = new Toolgraph({ learnCapabilities: false });
+    const fresh = expert({ learnCapabilities: false });
     fresh.ingest([...before, ...after]);
     fresh.rebuild();
 
@@ -152,7 +163,7 @@ describe('recent transitions', () => {
   });
 
   it('reads no second order across a context tool known nowhere', () => {
-    const tg = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
+    const tg = expert({ rebuildDelayMs: 60_000, learnCapabilities: false });
     tg.ingest([
       ...[1, 2, 3].map((i) => ({ id: `a${i}`, tools: ['a', 'b', 'c'] })),
       ...[1, 2, 3].map((i) => ({ id: `x${i}`, tools: ['x', 'b', 'd'] })),
@@ -177,7 +188,7 @@ describe('recent transitions', () => {
   });
 
   it('counts them in a search with context too', () => {
-    const tg = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
+    const tg = expert({ rebuildDelayMs: 60_000, learnCapabilities: false });
     tg.setTools(['search', 'read', 'pay', 'book'].map((name) => ({ name, description: `${name} things` })));
     tg.ingest([
       { id: '1', tools: ['search', 'read'] },
@@ -191,7 +202,7 @@ describe('recent transitions', () => {
   });
 
   it('predict from the first traces a model built before any reads live: no cold start then', () => {
-    const tg = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
+    const tg = expert({ rebuildDelayMs: 60_000, learnCapabilities: false });
     tg.setTools(['search', 'read', 'pay'].map((name) => ({ name, description: `${name} things` })));
     tg.rebuild();
     expect(tg.predictNext({ context: ['search'] }).kind).toBe('cold-start');
@@ -210,7 +221,7 @@ describe('recent transitions', () => {
   });
 
   it('forgets what an installed model holds', () => {
-    const tg = new Toolgraph({ rebuildDelayMs: 60_000, learnCapabilities: false });
+    const tg = expert({ rebuildDelayMs: 60_000, learnCapabilities: false });
     tg.ingest([{ id: '1', tools: ['a', 'b', 'c'] }]);
     tg.rebuild();
     tg.ingest([{ id: '2', tools: ['a', 'c', 'b'] }]);
