@@ -56,6 +56,20 @@ describe.runIf(existsSync(BIN))('toolgraph serve', () => {
     expect(requests.filter((l) => l.status === 401)).toHaveLength(1);
   });
 
+  it('--host 127.0.0.2 serves requests at its own address', async () => {
+    const { child, url } = await start(['--data', FIXTURE, '--host', '127.0.0.2']);
+    try {
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.2:\d+$/);
+      const stats = await fetch(`${url}/v1/stats`);
+      expect(stats.status).toBe(200);
+      expect(((await stats.json()) as { tools: number }).tools).toBeGreaterThan(0);
+    } finally {
+      const code = exited(child);
+      child.kill('SIGTERM');
+      expect(await code).toBe(0);
+    }
+  });
+
   it('rejects a bad port with exit code 2', async () => {
     const child = spawn(process.execPath, [BIN, 'serve', '--port', '70000'], { cwd: ROOT });
     let err = '';

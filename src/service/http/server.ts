@@ -5,9 +5,9 @@
  * and logs one line per request.
  *
  * Order of checks for a request: route (404; a malformed path 400 in the router), CORS headers
- * for the origins let in, Host on a loopback server (403, origin.ts), origin (403), auth for
- * writes (401), content type (415), body size (413), body syntax (400), then the service's own
- * validation (400/413). Host, origin, auth and content type are checked on the headers, before
+ * for the origins let in, one Host header only (400), Host on a loopback server (403,
+ * origin.ts), origin (403), auth for writes (401), content type (415), body size (413), body
+ * syntax (400), then the service's own validation (400/413). Host, origin, auth and content type are checked on the headers, before
  * any body byte is read.
  *
  * Graceful shutdown (`close()`): Fastify stops accepting connections and answers new requests
@@ -43,6 +43,11 @@ export interface HttpServerOptions {
    * sets it when it listens on a loopback address, unless given.
    */
   readonly loopbackHostsOnly?: boolean;
+  /**
+   * The loopback address the server listens on, served as the loopback names are (its `Host`,
+   * its pages' `Origin`): startHttpServer sets it when that address is a loopback one.
+   */
+  readonly boundHost?: string;
   /** Mount the MCP server at `/mcp` (default true). */
   readonly mcp?: boolean;
   /** On close, connections still busy after this many ms are cut (default 10,000). */
@@ -71,6 +76,16 @@ function hasBody(headers: { readonly 'content-length'?: string; readonly 'transf
 function mediaType(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
   return header.split(';', 1)[0]!.trim().toLowerCase();
+}
+
+/** How many Host headers the request carries (`rawHeaders` alternates names and values). */
+function hostHeaderCount(rawHeaders: readonly string[]): number {
+  let n = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') n++;
+  }
+  return n;
 }
 
 function shortUrl(url: string): string {
@@ -109,8 +124,8 @@ export function buildHttpApp(service: ToolgraphService, options: HttpServerOptio
     },
   });
   const authorized = bearerAuthorizer(options.token);
-  const originAllowed = originChecker(options.allowedOrigins);
-  const hostAllowed = hostChecker(options.loopbackHostsOnly ?? false);
+  const originAllowed = originChecker(options.allowedOrigins, options.boundHost);
+  const hostAllowed = hostChecker(options.loopbackHostsOnly ?? false, options.boundHost);
   const context: RouteContext = { service, metrics };
   let openApi: Record<string, unknown> | undefined;
   // Once closing, every response asks the client to close its connection: a kept-alive idle
@@ -156,6 +171,13 @@ export function buildHttpApp(service: ToolgraphService, options: HttpServerOptio
     strictPreflight: false,
   });
   app.after(() => app.addHook('onRequest', (request, reply, done) => {
+    // Node keeps the first of several Host headers; which one a proxy in front read is anyone's
+    // guess, so a request naming two is refused (RFC 9112, section 3.2: 400).
+    const hosts = hostHeaderCount(request.raw.rawHeaders);
+    if (hosts > 1) {
+      done(new HttpError(400, 'INVALID_INPUT', `the request has ${hosts} Host headers; send exactly one`));
+      return;
+    }
     const host = request.headers.host;
     if (!hostAllowed(host)) {
       done(new HttpError(403, 'FORBIDDEN_HOST', `requests naming host ${JSON.stringify(host!.slice(0, 200))} are refused: this server listens on loopback, and only a web page whose own name points at it (DNS rebinding) names another host; to serve other names, listen on another address (--host)`));
@@ -243,7 +265,12 @@ export async function startHttpServer(
   listen: { readonly port: number; readonly host: string },
   options: HttpServerOptions = {},
 ): Promise<RunningHttpServer> {
-  const app = buildHttpApp(service, { ...options, loopbackHostsOnly: options.loopbackHostsOnly ?? isLoopbackAddress(listen.host) });
+  const loopback = isLoopbackAddress(listen.host);
+  const app = buildHttpApp(service, {
+    ...options,
+    loopbackHostsOnly: options.loopbackHostsOnly ?? loopback,
+    ...(loopback && options.boundHost === undefined ? { boundHost: listen.host } : {}),
+  });
   await app.listen({ port: listen.port, host: listen.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : listen.port;

@@ -5,10 +5,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reasoningTrace } from '../../scoring/_helpers.js';
-import { call, eventually, startTestServer, type Send } from './_server.js';
+import { call, eventually, rawCall, startTestServer, type Reply, type Send } from './_server.js';
 
 interface BadInput extends Send {
   readonly name: string;
+  /**
+   * Header lines sent as they are, over a raw socket (fetch cannot send them), after the
+   * server's own `Host`: repeated headers, hosts of our choosing.
+   */
+  readonly rawHeaders?: readonly string[];
   readonly path: string;
   readonly status: number;
   readonly code: string;
@@ -132,7 +137,21 @@ const CORPUS: readonly BadInput[] = [
   { name: 'POST on a GET route', path: '/v1/stats', body: {}, ...NOT_FOUND },
   { name: 'prototype-named route', path: '/v1/__proto__', ...NOT_FOUND },
   { name: 'very long unknown path', path: `/v1/${'x'.repeat(8_000)}`, ...NOT_FOUND },
+  // Headers a client may repeat or forge: one Host only (RFC 9112, section 3.2), whatever the second says.
+  { name: 'predict: two Host headers', path: P, body: { context: [] }, rawHeaders: ['Host: 127.0.0.1'], ...INVALID },
+  { name: 'predict: two Host headers, the second another name', path: P, body: { context: [] }, rawHeaders: ['Host: evil.example'], ...INVALID },
+  { name: 'stats: two Host headers on a read', path: '/v1/stats', rawHeaders: ['host: localhost'], ...INVALID },
+  { name: 'traces: two Host headers on a write', path: T, body: { tools: ['a', 'b'] }, rawHeaders: ['HOST: 127.0.0.1'], ...INVALID },
 ];
+
+/** `input` over a raw socket: the server's Host, then its raw header lines, then the body. */
+function sendRaw(base: string, input: BadInput): Promise<Reply> {
+  const body = input.body === undefined ? undefined : Buffer.isBuffer(input.body) ? input.body : Buffer.from(typeof input.body === 'string' ? input.body : JSON.stringify(input.body));
+  const lines = [`${input.method ?? (body === undefined ? 'GET' : 'POST')} ${input.path} HTTP/1.1`, `Host: ${new URL(base).host}`, ...(input.rawHeaders ?? []), 'Connection: close'];
+  if (body !== undefined) lines.push(`Content-Type: ${input.type ?? 'application/json'}`, `Content-Length: ${body.length}`);
+  for (const [name, value] of Object.entries(input.headers ?? {})) lines.push(`${name}: ${value}`);
+  return rawCall(base, Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), body ?? Buffer.alloc(0)]));
+}
 
 describe('bad inputs', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -160,13 +179,19 @@ describe('bad inputs', () => {
   });
 
   it.each(CORPUS.map((c) => [c.name, c] as const))('%s', async (_name, input) => {
-    const r = await call(server.url, input.path, input);
+    const r = input.rawHeaders === undefined ? await call(server.url, input.path, input) : await sendRaw(server.url, input);
     expect({ status: r.status, code: r.json?.error?.code }).toEqual({ status: input.status, code: input.code });
     expect(typeof r.json.error.message).toBe('string');
     expect(r.json.error.message.length).toBeGreaterThan(0);
     // The message never echoes a huge input back.
     expect(r.text.length).toBeLessThan(20_000);
     expect((await call(server.url, '/healthz')).status).toBe(200);
+  });
+
+  it('serves a raw request with one Host (the raw cases fail on their headers, not on the socket)', async () => {
+    const r = await sendRaw(server.url, { name: 'one Host', path: '/v1/stats', status: 200, code: '' });
+    expect(r.status).toBe(200);
+    expect(r.json.traces).toBe(4);
   });
 
   it('wrote nothing and still answers as before', async () => {
