@@ -6,8 +6,9 @@
  *
  * Order of checks for a request: route (404; a malformed path 400 in the router), CORS headers
  * for the origins let in, one Host header only (400), Host on a loopback server (403,
- * origin.ts), origin (403), auth for writes (401), content type (415), body size (413), body
- * syntax (400), then the service's own validation (400/413). Host, origin, auth and content type are checked on the headers, before
+ * origin.ts), origin (403), auth for writes (401), content type (415), content encoding (415;
+ * content-encoding.ts), body size once decoded (413), body syntax (400), then the service's own
+ * validation (400/413). Host, origin, auth and content type are checked on the headers, before
  * any body byte is read.
  *
  * Graceful shutdown (`close()`): Fastify stops accepting connections and answers new requests
@@ -20,6 +21,7 @@ import { mountMcpHttp } from '../mcp/http.js';
 import type { ToolgraphService } from '../service.js';
 import { bearerAuthorizer } from './auth.js';
 import { JSON_TYPE, NDJSON_TYPES, parseJsonBody, parseNdjsonBody } from './body.js';
+import { contentCoding, decodeBody } from './content-encoding.js';
 import { clientErrorResponse, HttpError, renderError } from './errors.js';
 import { HttpMetrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
@@ -201,8 +203,25 @@ export function buildHttpApp(service: ToolgraphService, options: HttpServerOptio
         return;
       }
     }
+    if (request.routeOptions.url !== undefined && hasBody(request.headers)) {
+      const coding = contentCoding(request.headers['content-encoding']);
+      if (typeof coding !== 'string') {
+        done(new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', coding.refused));
+        return;
+      }
+    }
     done();
   }));
+  // A compressed body is decoded on its way to the parsers, within the route's body limit
+  // (content-encoding.ts); the onRequest check above has refused codings we do not decode.
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    const coding = contentCoding(request.headers['content-encoding']);
+    if (coding === 'identity' || typeof coding !== 'string') {
+      done(null, payload);
+      return;
+    }
+    done(null, decodeBody(payload, coding, request.routeOptions.bodyLimit ?? WRITE_BODY_LIMIT));
+  });
 
   // One log line and one observation per request, hijacked ones (/mcp) included.
   app.addHook('onResponse', (request, reply, done) => {

@@ -3,6 +3,7 @@
  * keeps serving after each one, and nothing is written (stats and catalogue are unchanged at the
  * end, and so is what a prediction returns).
  */
+import { brotliCompressSync, constants as zlibConstants, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reasoningTrace } from '../../scoring/_helpers.js';
 import { call, eventually, rawCall, startTestServer, type Reply, type Send } from './_server.js';
@@ -29,6 +30,12 @@ const nestedObject = (depth: number): unknown => {
 const goodReasoning = reasoningTrace({ id: 'bad-r', steps: ['thought', 'tool_call', 'observation'] });
 const { metadata: _m, ...noMetadata } = goodReasoning;
 const invalidUtf8 = Buffer.concat([Buffer.from('{"context":["a'), Buffer.from([0xc3, 0x28]), Buffer.from('"]}')]);
+
+/** 64 MiB of JSON whitespace inside a valid trace, compressed to 64 KiB (gzip) or 12 KiB (br): "bombs". */
+const bombText = () => `{"tools":["a","b"]${' '.repeat(64 * MB)}}`;
+const gzipBomb = gzipSync(bombText(), { level: 9 });
+const brotliBomb = brotliCompressSync(bombText(), { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 1 } });
+const encoded = (encoding: string) => ({ headers: { 'content-encoding': encoding } });
 
 const P = '/v1/predict';
 const S = '/v1/search';
@@ -131,6 +138,19 @@ const CORPUS: readonly BadInput[] = [
   { name: 'predict: a look-alike type', path: P, body: '{"context":[]}', type: 'application/jsonp', ...MEDIA },
   { name: 'traces: XML', path: T, body: '<trace/>', type: 'application/xml', ...MEDIA },
   { name: 'tools: multipart', path: TOOLS, method: 'PUT', body: '--x--', type: 'multipart/form-data; boundary=x', ...MEDIA },
+  // Compressed bodies: decoded within the limit, or refused.
+  { name: 'traces: gzip bomb (64 MiB once decoded)', path: T, body: gzipBomb, ...encoded('gzip'), ...TOO_LARGE },
+  { name: 'traces: brotli bomb (64 MiB once decoded)', path: T, body: brotliBomb, ...encoded('br'), ...TOO_LARGE },
+  { name: 'predict: gzip body past the 1 MiB query limit once decoded', path: P, body: gzipSync(`{"context":[]${' '.repeat(MB + 10)}}`), ...encoded('gzip'), ...TOO_LARGE },
+  { name: 'traces: Content-Encoding gzip on a plain body', path: T, body: { tools: ['a', 'b'] }, ...encoded('gzip'), ...INVALID },
+  { name: 'traces: truncated gzip body', path: T, body: gzipSync('{"tools":["a","b"]}').subarray(0, 12), ...encoded('gzip'), ...INVALID },
+  { name: 'traces: gzip body that is not UTF-8 once decoded', path: T, body: gzipSync(invalidUtf8), ...encoded('gzip'), ...INVALID },
+  { name: 'predict: deflate body that is gzip', path: P, body: gzipSync('{"context":[]}'), ...encoded('deflate'), ...INVALID },
+  { name: 'traces: Content-Encoding compress', path: T, body: deflateSync('{"tools":["a","b"]}'), ...encoded('compress'), ...MEDIA },
+  { name: 'traces: Content-Encoding zstd', path: T, body: '{"tools":["a","b"]}', ...encoded('zstd'), ...MEDIA },
+  { name: 'traces: an unknown Content-Encoding', path: T, body: '{"tools":["a","b"]}', ...encoded('x-unknown'), ...MEDIA },
+  { name: 'traces: two codings stacked', path: T, body: gzipSync(gzipSync('{"tools":["a","b"]}')), ...encoded('gzip, gzip'), ...MEDIA },
+  { name: 'tools: Content-Encoding __proto__', path: TOOLS, method: 'PUT', body: [{ name: 'x' }], ...encoded('__proto__'), ...MEDIA },
   // Routes and methods that do not exist.
   { name: 'unknown route', path: '/v1/nothing', body: {}, ...NOT_FOUND },
   { name: 'wrong method on a route', path: TOOLS, method: 'DELETE', ...NOT_FOUND },
