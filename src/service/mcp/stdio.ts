@@ -5,6 +5,7 @@
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { ToolgraphService } from '../service.js';
+import { refuseInvalidToolCalls } from './call-params.js';
 import { createMcpServer } from './server.js';
 
 export async function serveMcpStdio(service: ToolgraphService, stop: AbortSignal): Promise<void> {
@@ -18,6 +19,7 @@ export async function serveMcpStdio(service: ToolgraphService, stop: AbortSignal
     stop.addEventListener('abort', () => resolve(), { once: true });
   });
   await server.connect(transport);
+  refuseInvalidToolCalls(transport);
   await closed;
   await server.close();
   await service.close();
