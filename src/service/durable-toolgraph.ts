@@ -42,7 +42,7 @@ import { tokenizeIntentsInSlices } from '../text/intent-tokens.js';
 import { GroupCommit } from './group-commit.js';
 import type { PatternView } from './pattern-view.js';
 import { parsePatternDecision } from '../schema/pattern-requests.js';
-import { textOf, type ToolgraphService } from './service.js';
+import { textOf, type ServiceHealth, type ToolgraphService } from './service.js';
 import { SerialQueue } from './serial-queue.js';
 import { SharedState } from './shared-state.js';
 import { FIRST_MODEL_OFF_THREAD_FROM } from '../graph/snapshot-thread.js';
@@ -157,6 +157,9 @@ export interface DurableToolgraph extends ToolgraphService {
   readonly commitStats: { readonly commits: number; readonly traces: number };
 }
 
+/** How long a health check waits for the store to answer before it reports it degraded, in ms. */
+export const HEALTH_TIMEOUT_MS = 2_000;
+
 /**
  * How many of each submission's traces the store kept, by the store's own rule: a content-hash
  * trace is always stored (as `id#n` when repeated), a caller id only the first time it is seen.
@@ -199,6 +202,8 @@ class DurableToolgraphImpl implements DurableToolgraph {
   private readonly registrations = new SerialQueue();
   private backfill: Promise<void> = Promise.resolve();
   private readonly warn: (message: string) => void;
+  /** The store's answer to the health check in flight, which later checks share until it settles. */
+  private pinging: Promise<void> | null = null;
 
   constructor(
     readonly store: Store,
@@ -712,6 +717,32 @@ class DurableToolgraphImpl implements DurableToolgraph {
 
   storeStats(): Promise<StoreStats> {
     return this.store.stats();
+  }
+
+  /**
+   * Asks the store for a trivial answer (Store.ping), at most one at a time: degraded when it
+   * fails or takes longer than HEALTH_TIMEOUT_MS, ok as soon as it answers again.
+   */
+  async health(): Promise<ServiceHealth> {
+    this.pinging ??= this.store.ping().finally(() => {
+      this.pinging = null;
+    });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<ServiceHealth>((resolve) => {
+      timer = setTimeout(() => resolve({ status: 'degraded', reason: `the store did not answer within ${HEALTH_TIMEOUT_MS} ms` }), HEALTH_TIMEOUT_MS);
+    });
+    const answered = this.pinging.then(
+      (): ServiceHealth => ({ status: 'ok' }),
+      (error: unknown): ServiceHealth => {
+        const unavailable = error instanceof ToolgraphError && error.code === 'STORE_UNAVAILABLE';
+        return { status: 'degraded', reason: `${unavailable ? 'the store cannot be reached' : 'the store failed its health check'}: ${(error as Error).message}` };
+      },
+    );
+    try {
+      return await Promise.race([answered, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async flush(): Promise<void> {

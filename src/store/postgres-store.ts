@@ -45,17 +45,31 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Maps a `pg` failure to a ToolgraphError whose message says what to check. */
+/** Socket failures: the server, or the way to it, is not there. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'ECONNABORTED']);
+
+/**
+ * Maps a `pg` failure to a ToolgraphError whose message says what to check. The server being
+ * out of reach (refused, dropped or timed-out connections, a shutdown, no connection slot) is
+ * STORE_UNAVAILABLE: nothing is wrong with the request, and the same call may succeed later.
+ */
 export function describePostgresError(error: unknown, action: string, where: string): ToolgraphError {
   const code = errorCode(error);
   const cause = errorMessage(error);
   const details = { driverCode: code, cause };
   const check = 'check that PostgreSQL is running and that TOOLGRAPH_DATABASE_URL names the right host, port, database and credentials';
-  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ETIMEDOUT' || code === 'ECONNRESET' || code === 'EHOSTUNREACH') {
-    return new ToolgraphError('INTERNAL', `${action}: cannot reach PostgreSQL at ${where} (${code}); ${check}`, details);
+  if (code !== undefined && UNREACHABLE.has(code)) {
+    return new ToolgraphError('STORE_UNAVAILABLE', `${action}: cannot reach PostgreSQL at ${where} (${code}); ${check}`, details);
   }
   if (/timeout/i.test(cause) && /connect/i.test(cause)) {
-    return new ToolgraphError('INTERNAL', `${action}: timed out connecting to PostgreSQL at ${where}; ${check}`, details);
+    return new ToolgraphError('STORE_UNAVAILABLE', `${action}: timed out connecting to PostgreSQL at ${where}; ${check}`, details);
+  }
+  // pg's own words for a socket that closed under it: no SQLSTATE, no errno.
+  if (code === undefined && /connection terminated|not queryable/i.test(cause)) {
+    return new ToolgraphError('STORE_UNAVAILABLE', `${action}: lost the connection to PostgreSQL at ${where} (${cause}); the operation may not have been committed, retry it`, details);
+  }
+  if (code === '53300') {
+    return new ToolgraphError('STORE_UNAVAILABLE', `${action}: PostgreSQL at ${where} has no connection to spare (${code}: ${cause}); retry later, or raise its max_connections`, details);
   }
   if (code === '28P01' || code === '28000') {
     return new ToolgraphError('INTERNAL', `${action}: PostgreSQL at ${where} refused the credentials (${code}: ${cause}); check the user and password in TOOLGRAPH_DATABASE_URL`, details);
@@ -67,7 +81,7 @@ export function describePostgresError(error: unknown, action: string, where: str
     return new ToolgraphError('INTERNAL', `${action}: toolgraph tables are missing in ${where}; run migrate() (openStore does) before use`, details);
   }
   if (code !== undefined && (code.startsWith('08') || code.startsWith('57P'))) {
-    return new ToolgraphError('INTERNAL', `${action}: lost the connection to PostgreSQL at ${where} (${code}: ${cause}); the operation was not committed, retry it`, details);
+    return new ToolgraphError('STORE_UNAVAILABLE', `${action}: lost the connection to PostgreSQL at ${where} (${code}: ${cause}); the operation was not committed, retry it`, details);
   }
   if (code !== undefined && (code.startsWith('22') || code === '23514')) {
     return new ToolgraphError('INVALID_INPUT', `${action}: the database rejected a value (${code}: ${cause}); nothing was written`, details);

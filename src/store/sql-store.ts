@@ -815,6 +815,12 @@ export class SqlStore implements Store {
     );
   }
 
+  ping(): Promise<void> {
+    return this.run('ping', async () => {
+      await this.driver.query('SELECT 1');
+    });
+  }
+
   revisions(): Promise<StoreRevisions> {
     return this.run('revisions', async () => {
       const rows = await this.driver.query('SELECT kind, revision::text AS revision FROM revisions');

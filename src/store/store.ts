@@ -219,6 +219,11 @@ export interface Store {
    * never called.
    */
   subscribe(listener: (change: StoreChange) => void): Promise<Unsubscribe>;
+  /**
+   * Resolves once the database answers a trivial statement: what a health check asks.
+   * STORE_UNAVAILABLE when it cannot be reached.
+   */
+  ping(): Promise<void>;
   /** The shared state's revisions (StoreRevisions), read in one statement. */
   revisions(): Promise<StoreRevisions>;
   stats(): Promise<StoreStats>;

@@ -22,7 +22,7 @@ import type { ToolgraphService } from '../service.js';
 import { bearerAuthorizer } from './auth.js';
 import { JSON_TYPE, NDJSON_TYPES, parseJsonBody, parseNdjsonBody } from './body.js';
 import { contentCoding, decodeBody } from './content-encoding.js';
-import { clientErrorResponse, HttpError, renderError } from './errors.js';
+import { clientErrorResponse, HttpError, renderError, STORE_RETRY_AFTER_SECONDS } from './errors.js';
 import { HttpMetrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
 import { hostChecker, isLoopbackAddress, originChecker } from './origin.js';
@@ -235,6 +235,8 @@ export function buildHttpApp(service: ToolgraphService, options: HttpServerOptio
   app.setErrorHandler((error, request, reply) => {
     const rendered = renderError(error);
     if (rendered.internal) request.log.error({ err: error }, 'request failed');
+    if (rendered.warning !== undefined) request.log.warn({ code: rendered.body.error.code, cause: rendered.warning }, 'request failed');
+    if (rendered.headers !== undefined) void reply.headers(rendered.headers);
     return reply.code(rendered.status).type(JSON_TYPE).send(rendered.body);
   });
   app.setNotFoundHandler((request, reply) => {
@@ -254,7 +256,13 @@ export function buildHttpApp(service: ToolgraphService, options: HttpServerOptio
     });
   }
 
-  app.get('/healthz', async () => ({ status: 'ok' }));
+  // 503 while the service cannot do its work (its store out of reach), for a load balancer to
+  // route around this instance; the body says why.
+  app.get('/healthz', async (_request, reply) => {
+    const health = await service.health();
+    if (health.status === 'ok') return health;
+    return reply.code(503).header('retry-after', String(STORE_RETRY_AFTER_SECONDS)).type(JSON_TYPE).send(health);
+  });
   app.get('/metrics', async (_request, reply) => {
     const text = await metrics.render(service);
     return reply.type('text/plain; version=0.0.4; charset=utf-8').send(text);
