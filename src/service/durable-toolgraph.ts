@@ -204,6 +204,8 @@ class DurableToolgraphImpl implements DurableToolgraph {
   private readonly warn: (message: string) => void;
   /** The store's answer to the health check in flight, which later checks share until it settles. */
   private pinging: Promise<void> | null = null;
+  /** A background read failed with STORE_UNAVAILABLE, and none succeeded since (backgroundFailed). */
+  private unreachable = false;
 
   constructor(
     readonly store: Store,
@@ -316,18 +318,31 @@ class DurableToolgraphImpl implements DurableToolgraph {
     };
     if (snapshotSeq !== null) this.backfill = this.backfillCapabilities(snapshotSeq);
     if (this.store.kind === 'postgres') {
+      const pollMs = this.options.pollMs ?? 1_000;
+      const polling = pollMs > 0 ? `polling every ${pollMs} ms` : 'not polling (pollMs 0): their writes arrive once it is back';
       try {
-        this.unsubscribe = await this.store.subscribe((change) => {
-          if (change.kind !== 'traces') this.scheduleSync();
-          else if (change.lastSeq > this.cursor) this.scheduleCatchUp();
-        });
+        this.unsubscribe = await this.store.subscribe(
+          (change) => {
+            if (change.kind !== 'traces') this.scheduleSync();
+            else if (change.lastSeq > this.cursor) this.scheduleCatchUp();
+          },
+          (status) => {
+            if (status.state === 'lost') {
+              this.warn(`lost the connection that listens for other instances' writes (${status.reason}); ${polling} while it reconnects (next attempt in ${status.retryInMs} ms)`);
+              return;
+            }
+            // Nothing was notified while it was down: read what others wrote meanwhile.
+            this.warn(`listening for other instances' writes again, ${status.downMs} ms after the connection was lost (${status.attempts} attempt${status.attempts === 1 ? '' : 's'}); catching up`);
+            this.scheduleCatchUp();
+            this.scheduleSync();
+          },
+        );
       } catch (error) {
         this.warn(`cannot LISTEN for other instances' traces (${(error as Error).message}); polling only`);
       }
       // What others wrote between the reads above and the LISTEN.
       this.scheduleCatchUp();
       this.scheduleSync();
-      const pollMs = this.options.pollMs ?? 1_000;
       if (pollMs > 0) {
         this.poll = setInterval(() => {
           this.scheduleCatchUp();
@@ -435,7 +450,19 @@ class DurableToolgraphImpl implements DurableToolgraph {
     void this.applying.run(async () => {
       this.catchUpQueued = false;
       await this.replayCounted();
-    }).catch((error: unknown) => this.warn(`catching up with the store failed: ${(error as Error).message}`));
+      this.unreachable = false;
+    }).catch((error: unknown) => this.backgroundFailed('catching up with the store', error));
+  }
+
+  /**
+   * Warns of a failed background read; while the store stays out of reach, only the first
+   * failure is told (the poll would repeat it every pollMs), until a read succeeds again.
+   */
+  private backgroundFailed(what: string, error: unknown): void {
+    const unavailable = error instanceof ToolgraphError && error.code === 'STORE_UNAVAILABLE';
+    if (unavailable && this.unreachable) return;
+    this.unreachable = unavailable;
+    this.warn(`${what} failed: ${(error as Error).message}${unavailable ? '; retrying at each poll, quietly until it succeeds' : ''}`);
   }
 
   private async replayCounted(): Promise<void> {
@@ -450,8 +477,9 @@ class DurableToolgraphImpl implements DurableToolgraph {
       .then(async () => {
         this.syncQueued = false;
         if (this.closed === null) await this.syncShared(this.shared!);
+        this.unreachable = false;
       })
-      .catch((error: unknown) => this.warn(`reading what other instances changed failed: ${(error as Error).message}`));
+      .catch((error: unknown) => this.backgroundFailed('reading what other instances changed', error));
   }
 
   /**

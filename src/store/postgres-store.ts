@@ -7,8 +7,9 @@
 import pg from 'pg';
 import { ToolgraphError } from '../schema/errors.js';
 import type { Row, SqlDriver, SqlSession } from './sql-driver.js';
+import { ListenConnection, type ListenOptions } from './listen-connection.js';
 import { SqlStore } from './sql-store.js';
-import type { Store } from './store.js';
+import type { Store, SubscriptionStatus } from './store.js';
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database` */
@@ -22,6 +23,8 @@ export interface PostgresStoreOptions {
   readonly maxConnections?: number;
   /** How long to wait for a connection, in ms (default 10,000). */
   readonly connectTimeoutMs?: number;
+  /** How the LISTEN connection reconnects when lost (listen-connection.ts; default 100 ms doubling to 5 s). */
+  readonly listen?: ListenOptions;
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -107,38 +110,24 @@ function session(client: pg.PoolClient | pg.Pool): SqlSession {
 class PostgresDriver implements SqlDriver {
   readonly kind = 'postgres' as const;
   private readonly direct: SqlSession;
-  private readonly listeners = new Set<pg.Client>();
+  private readonly listeners = new Set<ListenConnection>();
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly where: string,
     private readonly config: pg.ClientConfig,
+    private readonly listenOptions: ListenOptions,
   ) {
     this.direct = session(pool);
   }
 
-  // A dedicated connection outside the pool: LISTEN belongs to a session, and a pooled
-  // connection would be handed to other queries.
-  async listen(onNotify: (payload: string) => void): Promise<() => Promise<void>> {
-    const client = new pg.Client(this.config);
-    // A dropped listening connection must not crash the process; the durable service also polls.
-    client.on('error', () => {});
-    await client.connect();
-    try {
-      const rows = await client.query<{ s: string }>('SELECT current_schema() AS s');
-      const channel = `toolgraph:${rows.rows[0]?.s ?? 'public'}`;
-      client.on('notification', (message) => {
-        if (message.channel === channel) onNotify(message.payload ?? '');
-      });
-      await client.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
-    } catch (error) {
-      await client.end().catch(() => {});
-      throw error;
-    }
-    this.listeners.add(client);
+  async listen(onNotify: (payload: string) => void, onStatus: (status: SubscriptionStatus) => void = () => {}): Promise<() => Promise<void>> {
+    const connection = new ListenConnection(this.config, onNotify, onStatus, this.listenOptions);
+    await connection.start();
+    this.listeners.add(connection);
     return async () => {
-      if (!this.listeners.delete(client)) return;
-      await client.end().catch(() => {});
+      if (!this.listeners.delete(connection)) return;
+      await connection.stop();
     };
   }
 
@@ -172,7 +161,7 @@ class PostgresDriver implements SqlDriver {
   }
 
   async close(): Promise<void> {
-    for (const client of this.listeners) await client.end().catch(() => {});
+    for (const connection of this.listeners) await connection.stop();
     this.listeners.clear();
     await this.pool.end();
   }
@@ -226,5 +215,5 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     await pool.end().catch(() => {});
     throw describePostgresError(error, 'openPostgresStore', where);
   }
-  return new SqlStore(new PostgresDriver(pool, where, config));
+  return new SqlStore(new PostgresDriver(pool, where, config, options.listen ?? {}));
 }

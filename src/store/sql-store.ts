@@ -33,6 +33,7 @@ import type {
   StoredTrace,
   TracePage,
   TransitionRow,
+  SubscriptionStatus,
   Unsubscribe,
 } from './store.js';
 import { historyToAppend, parseStoredPattern, patternColumns, patternFeedbackRowSchema, validPattern } from './pattern-rows.js';
@@ -802,7 +803,7 @@ export class SqlStore implements Store {
     });
   }
 
-  subscribe(listener: (change: StoreChange) => void): Promise<Unsubscribe> {
+  subscribe(listener: (change: StoreChange) => void, onStatus: (status: SubscriptionStatus) => void = () => {}): Promise<Unsubscribe> {
     return this.run('subscribe', () =>
       this.driver.listen((payload) => {
         if ((SHARED_KINDS as readonly string[]).includes(payload)) {
@@ -811,7 +812,7 @@ export class SqlStore implements Store {
         }
         const seq = Number(payload);
         if (Number.isSafeInteger(seq)) listener({ kind: 'traces', lastSeq: seq });
-      }),
+      }, onStatus),
     );
   }
 

@@ -51,7 +51,7 @@ describe.runIf(URL_ENV)('a PostgreSQL outage behind the HTTP server', () => {
     const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
     const schema = `tg_outage_${randomBytes(4).toString('hex')}`;
     const warnings: string[] = [];
-    const service = await openToolgraph({ databaseUrl: proxy.via(URL_ENV!), schema, seed: 3, rebuildDelayMs: 10, pollMs: 60_000, onWarning: (m) => warnings.push(m) });
+    const service = await openToolgraph({ databaseUrl: proxy.via(URL_ENV!), schema, seed: 3, rebuildDelayMs: 10, pollMs: 50, onWarning: (m) => warnings.push(m) });
     const server = await startHttpServer(service, { port: 0, host: '127.0.0.1' });
     try {
       expect((await call(server.url, '/v1/traces', trace('before'))).status).toBe(200);
@@ -69,6 +69,11 @@ describe.runIf(URL_ENV)('a PostgreSQL outage behind the HTTP server', () => {
       expect(JSON.parse(recorded.json.result.content[0].text).error.code).toBe('STORE_UNAVAILABLE');
       // Reads are answered from memory meanwhile.
       expect((await call(server.url, '/v1/predict', { body: { context: ['search'], k: 1 } })).json.items[0].tool).toBe('book');
+      // The poll (every 50 ms) fails all along: told once, not at every poll.
+      await new Promise((r) => setTimeout(r, 500));
+      const pollFailures = warnings.filter((w) => /^(catching up with the store|reading what other instances changed) failed/.test(w));
+      expect(pollFailures).toHaveLength(1);
+      expect(pollFailures[0]).toContain('quietly until it succeeds');
 
       proxy.restore();
       const retried = await call(server.url, '/v1/traces', trace('during'));
