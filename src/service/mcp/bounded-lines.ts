@@ -5,8 +5,8 @@
  * go on as before. Memory is bounded by the limit, whatever the input.
  *
  * Why not the MCP SDK's own bound: its StdioServerTransport buffers stdin up to `maxBufferSize`
- * (10 MiB by default) and, past it, closes the transport: no answer to the client, nothing on
- * stderr, and `toolgraph mcp` exited 0. It has no hook for answering instead, so its input is
+ * (10 MiB by default) and, past it, closes the transport, which ends the session with no answer
+ * to the client and nothing on stderr. It has no hook for answering instead, so its input is
  * this stream, whose lines never reach that bound.
  */
 import { Transform, type TransformCallback } from 'node:stream';
