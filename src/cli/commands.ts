@@ -586,6 +586,9 @@ async function loadService(values: Values): Promise<ToolgraphService> {
     ...storeOptionsFromEnv(process.env, dataDir),
     seed: intOption(values, 'seed', 42, 0),
     learnCapabilities: values['learn-capabilities'] === true,
+    // What goes wrong in the background (a lost LISTEN connection, a failed snapshot) is told
+    // on stderr: stdout is the request log (serve) or the JSON-RPC channel (mcp).
+    onWarning: (message) => process.stderr.write(`toolgraph: warning: ${message}\n`),
     ...options,
   });
   try {

@@ -38,7 +38,7 @@ interface OptionBinding {
 
 export function exitCodeOf(code: ErrorCode): number {
   if (code === 'NOT_FOUND') return EXIT.notFound;
-  if (code === 'INTERNAL' || code === 'EMBEDDER_FAILED') return EXIT.internal;
+  if (code === 'INTERNAL' || code === 'EMBEDDER_FAILED' || code === 'STORE_UNAVAILABLE') return EXIT.internal;
   return EXIT.usage;
 }
 

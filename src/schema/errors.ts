@@ -13,6 +13,9 @@ export const ERROR_CODES = [
   // A configured embedder could not run: its optional package is missing, its model failed to
   // load, or its remote endpoint timed out, refused, failed or answered something malformed.
   'EMBEDDER_FAILED',
+  // The store cannot be reached for now (PostgreSQL refused, dropped or timed out the connection;
+  // PGlite's database thread died): the operation was not carried out, and may be retried later.
+  'STORE_UNAVAILABLE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

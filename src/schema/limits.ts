@@ -60,3 +60,10 @@ export const MAX_BATCH_WINDOW_MS = 100;
 
 /** One line of a JSONL file, in characters. */
 export const MAX_JSONL_LINE_LENGTH = 8 * 1_024 * 1_024;
+
+/**
+ * One line of `toolgraph mcp`'s stdin (one JSON-RPC message), in bytes: 10 MiB, the MCP SDK's
+ * own bound on what its stdio transport buffers. A longer line is answered with an error and
+ * skipped (service/mcp/stdio.ts).
+ */
+export const MAX_MCP_LINE_BYTES = 10 * 1_024 * 1_024;

@@ -43,7 +43,7 @@ import { tokenizeIntentsInSlices } from '../text/intent-tokens.js';
 import { GroupCommit } from './group-commit.js';
 import type { PatternView } from './pattern-view.js';
 import { parsePatternDecision } from '../schema/pattern-requests.js';
-import { textOf, type ToolgraphService } from './service.js';
+import { textOf, type ServiceHealth, type ToolgraphService } from './service.js';
 import { SerialQueue } from './serial-queue.js';
 import { SharedState } from './shared-state.js';
 import { FIRST_MODEL_OFF_THREAD_FROM } from '../graph/snapshot-thread.js';
@@ -166,6 +166,9 @@ export interface DurableToolgraph extends ToolgraphService {
   readonly commitStats: { readonly commits: number; readonly traces: number };
 }
 
+/** How long a health check waits for the store to answer before it reports it degraded, in ms. */
+export const HEALTH_TIMEOUT_MS = 2_000;
+
 /**
  * How many of each submission's traces the store kept, by the store's own rule: a content-hash
  * trace is always stored (as `id#n` when repeated), a caller id only the first time it is seen.
@@ -210,6 +213,10 @@ class DurableToolgraphImpl implements DurableToolgraph {
   private readonly warn: (message: string) => void;
   /** Fits of this service's weights, by itself as traces arrive and on request. */
   private readonly fitting: BackgroundFit;
+  /** The store's answer to the health check in flight, which later checks share until it settles. */
+  private pinging: Promise<void> | null = null;
+  /** A background read failed with STORE_UNAVAILABLE, and none succeeded since (backgroundFailed). */
+  private unreachable = false;
 
   constructor(
     readonly store: Store,
@@ -341,18 +348,31 @@ class DurableToolgraphImpl implements DurableToolgraph {
     // A store opened with traces enough and weights older than they call for fits now.
     this.fitting.note();
     if (this.store.kind === 'postgres') {
+      const pollMs = this.options.pollMs ?? 1_000;
+      const polling = pollMs > 0 ? `polling every ${pollMs} ms` : 'not polling (pollMs 0): their writes arrive once it is back';
       try {
-        this.unsubscribe = await this.store.subscribe((change) => {
-          if (change.kind !== 'traces') this.scheduleSync();
-          else if (change.lastSeq > this.cursor) this.scheduleCatchUp();
-        });
+        this.unsubscribe = await this.store.subscribe(
+          (change) => {
+            if (change.kind !== 'traces') this.scheduleSync();
+            else if (change.lastSeq > this.cursor) this.scheduleCatchUp();
+          },
+          (status) => {
+            if (status.state === 'lost') {
+              this.warn(`lost the connection that listens for other instances' writes (${status.reason}); ${polling} while it reconnects (next attempt in ${status.retryInMs} ms)`);
+              return;
+            }
+            // Nothing was notified while it was down: read what others wrote meanwhile.
+            this.warn(`listening for other instances' writes again, ${status.downMs} ms after the connection was lost (${status.attempts} attempt${status.attempts === 1 ? '' : 's'}); catching up`);
+            this.scheduleCatchUp();
+            this.scheduleSync();
+          },
+        );
       } catch (error) {
         this.warn(`cannot LISTEN for other instances' traces (${(error as Error).message}); polling only`);
       }
       // What others wrote between the reads above and the LISTEN.
       this.scheduleCatchUp();
       this.scheduleSync();
-      const pollMs = this.options.pollMs ?? 1_000;
       if (pollMs > 0) {
         this.poll = setInterval(() => {
           this.scheduleCatchUp();
@@ -460,7 +480,19 @@ class DurableToolgraphImpl implements DurableToolgraph {
     void this.applying.run(async () => {
       this.catchUpQueued = false;
       await this.replayCounted();
-    }).catch((error: unknown) => this.warn(`catching up with the store failed: ${(error as Error).message}`));
+      this.unreachable = false;
+    }).catch((error: unknown) => this.backgroundFailed('catching up with the store', error));
+  }
+
+  /**
+   * Warns of a failed background read; while the store stays out of reach, only the first
+   * failure is told (the poll would repeat it every pollMs), until a read succeeds again.
+   */
+  private backgroundFailed(what: string, error: unknown): void {
+    const unavailable = error instanceof ToolgraphError && error.code === 'STORE_UNAVAILABLE';
+    if (unavailable && this.unreachable) return;
+    this.unreachable = unavailable;
+    this.warn(`${what} failed: ${(error as Error).message}${unavailable ? '; retrying at each poll, quietly until it succeeds' : ''}`);
   }
 
   private async replayCounted(): Promise<void> {
@@ -475,8 +507,9 @@ class DurableToolgraphImpl implements DurableToolgraph {
       .then(async () => {
         this.syncQueued = false;
         if (this.closed === null) await this.syncShared(this.shared!);
+        this.unreachable = false;
       })
-      .catch((error: unknown) => this.warn(`reading what other instances changed failed: ${(error as Error).message}`));
+      .catch((error: unknown) => this.backgroundFailed('reading what other instances changed', error));
   }
 
   /**
@@ -730,6 +763,32 @@ class DurableToolgraphImpl implements DurableToolgraph {
 
   storeStats(): Promise<StoreStats> {
     return this.store.stats();
+  }
+
+  /**
+   * Asks the store for a trivial answer (Store.ping), at most one at a time: degraded when it
+   * fails or takes longer than HEALTH_TIMEOUT_MS, ok as soon as it answers again.
+   */
+  async health(): Promise<ServiceHealth> {
+    this.pinging ??= this.store.ping().finally(() => {
+      this.pinging = null;
+    });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<ServiceHealth>((resolve) => {
+      timer = setTimeout(() => resolve({ status: 'degraded', reason: `the store did not answer within ${HEALTH_TIMEOUT_MS} ms` }), HEALTH_TIMEOUT_MS);
+    });
+    const answered = this.pinging.then(
+      (): ServiceHealth => ({ status: 'ok' }),
+      (error: unknown): ServiceHealth => {
+        const unavailable = error instanceof ToolgraphError && error.code === 'STORE_UNAVAILABLE';
+        return { status: 'degraded', reason: `${unavailable ? 'the store cannot be reached' : 'the store failed its health check'}: ${(error as Error).message}` };
+      },
+    );
+    try {
+      return await Promise.race([answered, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async flush(): Promise<void> {

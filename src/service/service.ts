@@ -15,6 +15,12 @@ import type { ToolInfo } from '../schema/types.js';
 import type { PatternView } from './pattern-view.js';
 import type { IngestResult, ScoreOptions, SetToolsResult, Toolgraph, ToolgraphStats } from './toolgraph.js';
 
+/**
+ * What `/healthz` reports: `ok`, or `degraded` with the reason while the store cannot be
+ * reached (the in-memory service has none and is always ok).
+ */
+export type ServiceHealth = { readonly status: 'ok' } | { readonly status: 'degraded'; readonly reason: string };
+
 export interface ToolgraphService {
   /**
    * Adds or replaces catalogue entries (MCP tools/list entries or dataset tools). Resolves once
@@ -48,6 +54,8 @@ export interface ToolgraphService {
   score(trace: unknown, options?: ScoreOptions): Promise<ContributionResult>;
   fit(): Promise<FitReport>;
   stats(): Promise<ToolgraphStats>;
+  /** Whether the service can do its work now: its store answers (see ServiceHealth). */
+  health(): Promise<ServiceHealth>;
   /** Commits what is pending and releases resources. Idempotent. */
   close(): Promise<void>;
 }
@@ -84,6 +92,7 @@ export function inMemoryService(tg: Toolgraph): ToolgraphService {
     score: (trace, options) => tg.score(trace, options),
     fit: async () => tg.fit(),
     stats: async () => tg.stats(),
+    health: async () => ({ status: 'ok' }),
     close: async () => tg.close(),
   };
 }

@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { ToolgraphError } from '../schema/errors.js';
 import type { BlobFiles, Row, SqlDriver, SqlSession, Statement } from './sql-driver.js';
-import { PgliteThread } from './pglite-thread.js';
+import { PgliteThread, THREAD_STOPPED } from './pglite-thread.js';
 import { inflateSnapshot, SqlStore } from './sql-store.js';
 import type { Store } from './store.js';
 
@@ -301,6 +301,9 @@ class PgliteDriver implements SqlDriver {
       return new ToolgraphError('INTERNAL', `${action}: toolgraph tables are missing in ${this.dir}; run migrate() (openStore does) before use`, { cause });
     }
     if (code === '23505') return new ToolgraphError('CONFLICT', `${action}: ${cause}`, { cause });
+    if (code === THREAD_STOPPED) {
+      return new ToolgraphError('STORE_UNAVAILABLE', `${action}: the PGlite database in ${this.dir} cannot be used: ${cause}; restart toolgraph to open it again`, { cause });
+    }
     if (typeof code === 'string' && (code.startsWith('22') || code === '23514')) {
       return new ToolgraphError('INVALID_INPUT', `${action}: the database rejected a value (${code}: ${cause}); nothing was written`, { cause });
     }

@@ -29,6 +29,12 @@ function revive(error: WorkerError): Error {
   return Object.assign(new Error(error.message), { name: error.name }, error.code === undefined ? {} : { code: error.code });
 }
 
+/**
+ * The `code` of the error every request fails with once the database thread died (not closed
+ * by us): the driver reports it as STORE_UNAVAILABLE.
+ */
+export const THREAD_STOPPED = 'TOOLGRAPH_DB_THREAD_STOPPED';
+
 /** PGlite's compiled WebAssembly and its file bundle (pglite-worker.js). */
 interface Assets {
   readonly wasmModule: unknown;
@@ -56,7 +62,7 @@ export class PgliteThread {
       else waiting.resolve(answer.rows);
     });
     worker.on('error', (error) => this.fail(error));
-    worker.on('exit', (code) => this.fail(new Error(`the database thread stopped (exit code ${code})`)));
+    worker.on('exit', (code) => this.fail(new Error(`exit code ${code}`)));
   }
 
   /** Starts the worker and opens the database in `dataDir`; rejects with PGlite's error. */
@@ -136,7 +142,8 @@ export class PgliteThread {
   }
 
   private fail(error: Error): void {
-    this.dead ??= error;
+    // After close() `dead` is already set, and stays "closed".
+    this.dead ??= Object.assign(new Error(`the database thread stopped: ${error.message}`), { code: THREAD_STOPPED });
     for (const [id, waiting] of this.pending) {
       this.settled(id);
       waiting.reject(this.dead);

@@ -7,8 +7,9 @@
 import pg from 'pg';
 import { ToolgraphError } from '../schema/errors.js';
 import type { Row, SqlDriver, SqlSession } from './sql-driver.js';
+import { ListenConnection, type ListenOptions } from './listen-connection.js';
 import { SqlStore } from './sql-store.js';
-import type { Store } from './store.js';
+import type { Store, SubscriptionStatus } from './store.js';
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database` */
@@ -22,6 +23,8 @@ export interface PostgresStoreOptions {
   readonly maxConnections?: number;
   /** How long to wait for a connection, in ms (default 10,000). */
   readonly connectTimeoutMs?: number;
+  /** How the LISTEN connection reconnects when lost (listen-connection.ts; default 100 ms doubling to 5 s). */
+  readonly listen?: ListenOptions;
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -45,17 +48,31 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Maps a `pg` failure to a ToolgraphError whose message says what to check. */
+/** Socket failures: the server, or the way to it, is not there. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'ECONNABORTED']);
+
+/**
+ * Maps a `pg` failure to a ToolgraphError whose message says what to check. The server being
+ * out of reach (refused, dropped or timed-out connections, a shutdown, no connection slot) is
+ * STORE_UNAVAILABLE: nothing is wrong with the request, and the same call may succeed later.
+ */
 export function describePostgresError(error: unknown, action: string, where: string): ToolgraphError {
   const code = errorCode(error);
   const cause = errorMessage(error);
   const details = { driverCode: code, cause };
   const check = 'check that PostgreSQL is running and that TOOLGRAPH_DATABASE_URL names the right host, port, database and credentials';
-  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ETIMEDOUT' || code === 'ECONNRESET' || code === 'EHOSTUNREACH') {
-    return new ToolgraphError('INTERNAL', `${action}: cannot reach PostgreSQL at ${where} (${code}); ${check}`, details);
+  if (code !== undefined && UNREACHABLE.has(code)) {
+    return new ToolgraphError('STORE_UNAVAILABLE', `${action}: cannot reach PostgreSQL at ${where} (${code}); ${check}`, details);
   }
   if (/timeout/i.test(cause) && /connect/i.test(cause)) {
-    return new ToolgraphError('INTERNAL', `${action}: timed out connecting to PostgreSQL at ${where}; ${check}`, details);
+    return new ToolgraphError('STORE_UNAVAILABLE', `${action}: timed out connecting to PostgreSQL at ${where}; ${check}`, details);
+  }
+  // pg's own words for a socket that closed under it: no SQLSTATE, no errno.
+  if (code === undefined && /connection terminated|not queryable/i.test(cause)) {
+    return new ToolgraphError('STORE_UNAVAILABLE', `${action}: lost the connection to PostgreSQL at ${where} (${cause}); the operation may not have been committed, retry it`, details);
+  }
+  if (code === '53300') {
+    return new ToolgraphError('STORE_UNAVAILABLE', `${action}: PostgreSQL at ${where} has no connection to spare (${code}: ${cause}); retry later, or raise its max_connections`, details);
   }
   if (code === '28P01' || code === '28000') {
     return new ToolgraphError('INTERNAL', `${action}: PostgreSQL at ${where} refused the credentials (${code}: ${cause}); check the user and password in TOOLGRAPH_DATABASE_URL`, details);
@@ -67,7 +84,7 @@ export function describePostgresError(error: unknown, action: string, where: str
     return new ToolgraphError('INTERNAL', `${action}: toolgraph tables are missing in ${where}; run migrate() (openStore does) before use`, details);
   }
   if (code !== undefined && (code.startsWith('08') || code.startsWith('57P'))) {
-    return new ToolgraphError('INTERNAL', `${action}: lost the connection to PostgreSQL at ${where} (${code}: ${cause}); the operation was not committed, retry it`, details);
+    return new ToolgraphError('STORE_UNAVAILABLE', `${action}: lost the connection to PostgreSQL at ${where} (${code}: ${cause}); the operation was not committed, retry it`, details);
   }
   if (code !== undefined && (code.startsWith('22') || code === '23514')) {
     return new ToolgraphError('INVALID_INPUT', `${action}: the database rejected a value (${code}: ${cause}); nothing was written`, details);
@@ -93,38 +110,24 @@ function session(client: pg.PoolClient | pg.Pool): SqlSession {
 class PostgresDriver implements SqlDriver {
   readonly kind = 'postgres' as const;
   private readonly direct: SqlSession;
-  private readonly listeners = new Set<pg.Client>();
+  private readonly listeners = new Set<ListenConnection>();
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly where: string,
     private readonly config: pg.ClientConfig,
+    private readonly listenOptions: ListenOptions,
   ) {
     this.direct = session(pool);
   }
 
-  // A dedicated connection outside the pool: LISTEN belongs to a session, and a pooled
-  // connection would be handed to other queries.
-  async listen(onNotify: (payload: string) => void): Promise<() => Promise<void>> {
-    const client = new pg.Client(this.config);
-    // A dropped listening connection must not crash the process; the durable service also polls.
-    client.on('error', () => {});
-    await client.connect();
-    try {
-      const rows = await client.query<{ s: string }>('SELECT current_schema() AS s');
-      const channel = `toolgraph:${rows.rows[0]?.s ?? 'public'}`;
-      client.on('notification', (message) => {
-        if (message.channel === channel) onNotify(message.payload ?? '');
-      });
-      await client.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
-    } catch (error) {
-      await client.end().catch(() => {});
-      throw error;
-    }
-    this.listeners.add(client);
+  async listen(onNotify: (payload: string) => void, onStatus: (status: SubscriptionStatus) => void = () => {}): Promise<() => Promise<void>> {
+    const connection = new ListenConnection(this.config, onNotify, onStatus, this.listenOptions);
+    await connection.start();
+    this.listeners.add(connection);
     return async () => {
-      if (!this.listeners.delete(client)) return;
-      await client.end().catch(() => {});
+      if (!this.listeners.delete(connection)) return;
+      await connection.stop();
     };
   }
 
@@ -158,7 +161,7 @@ class PostgresDriver implements SqlDriver {
   }
 
   async close(): Promise<void> {
-    for (const client of this.listeners) await client.end().catch(() => {});
+    for (const connection of this.listeners) await connection.stop();
     this.listeners.clear();
     await this.pool.end();
   }
@@ -212,5 +215,5 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     await pool.end().catch(() => {});
     throw describePostgresError(error, 'openPostgresStore', where);
   }
-  return new SqlStore(new PostgresDriver(pool, where, config));
+  return new SqlStore(new PostgresDriver(pool, where, config, options.listen ?? {}));
 }

@@ -3,6 +3,7 @@
  * they open, pool, run transactions and fail; everything else is the same SQL.
  */
 import type { ToolgraphError } from '../schema/errors.js';
+import type { SubscriptionStatus } from './store.js';
 
 export type Row = Record<string, unknown>;
 
@@ -53,10 +54,11 @@ export interface SqlDriver extends SqlSession {
   batch?(statements: readonly Statement[]): Promise<Row[][]>;
   /**
    * Calls `onNotify(payload)` for each notification other connections send on this schema's
-   * append channel (see NOTIFY_APPEND in sql-store.ts); resolves once listening. Returns the
-   * function that stops it.
+   * append channel (see NOTIFY_APPEND in sql-store.ts); resolves once listening, and rejects if
+   * it cannot. A connection lost later is reopened, and `onStatus` told (Store.subscribe).
+   * Returns the function that stops it.
    */
-  listen(onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  listen(onNotify: (payload: string) => void, onStatus?: (status: SubscriptionStatus) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
   /** A driver failure as a ToolgraphError saying what to check; `action` names the call. */
   describeError(error: unknown, action: string): ToolgraphError;

@@ -33,6 +33,7 @@ import type {
   StoredTrace,
   TracePage,
   TransitionRow,
+  SubscriptionStatus,
   Unsubscribe,
 } from './store.js';
 import { historyToAppend, parseStoredPattern, patternColumns, patternFeedbackRowSchema, validPattern } from './pattern-rows.js';
@@ -832,7 +833,7 @@ export class SqlStore implements Store {
     });
   }
 
-  subscribe(listener: (change: StoreChange) => void): Promise<Unsubscribe> {
+  subscribe(listener: (change: StoreChange) => void, onStatus: (status: SubscriptionStatus) => void = () => {}): Promise<Unsubscribe> {
     return this.run('subscribe', () =>
       this.driver.listen((payload) => {
         if ((SHARED_KINDS as readonly string[]).includes(payload)) {
@@ -841,8 +842,14 @@ export class SqlStore implements Store {
         }
         const seq = Number(payload);
         if (Number.isSafeInteger(seq)) listener({ kind: 'traces', lastSeq: seq });
-      }),
+      }, onStatus),
     );
+  }
+
+  ping(): Promise<void> {
+    return this.run('ping', async () => {
+      await this.driver.query('SELECT 1');
+    });
   }
 
   revisions(): Promise<StoreRevisions> {

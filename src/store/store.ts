@@ -144,6 +144,15 @@ export type StoreRevisions = Readonly<Record<SharedKind, number>>;
 /** What another connection committed: traces up to `lastSeq`, or a write of one kind of shared state. */
 export type StoreChange = { readonly kind: 'traces'; readonly lastSeq: number } | { readonly kind: SharedKind };
 
+/**
+ * How a subscription's connection fares (PostgreSQL): lost (no notifications until it is back;
+ * the next attempt in `retryInMs`), or listening again after `attempts` attempts, `downMs` after
+ * it was lost. What was committed meanwhile was not notified: read it.
+ */
+export type SubscriptionStatus =
+  | { readonly state: 'lost'; readonly reason: string; readonly retryInMs: number }
+  | { readonly state: 'listening'; readonly attempts: number; readonly downMs: number };
+
 /** Stops a subscription; idempotent. */
 export type Unsubscribe = () => Promise<void>;
 
@@ -222,10 +231,15 @@ export interface Store {
   /**
    * Calls `listener` when another connection commits traces or writes shared state, for an
    * instance to catch up at once instead of polling. PostgreSQL: LISTEN/NOTIFY on a dedicated
-   * connection. PGlite: one process owns the folder, so nobody else can write; the listener is
-   * never called.
+   * connection, which reconnects by itself when lost, telling `onStatus` (SubscriptionStatus).
+   * PGlite: one process owns the folder, so nobody else can write; neither is ever called.
    */
-  subscribe(listener: (change: StoreChange) => void): Promise<Unsubscribe>;
+  subscribe(listener: (change: StoreChange) => void, onStatus?: (status: SubscriptionStatus) => void): Promise<Unsubscribe>;
+  /**
+   * Resolves once the database answers a trivial statement: what a health check asks.
+   * STORE_UNAVAILABLE when it cannot be reached.
+   */
+  ping(): Promise<void>;
   /** The shared state's revisions (StoreRevisions), read in one statement. */
   revisions(): Promise<StoreRevisions>;
   stats(): Promise<StoreStats>;

@@ -3,10 +3,13 @@
  * requests over loopback, then SIGTERM: in-flight requests finish and the process exits 0.
  */
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import pg from 'pg';
 import { SERVER_NODE_FLAGS } from '../../src/service/server-defaults.js';
+import { startTcpProxy } from '../helpers/tcp-proxy.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = `${ROOT}dist/src/cli/main.js`;
@@ -56,6 +59,20 @@ describe.runIf(existsSync(BIN))('toolgraph serve', () => {
     expect(requests.filter((l) => l.status === 401)).toHaveLength(1);
   });
 
+  it('--host 127.0.0.2 serves requests at its own address', async () => {
+    const { child, url } = await start(['--data', FIXTURE, '--host', '127.0.0.2']);
+    try {
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.2:\d+$/);
+      const stats = await fetch(`${url}/v1/stats`);
+      expect(stats.status).toBe(200);
+      expect(((await stats.json()) as { tools: number }).tools).toBeGreaterThan(0);
+    } finally {
+      const code = exited(child);
+      child.kill('SIGTERM');
+      expect(await code).toBe(0);
+    }
+  });
+
   it('rejects a bad port with exit code 2', async () => {
     const child = spawn(process.execPath, [BIN, 'serve', '--port', '70000'], { cwd: ROOT });
     let err = '';
@@ -63,6 +80,45 @@ describe.runIf(existsSync(BIN))('toolgraph serve', () => {
     expect(await exited(child as ChildProcessWithoutNullStreams)).toBe(2);
     expect(err).toContain('INVALID_INPUT: --port');
   });
+});
+
+const URL_ENV = process.env['TOOLGRAPH_TEST_DATABASE_URL'];
+
+describe.runIf(existsSync(BIN) && URL_ENV)('toolgraph serve on PostgreSQL', () => {
+  it('tells on stderr when its LISTEN connection is lost and when it listens again', async () => {
+    // A schema of its own, named in the URL (search_path), created first: serve takes the URL only.
+    const schema = `tg_serve_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: URL_ENV });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    await admin.end();
+    const target = new URL(URL_ENV!);
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const url = new URL(proxy.via(URL_ENV!));
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    const { child, stderr } = await start([], { TOOLGRAPH_DATABASE_URL: url.toString() });
+    const until = async (pattern: RegExp, ms: number): Promise<boolean> => {
+      const deadline = Date.now() + ms;
+      while (!pattern.test(stderr()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      return pattern.test(stderr());
+    };
+    try {
+      proxy.cut();
+      expect(await until(/toolgraph: warning: lost the connection that listens for other instances' writes/, 5_000)).toBe(true);
+      proxy.restore();
+      expect(await until(/toolgraph: warning: listening for other instances' writes again/, 10_000)).toBe(true);
+    } finally {
+      proxy.restore();
+      const code = exited(child);
+      child.kill('SIGTERM');
+      expect(await code).toBe(0);
+      await proxy.close();
+      const cleanup = new pg.Client({ connectionString: URL_ENV });
+      await cleanup.connect();
+      await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
+      await cleanup.end();
+    }
+  }, 60_000);
 });
 
 describe.runIf(existsSync(BIN))('the toolgraph command', () => {

@@ -23,6 +23,7 @@ import { crashChild, expectAllOrNothing } from '../store/crash.js';
 import { createOpenAIEmbedder } from '../../src/text/openai-embedder.js';
 import { toolText } from '../../src/text/tool-vectors.js';
 import { startEmbeddingsServer, vectorOf } from '../helpers/embeddings-server.js';
+import { startTcpProxy } from '../helpers/tcp-proxy.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 let root = '';
@@ -780,6 +781,47 @@ describe.runIf(URL_ENV)('durable toolgraph on PostgreSQL: two instances', () => 
       await a.close();
     }
   }, 30_000);
+
+  it('an instance whose LISTEN connection is cut warns, reconnects, catches up what it missed, and hears the next write at once', async () => {
+    const schema = `tg_relisten_${randomBytes(4).toString('hex')}`;
+    const target = new URL(URL_ENV!);
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    // The poll is a minute away: within the test, only LISTEN (and the catch-up it schedules
+    // once back) can bring A's writes to B.
+    const a = await openToolgraph({ databaseUrl: URL_ENV!, schema, seed: 3, rebuildDelayMs: 10, pollMs: 60_000 });
+    const warnings: string[] = [];
+    const b = await openToolgraph({ databaseUrl: proxy.via(URL_ENV!), schema, seed: 3, rebuildDelayMs: 10, pollMs: 60_000, onWarning: (m) => warnings.push(m) });
+    const caughtUp = async (): Promise<boolean> => b.appliedSeq === (await a.storeStats()).lastSeq;
+    try {
+      await a.ingest({ id: 'before', tools: ['search', 'book'] });
+      expect(await within(1_000, caughtUp)).toBe(true);
+
+      // Every connection B has (its pool and its LISTEN) is destroyed, and new ones with them.
+      proxy.cut();
+      await a.ingest({ id: 'missed', tools: ['search', 'pay'] });
+      await new Promise((r) => setTimeout(r, 500));
+      proxy.restore();
+
+      // Back within the backoff (100 ms doubling, jittered): what was missed is caught up...
+      expect(await within(6_000, caughtUp)).toBe(true);
+      expect((await b.predictNext({ context: ['search'], k: 3 })).items.map((i) => i.tool)).toContain('pay');
+      // ...and the next write is heard at once, well before the poll.
+      await a.ingest({ id: 'after', tools: ['search', 'refund'] });
+      const acked = Date.now();
+      expect(await within(1_000, caughtUp)).toBe(true);
+      expect(Date.now() - acked).toBeLessThan(1_000);
+
+      const lost = warnings.filter((w) => w.includes('lost the connection that listens'));
+      expect(lost).toHaveLength(1);
+      expect(lost[0]).toContain('polling every 60000 ms while it reconnects');
+      const back = warnings.filter((w) => w.includes('listening for other instances\' writes again'));
+      expect(back).toHaveLength(1);
+    } finally {
+      proxy.restore();
+      await Promise.all([a.close(), b.close()]);
+      await proxy.close();
+    }
+  }, 60_000);
 
   it('an instance that cannot LISTEN reads the shared state on its poll', async () => {
     const schema = `tg_poll_${randomBytes(4).toString('hex')}`;

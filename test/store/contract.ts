@@ -307,6 +307,9 @@ export function storeContract(name: string, harness: StoreHarness): void {
       const closed = await rejectionOf(store.listTools());
       expect(closed.code).toBe('INTERNAL');
       expect(closed.message).toMatch(/closed/);
+      // A store we closed is not an outage: ping says closed too, not STORE_UNAVAILABLE.
+      expect((await rejectionOf(store.ping())).code).toBe('INTERNAL');
+      await expect(again.ping()).resolves.toBeUndefined();
       expect(await again.stats()).toEqual(before);
       expect((await allTraces(again)).map((t) => t.id)).toEqual(['k1', 'k2']);
       expect(await again.getWeights()).toEqual(PRIOR_WEIGHTS);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PgliteThread } from '../../src/store/pglite-thread.js';
+import { PgliteThread, THREAD_STOPPED } from '../../src/store/pglite-thread.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BUILT_STORE = join(ROOT, 'dist', 'src', 'store', 'open-store.js');
@@ -90,6 +90,8 @@ describe('PGlite on a worker thread', () => {
     await (doomed as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
     await expect(waiting).rejects.toThrow(/database thread stopped/);
     await expect(doomed.query('SELECT 1')).rejects.toThrow(/database thread stopped/);
+    // Marked as such, for the driver to report STORE_UNAVAILABLE rather than a failed statement.
+    await expect(doomed.query('SELECT 1')).rejects.toMatchObject({ code: THREAD_STOPPED });
     await doomed.close();
   }, 60_000);
 

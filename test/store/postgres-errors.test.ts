@@ -15,13 +15,17 @@ describe('PostgreSQL errors say what to check', () => {
   });
 
   it.each([
-    ['ECONNREFUSED', 'INTERNAL', /cannot reach PostgreSQL at db\.example:6543\/graph \(ECONNREFUSED\); check that PostgreSQL is running/],
-    ['ENOTFOUND', 'INTERNAL', /cannot reach PostgreSQL/],
+    ['ECONNREFUSED', 'STORE_UNAVAILABLE', /cannot reach PostgreSQL at db\.example:6543\/graph \(ECONNREFUSED\); check that PostgreSQL is running/],
+    ['ENOTFOUND', 'STORE_UNAVAILABLE', /cannot reach PostgreSQL/],
+    ['ECONNRESET', 'STORE_UNAVAILABLE', /cannot reach PostgreSQL/],
+    ['ETIMEDOUT', 'STORE_UNAVAILABLE', /cannot reach PostgreSQL/],
+    ['53300', 'STORE_UNAVAILABLE', /no connection to spare \(53300/],
     ['28P01', 'INTERNAL', /refused the credentials.*check the user and password/],
     ['3D000', 'INTERNAL', /does not exist; create it/],
     ['42P01', 'INTERNAL', /tables are missing.*run migrate\(\)/],
-    ['57P01', 'INTERNAL', /lost the connection.*not committed, retry it/],
-    ['08006', 'INTERNAL', /lost the connection/],
+    ['57P01', 'STORE_UNAVAILABLE', /lost the connection.*not committed, retry it/],
+    ['57P03', 'STORE_UNAVAILABLE', /lost the connection/],
+    ['08006', 'STORE_UNAVAILABLE', /lost the connection/],
     ['22P02', 'INVALID_INPUT', /rejected a value \(22P02/],
     ['23514', 'INVALID_INPUT', /rejected a value.*nothing was written/],
     ['23505', 'CONFLICT', /driver says no/],
@@ -36,6 +40,16 @@ describe('PostgreSQL errors say what to check', () => {
 
   it('recognises a connection timeout without a code', () => {
     const error = describePostgresError(new Error('Connection terminated due to connection timeout'), 'openPostgresStore', where);
+    expect(error.code).toBe('STORE_UNAVAILABLE');
     expect(error.message).toMatch(/timed out connecting to PostgreSQL at db\.example:6543\/graph/);
+    expect(describePostgresError(new Error('timeout exceeded when trying to connect'), 'appendTraces', where).code).toBe('STORE_UNAVAILABLE');
+  });
+
+  it("recognises pg's words for a connection that closed under it", () => {
+    for (const message of ['Connection terminated unexpectedly', 'Client has encountered a connection error and is not queryable']) {
+      const error = describePostgresError(new Error(message), 'appendTraces', where);
+      expect(error.code, message).toBe('STORE_UNAVAILABLE');
+      expect(error.message).toMatch(/^appendTraces: lost the connection to PostgreSQL at db\.example:6543\/graph/);
+    }
   });
 });

@@ -307,9 +307,9 @@ describe.runIf(URL_ENV)('PostgreSQL store', () => {
   });
 
   describe('connection failures', () => {
-    it('a server that does not answer is INTERNAL naming what to check, without the password', async () => {
+    it('a server that does not answer is STORE_UNAVAILABLE naming what to check, without the password', async () => {
       const error = await rejectionOf(openStore({ databaseUrl: 'postgres://someone:s3cret@127.0.0.1:1/nowhere' }));
-      expect(error.code).toBe('INTERNAL');
+      expect(error.code).toBe('STORE_UNAVAILABLE');
       expect(error.message).toMatch(/cannot reach PostgreSQL at 127\.0\.0\.1:1\/nowhere \(ECONNREFUSED\); check that PostgreSQL is running/);
       expect(error.message).not.toMatch(/s3cret/);
       expect(error.stack ?? '').not.toMatch(/node_modules\/pg/);

@@ -4,7 +4,8 @@
  * Library errors keep their code (INVALID_INPUT, PAYLOAD_TOO_LARGE, ...); Fastify's own errors
  * (body too large, unsupported content type, malformed Content-Length) are translated into the
  * same codes so a client matches on one vocabulary. Anything unexpected is a 500 INTERNAL whose
- * message says nothing about the internals: the stack goes to the log, not to the caller.
+ * message says nothing about the internals: the stack goes to the log, not to the caller. A store
+ * that cannot be reached (STORE_UNAVAILABLE) is 503 with `Retry-After`; its cause goes to the log.
  */
 import type { ErrorCode } from '../../schema/errors.js';
 import { isToolgraphError } from '../../schema/errors.js';
@@ -32,7 +33,16 @@ const STATUS: Readonly<Record<ErrorCode, number>> = {
   INTERNAL: 500,
   // The configured embeddings endpoint failed: an upstream's fault, not the caller's.
   EMBEDDER_FAILED: 502,
+  // For now: answered with Retry-After.
+  STORE_UNAVAILABLE: 503,
 };
+
+/**
+ * Seconds a client is asked to wait (`Retry-After`) before retrying while the store cannot be
+ * reached: the pool opens a fresh connection for the next request, so a retry soon after the
+ * server is back succeeds.
+ */
+export const STORE_RETRY_AFTER_SECONDS = 2;
 
 export interface ErrorBody {
   readonly error: {
@@ -47,6 +57,10 @@ export interface RenderedError {
   readonly body: ErrorBody;
   /** True when the error is ours to fix (log it at error level with its stack). */
   readonly internal: boolean;
+  /** Headers the answer carries (`Retry-After`). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** What to log at warn level (an outage's cause, which the caller is not told). */
+  readonly warning?: string;
 }
 
 function issuesOf(details: unknown): readonly unknown[] | undefined {
@@ -65,6 +79,16 @@ function fastifyClientError(error: unknown): { status: number; code: string; mes
 
 export function renderError(error: unknown): RenderedError {
   if (isToolgraphError(error)) {
+    if (error.code === 'STORE_UNAVAILABLE') {
+      // The cause names the database's host and what the operator should check: for the log.
+      return {
+        status: 503,
+        body: { error: { code: error.code, message: `the store cannot be reached right now; retry in ${STORE_RETRY_AFTER_SECONDS} s` } },
+        internal: false,
+        headers: { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) },
+        warning: error.message,
+      };
+    }
     const issues = issuesOf(error.details);
     const status = STATUS[error.code];
     const message = error.code === 'INTERNAL' ? 'internal error' : error.message;

@@ -10,18 +10,22 @@
  * others get 403 FORBIDDEN_ORIGIN before anything is read. Requests without `Origin` (curl,
  * gateways, the MCP SDK's Node client: nothing a web page can send) are not affected.
  */
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-/** A checker for the request's `Origin` header: true when it may be served. */
-export function originChecker(allowed: readonly string[] = []): (origin: string | undefined) => boolean {
+/**
+ * A checker for the request's `Origin` header: true when it may be served. `boundHost`: the
+ * loopback address the server listens on (127.0.0.2, say), whose pages are this machine's too.
+ */
+export function originChecker(allowed: readonly string[] = [], boundHost?: string): (origin: string | undefined) => boolean {
   const listed = new Set(allowed.map(normaliseOrigin));
+  const local = loopbackNames(boundHost);
   return (origin) => {
     if (origin === undefined) return true;
     const normal = normaliseOrigin(origin);
     if (listed.has(normal)) return true;
     try {
       const url = new URL(normal);
-      return (url.protocol === 'http:' || url.protocol === 'https:') && LOOPBACK_HOSTS.has(url.hostname);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && local.has(url.hostname);
     } catch {
       return false; // 'null' (sandboxed frames, file: pages) and anything unparsable
     }
@@ -32,20 +36,37 @@ export function originChecker(allowed: readonly string[] = []): (origin: string 
  * A checker for the request's `Host` header, for a server bound to loopback: DNS rebinding's
  * same-origin GETs carry no `Origin` (a page at evil.example, its name pointed at 127.0.0.1,
  * reading /v1/tools or /metrics), but their `Host` is the page's own name. So a loopback server
- * serves only requests that name a loopback host (any port). `loopbackOnly` false (a server bound
- * to another address, reached by whatever names the network gives it): every Host is served.
- * A request without Host (HTTP/1.0) is not a browser's.
+ * serves only requests that name a loopback host or `boundHost`, the address it listens on
+ * (`--host 127.0.0.2`: clients reaching it there name it so), on any port. `loopbackOnly` false
+ * (a server bound to another address, reached by whatever names the network gives it): every
+ * Host is served. A request without Host (HTTP/1.0) is not a browser's.
  */
-export function hostChecker(loopbackOnly: boolean): (host: string | undefined) => boolean {
+export function hostChecker(loopbackOnly: boolean, boundHost?: string): (host: string | undefined) => boolean {
   if (!loopbackOnly) return () => true;
+  const local = loopbackNames(boundHost);
   return (host) => {
     if (host === undefined) return true;
-    try {
-      return LOOPBACK_HOSTS.has(new URL(`http://${host.trim()}`).hostname.toLowerCase());
-    } catch {
-      return false;
-    }
+    const name = hostnameOf(host);
+    return name !== undefined && local.has(name);
   };
+}
+
+/** The hostname of a `Host` value (or a bare address) as URLs spell it: lower case, IPv6 bracketed and compressed; undefined if it is not one. */
+function hostnameOf(host: string): string | undefined {
+  const trimmed = host.trim();
+  // A bare IPv6 address (a --host value) has colons but no brackets.
+  const bracketed = trimmed.includes(':') && !trimmed.startsWith('[') && trimmed.indexOf(':') !== trimmed.lastIndexOf(':') ? `[${trimmed}]` : trimmed;
+  try {
+    return new URL(`http://${bracketed}`).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The loopback names, and the address the server is bound to when it is given. */
+function loopbackNames(boundHost: string | undefined): ReadonlySet<string> {
+  const bound = boundHost === undefined ? undefined : hostnameOf(boundHost);
+  return bound === undefined || LOOPBACK_HOSTS.has(bound) ? LOOPBACK_HOSTS : new Set([...LOOPBACK_HOSTS, bound]);
 }
 
 /** An address to listen on that only this machine reaches: `localhost`, 127.0.0.0/8 or ::1. */

@@ -5,8 +5,9 @@
  * and logs one line per request.
  *
  * Order of checks for a request: route (404; a malformed path 400 in the router), CORS headers
- * for the origins let in, Host on a loopback server (403, origin.ts), origin (403), auth for
- * writes (401), content type (415), body size (413), body syntax (400), then the service's own
+ * for the origins let in, one Host header only (400), Host on a loopback server (403,
+ * origin.ts), origin (403), auth for writes (401), content type (415), content encoding (415;
+ * content-encoding.ts), body size once decoded (413), body syntax (400), then the service's own
  * validation (400/413). Host, origin, auth and content type are checked on the headers, before
  * any body byte is read.
  *
@@ -20,7 +21,8 @@ import { mountMcpHttp } from '../mcp/http.js';
 import type { ToolgraphService } from '../service.js';
 import { bearerAuthorizer } from './auth.js';
 import { JSON_TYPE, NDJSON_TYPES, parseJsonBody, parseNdjsonBody } from './body.js';
-import { clientErrorResponse, HttpError, renderError } from './errors.js';
+import { contentCoding, decodeBody } from './content-encoding.js';
+import { clientErrorResponse, HttpError, renderError, STORE_RETRY_AFTER_SECONDS } from './errors.js';
 import { HttpMetrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
 import { hostChecker, isLoopbackAddress, originChecker } from './origin.js';
@@ -43,6 +45,11 @@ export interface HttpServerOptions {
    * sets it when it listens on a loopback address, unless given.
    */
   readonly loopbackHostsOnly?: boolean;
+  /**
+   * The loopback address the server listens on, served as the loopback names are (its `Host`,
+   * its pages' `Origin`): startHttpServer sets it when that address is a loopback one.
+   */
+  readonly boundHost?: string;
   /** Mount the MCP server at `/mcp` (default true). */
   readonly mcp?: boolean;
   /** On close, connections still busy after this many ms are cut (default 10,000). */
@@ -71,6 +78,16 @@ function hasBody(headers: { readonly 'content-length'?: string; readonly 'transf
 function mediaType(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
   return header.split(';', 1)[0]!.trim().toLowerCase();
+}
+
+/** How many Host headers the request carries (`rawHeaders` alternates names and values). */
+function hostHeaderCount(rawHeaders: readonly string[]): number {
+  let n = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') n++;
+  }
+  return n;
 }
 
 function shortUrl(url: string): string {
@@ -109,8 +126,8 @@ export function buildHttpApp(service: ToolgraphService, options: HttpServerOptio
     },
   });
   const authorized = bearerAuthorizer(options.token);
-  const originAllowed = originChecker(options.allowedOrigins);
-  const hostAllowed = hostChecker(options.loopbackHostsOnly ?? false);
+  const originAllowed = originChecker(options.allowedOrigins, options.boundHost);
+  const hostAllowed = hostChecker(options.loopbackHostsOnly ?? false, options.boundHost);
   const context: RouteContext = { service, metrics };
   let openApi: Record<string, unknown> | undefined;
   // Once closing, every response asks the client to close its connection: a kept-alive idle
@@ -156,6 +173,13 @@ export function buildHttpApp(service: ToolgraphService, options: HttpServerOptio
     strictPreflight: false,
   });
   app.after(() => app.addHook('onRequest', (request, reply, done) => {
+    // Node keeps the first of several Host headers; which one a proxy in front read is anyone's
+    // guess, so a request naming two is refused (RFC 9112, section 3.2: 400).
+    const hosts = hostHeaderCount(request.raw.rawHeaders);
+    if (hosts > 1) {
+      done(new HttpError(400, 'INVALID_INPUT', `the request has ${hosts} Host headers; send exactly one`));
+      return;
+    }
     const host = request.headers.host;
     if (!hostAllowed(host)) {
       done(new HttpError(403, 'FORBIDDEN_HOST', `requests naming host ${JSON.stringify(host!.slice(0, 200))} are refused: this server listens on loopback, and only a web page whose own name points at it (DNS rebinding) names another host; to serve other names, listen on another address (--host)`));
@@ -179,8 +203,25 @@ export function buildHttpApp(service: ToolgraphService, options: HttpServerOptio
         return;
       }
     }
+    if (request.routeOptions.url !== undefined && hasBody(request.headers)) {
+      const coding = contentCoding(request.headers['content-encoding']);
+      if (typeof coding !== 'string') {
+        done(new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', coding.refused));
+        return;
+      }
+    }
     done();
   }));
+  // A compressed body is decoded on its way to the parsers, within the route's body limit
+  // (content-encoding.ts); the onRequest check above has refused codings we do not decode.
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    const coding = contentCoding(request.headers['content-encoding']);
+    if (coding === 'identity' || typeof coding !== 'string') {
+      done(null, payload);
+      return;
+    }
+    done(null, decodeBody(payload, coding, request.routeOptions.bodyLimit ?? WRITE_BODY_LIMIT));
+  });
 
   // One log line and one observation per request, hijacked ones (/mcp) included.
   app.addHook('onResponse', (request, reply, done) => {
@@ -194,6 +235,8 @@ export function buildHttpApp(service: ToolgraphService, options: HttpServerOptio
   app.setErrorHandler((error, request, reply) => {
     const rendered = renderError(error);
     if (rendered.internal) request.log.error({ err: error }, 'request failed');
+    if (rendered.warning !== undefined) request.log.warn({ code: rendered.body.error.code, cause: rendered.warning }, 'request failed');
+    if (rendered.headers !== undefined) void reply.headers(rendered.headers);
     return reply.code(rendered.status).type(JSON_TYPE).send(rendered.body);
   });
   app.setNotFoundHandler((request, reply) => {
@@ -213,7 +256,13 @@ export function buildHttpApp(service: ToolgraphService, options: HttpServerOptio
     });
   }
 
-  app.get('/healthz', async () => ({ status: 'ok' }));
+  // 503 while the service cannot do its work (its store out of reach), for a load balancer to
+  // route around this instance; the body says why.
+  app.get('/healthz', async (_request, reply) => {
+    const health = await service.health();
+    if (health.status === 'ok') return health;
+    return reply.code(503).header('retry-after', String(STORE_RETRY_AFTER_SECONDS)).type(JSON_TYPE).send(health);
+  });
   app.get('/metrics', async (_request, reply) => {
     const text = await metrics.render(service);
     return reply.type('text/plain; version=0.0.4; charset=utf-8').send(text);
@@ -243,7 +292,12 @@ export async function startHttpServer(
   listen: { readonly port: number; readonly host: string },
   options: HttpServerOptions = {},
 ): Promise<RunningHttpServer> {
-  const app = buildHttpApp(service, { ...options, loopbackHostsOnly: options.loopbackHostsOnly ?? isLoopbackAddress(listen.host) });
+  const loopback = isLoopbackAddress(listen.host);
+  const app = buildHttpApp(service, {
+    ...options,
+    loopbackHostsOnly: options.loopbackHostsOnly ?? loopback,
+    ...(loopback && options.boundHost === undefined ? { boundHost: listen.host } : {}),
+  });
   await app.listen({ port: listen.port, host: listen.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : listen.port;

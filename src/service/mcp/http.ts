@@ -14,6 +14,7 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ToolgraphService } from '../service.js';
+import { refuseInvalidToolCalls } from './call-params.js';
 import { createMcpServer } from './server.js';
 
 export interface McpHttpOptions {
@@ -50,6 +51,7 @@ export function mountMcpHttp(app: FastifyInstance, service: ToolgraphService, op
     });
     try {
       await server.connect(transport);
+      refuseInvalidToolCalls(transport);
       await transport.handleRequest(raw, reply.raw, request.body);
     } catch (error) {
       request.log.error({ err: error }, 'mcp request failed');

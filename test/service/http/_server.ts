@@ -2,6 +2,7 @@
  * Test helpers for the HTTP face: a real server on loopback (port 0) over a real in-memory
  * service, and a small fetch wrapper that returns status, headers and parsed body.
  */
+import { connect } from 'node:net';
 import { inMemoryService, type ToolgraphService } from '../../../src/service/service.js';
 import { startHttpServer, type HttpServerOptions, type RunningHttpServer } from '../../../src/service/http/server.js';
 import { Toolgraph } from '../../../src/service/toolgraph.js';
@@ -85,4 +86,48 @@ export async function eventually<T>(probe: () => Promise<T>, done: (answer: T) =
     answer = await probe();
   }
   return answer;
+}
+
+/**
+ * Sends `request` (a whole HTTP/1.1 request, as bytes on the wire) over a plain socket and reads
+ * the answer until the server closes: for what fetch cannot send (two Host headers, a Host of
+ * our choosing). The request should carry `Connection: close`.
+ */
+export async function rawCall(base: string, request: string | Buffer): Promise<Reply> {
+  const url = new URL(base);
+  const data = await new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connect({ host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port) }, () => socket.write(request));
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('end', () => resolve(Buffer.concat(chunks)));
+    socket.on('error', reject);
+  });
+  const split = data.indexOf('\r\n\r\n');
+  const head = data.subarray(0, split).toString('latin1').split('\r\n');
+  const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head[0] ?? '')?.[1] ?? 0);
+  const headers = new Headers();
+  for (const line of head.slice(1)) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+  }
+  let rest = data.subarray(split + 4);
+  if (headers.get('transfer-encoding') === 'chunked') {
+    const parts: Buffer[] = [];
+    for (;;) {
+      const eol = rest.indexOf('\r\n');
+      const size = parseInt(rest.subarray(0, eol).toString('latin1'), 16);
+      if (!(size > 0)) break;
+      parts.push(rest.subarray(eol + 2, eol + 2 + size));
+      rest = rest.subarray(eol + 2 + size + 2);
+    }
+    rest = Buffer.concat(parts);
+  }
+  const body = rest.toString('utf8');
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    json = undefined;
+  }
+  return { status, headers, text: body, json };
 }

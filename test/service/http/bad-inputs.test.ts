@@ -3,12 +3,18 @@
  * keeps serving after each one, and nothing is written (stats and catalogue are unchanged at the
  * end, and so is what a prediction returns).
  */
+import { brotliCompressSync, constants as zlibConstants, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reasoningTrace } from '../../scoring/_helpers.js';
-import { call, eventually, startTestServer, type Send } from './_server.js';
+import { call, eventually, rawCall, startTestServer, type Reply, type Send } from './_server.js';
 
 interface BadInput extends Send {
   readonly name: string;
+  /**
+   * Header lines sent as they are, over a raw socket (fetch cannot send them), after the
+   * server's own `Host`: repeated headers, hosts of our choosing.
+   */
+  readonly rawHeaders?: readonly string[];
   readonly path: string;
   readonly status: number;
   readonly code: string;
@@ -24,6 +30,12 @@ const nestedObject = (depth: number): unknown => {
 const goodReasoning = reasoningTrace({ id: 'bad-r', steps: ['thought', 'tool_call', 'observation'] });
 const { metadata: _m, ...noMetadata } = goodReasoning;
 const invalidUtf8 = Buffer.concat([Buffer.from('{"context":["a'), Buffer.from([0xc3, 0x28]), Buffer.from('"]}')]);
+
+/** 64 MiB of JSON whitespace inside a valid trace, compressed to 64 KiB (gzip) or 12 KiB (br): "bombs". */
+const bombText = () => `{"tools":["a","b"]${' '.repeat(64 * MB)}}`;
+const gzipBomb = gzipSync(bombText(), { level: 9 });
+const brotliBomb = brotliCompressSync(bombText(), { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 1 } });
+const encoded = (encoding: string) => ({ headers: { 'content-encoding': encoding } });
 
 const P = '/v1/predict';
 const S = '/v1/search';
@@ -126,13 +138,40 @@ const CORPUS: readonly BadInput[] = [
   { name: 'predict: a look-alike type', path: P, body: '{"context":[]}', type: 'application/jsonp', ...MEDIA },
   { name: 'traces: XML', path: T, body: '<trace/>', type: 'application/xml', ...MEDIA },
   { name: 'tools: multipart', path: TOOLS, method: 'PUT', body: '--x--', type: 'multipart/form-data; boundary=x', ...MEDIA },
+  // Compressed bodies: decoded within the limit, or refused.
+  { name: 'traces: gzip bomb (64 MiB once decoded)', path: T, body: gzipBomb, ...encoded('gzip'), ...TOO_LARGE },
+  { name: 'traces: brotli bomb (64 MiB once decoded)', path: T, body: brotliBomb, ...encoded('br'), ...TOO_LARGE },
+  { name: 'predict: gzip body past the 1 MiB query limit once decoded', path: P, body: gzipSync(`{"context":[]${' '.repeat(MB + 10)}}`), ...encoded('gzip'), ...TOO_LARGE },
+  { name: 'traces: Content-Encoding gzip on a plain body', path: T, body: { tools: ['a', 'b'] }, ...encoded('gzip'), ...INVALID },
+  { name: 'traces: truncated gzip body', path: T, body: gzipSync('{"tools":["a","b"]}').subarray(0, 12), ...encoded('gzip'), ...INVALID },
+  { name: 'traces: gzip body that is not UTF-8 once decoded', path: T, body: gzipSync(invalidUtf8), ...encoded('gzip'), ...INVALID },
+  { name: 'predict: deflate body that is gzip', path: P, body: gzipSync('{"context":[]}'), ...encoded('deflate'), ...INVALID },
+  { name: 'traces: Content-Encoding compress', path: T, body: deflateSync('{"tools":["a","b"]}'), ...encoded('compress'), ...MEDIA },
+  { name: 'traces: Content-Encoding zstd', path: T, body: '{"tools":["a","b"]}', ...encoded('zstd'), ...MEDIA },
+  { name: 'traces: an unknown Content-Encoding', path: T, body: '{"tools":["a","b"]}', ...encoded('x-unknown'), ...MEDIA },
+  { name: 'traces: two codings stacked', path: T, body: gzipSync(gzipSync('{"tools":["a","b"]}')), ...encoded('gzip, gzip'), ...MEDIA },
+  { name: 'tools: Content-Encoding __proto__', path: TOOLS, method: 'PUT', body: [{ name: 'x' }], ...encoded('__proto__'), ...MEDIA },
   // Routes and methods that do not exist.
   { name: 'unknown route', path: '/v1/nothing', body: {}, ...NOT_FOUND },
   { name: 'wrong method on a route', path: TOOLS, method: 'DELETE', ...NOT_FOUND },
   { name: 'POST on a GET route', path: '/v1/stats', body: {}, ...NOT_FOUND },
   { name: 'prototype-named route', path: '/v1/__proto__', ...NOT_FOUND },
   { name: 'very long unknown path', path: `/v1/${'x'.repeat(8_000)}`, ...NOT_FOUND },
+  // Headers a client may repeat or forge: one Host only (RFC 9112, section 3.2), whatever the second says.
+  { name: 'predict: two Host headers', path: P, body: { context: [] }, rawHeaders: ['Host: 127.0.0.1'], ...INVALID },
+  { name: 'predict: two Host headers, the second another name', path: P, body: { context: [] }, rawHeaders: ['Host: evil.example'], ...INVALID },
+  { name: 'stats: two Host headers on a read', path: '/v1/stats', rawHeaders: ['host: localhost'], ...INVALID },
+  { name: 'traces: two Host headers on a write', path: T, body: { tools: ['a', 'b'] }, rawHeaders: ['HOST: 127.0.0.1'], ...INVALID },
 ];
+
+/** `input` over a raw socket: the server's Host, then its raw header lines, then the body. */
+function sendRaw(base: string, input: BadInput): Promise<Reply> {
+  const body = input.body === undefined ? undefined : Buffer.isBuffer(input.body) ? input.body : Buffer.from(typeof input.body === 'string' ? input.body : JSON.stringify(input.body));
+  const lines = [`${input.method ?? (body === undefined ? 'GET' : 'POST')} ${input.path} HTTP/1.1`, `Host: ${new URL(base).host}`, ...(input.rawHeaders ?? []), 'Connection: close'];
+  if (body !== undefined) lines.push(`Content-Type: ${input.type ?? 'application/json'}`, `Content-Length: ${body.length}`);
+  for (const [name, value] of Object.entries(input.headers ?? {})) lines.push(`${name}: ${value}`);
+  return rawCall(base, Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), body ?? Buffer.alloc(0)]));
+}
 
 describe('bad inputs', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -160,13 +199,19 @@ describe('bad inputs', () => {
   });
 
   it.each(CORPUS.map((c) => [c.name, c] as const))('%s', async (_name, input) => {
-    const r = await call(server.url, input.path, input);
+    const r = input.rawHeaders === undefined ? await call(server.url, input.path, input) : await sendRaw(server.url, input);
     expect({ status: r.status, code: r.json?.error?.code }).toEqual({ status: input.status, code: input.code });
     expect(typeof r.json.error.message).toBe('string');
     expect(r.json.error.message.length).toBeGreaterThan(0);
     // The message never echoes a huge input back.
     expect(r.text.length).toBeLessThan(20_000);
     expect((await call(server.url, '/healthz')).status).toBe(200);
+  });
+
+  it('serves a raw request with one Host (the raw cases fail on their headers, not on the socket)', async () => {
+    const r = await sendRaw(server.url, { name: 'one Host', path: '/v1/stats', status: 200, code: '' });
+    expect(r.status).toBe(200);
+    expect(r.json.traces).toBe(4);
   });
 
   it('wrote nothing and still answers as before', async () => {

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reasoningTrace } from '../../scoring/_helpers.js';
 import { call, eventually, startTestServer } from '../http/_server.js';
@@ -110,6 +111,27 @@ async function exercise(client: Client, data: { context: string; next: string; q
   const proto = JSON.parse('{"__proto__": {"polluted": true}, "tools": ["a", "b"]}') as Record<string, unknown>;
   expect(errorOf(await client.callTool({ name: 'record_trace', arguments: { trace: proto } })).message).toContain('__proto__: unknown key');
   expect(errorOf(await client.callTool({ name: 'no_such_tool', arguments: {} })).code).toBe('NOT_FOUND');
+
+  // A tools/call whose params are not a call at all (no name, a name that is not a string,
+  // arguments that are not an object): JSON-RPC invalid params with a message that says which.
+  const invalid: [Record<string, unknown>, RegExp][] = [
+    [{ arguments: {} }, /^tools\/call: params\.name: missing/],
+    [{ name: 5, arguments: {} }, /^tools\/call: params\.name: expected string, received number/],
+    [{ name: null }, /^tools\/call: params\.name: expected string, received null/],
+    [{ name: 'predict_next_tool', arguments: ['a'] }, /^tools\/call: params\.arguments: expected object, received array/],
+    [{ name: 'predict_next_tool', arguments: 'context' }, /^tools\/call: params\.arguments: expected object, received string/],
+  ];
+  for (const [params, message] of invalid) {
+    const failure = await client.request({ method: 'tools/call', params }, CallToolResultSchema).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure, JSON.stringify(params)).toBeInstanceOf(McpError);
+    expect((failure as McpError).code, JSON.stringify(params)).toBe(ErrorCode.InvalidParams);
+    // The SDK's client prefixes "MCP error -32602: ".
+    expect((failure as McpError).message.replace(/^MCP error -?\d+: /, ''), JSON.stringify(params)).toMatch(message);
+    expect((failure as McpError).message).not.toMatch(/"code":|invalid_type/);
+  }
 
   // The session survived all of it, and the bad calls wrote nothing.
   const after = await client.callTool({ name: 'predict_next_tool', arguments: { context: ['mcp_alpha'], k: 5 } });
