@@ -90,7 +90,8 @@ class StepScore {
 }
 
 /** Counts of matched, predicted and gold items, summed over queries. */
-class F1Counter {
+/** Micro-averaged F1 of multisets: true positives, predictions and gold items summed over calls. */
+export class F1Counter {
   tp = 0;
   predicted = 0;
   gold = 0;
@@ -131,7 +132,7 @@ export function goldEdges(record: WorkflowRecord): string[] {
   return record.tools.slice(1).map((t, i) => pairKey(record.tools[i]!, t));
 }
 
-function pairKey(from: string, to: string): string {
+export function pairKey(from: string, to: string): string {
   return `${from}\u0000${to}`;
 }
 

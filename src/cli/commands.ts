@@ -28,9 +28,9 @@ import { openToolgraph } from '../service/durable-toolgraph.js';
 import { SERVER_REBUILD_DELAY_MS } from '../service/server-defaults.js';
 import { storeOptionsFromEnv } from '../store/open-store.js';
 import { runCapabilityEval } from './eval-capability.js';
-import { serveCommands } from './serve-commands.js';
+import { autoFitFromFlags, serveCommands } from './serve-commands.js';
 import { progressBar } from './progress.js';
-import { DATA_DIR_OPTION, ingestSources, parseJson, readCatalog, STORE_COMMANDS, storeLabel, usesStore, withLearnedStore, withStore } from './store-commands.js';
+import { DATA_DIR_OPTION, ingestSources, parseJson, queryStore, readCatalog, STORE_COMMANDS, storeLabel, usesStore, withLearnedStore, withStore } from './store-commands.js';
 import { decimalOption, intOption, listOption, listOptionEither, textOrWords } from './options.js';
 import { formatNumber, formatTable } from './table.js';
 import { print, type Command, type OptionSpec, type Values } from './command.js';
@@ -351,7 +351,7 @@ const predictCommand: Command = {
       ...(typeof values['profile'] === 'string' ? { profile: values['profile'] } : {}),
     };
     const result = usesStore(values)
-      ? await withLearnedStore(values, (tg) => tg.predictNext(request))
+      ? await queryStore(values, true, (tg) => tg.predictNext(request))
       : (await loadToolgraph(values)).predictNext(request);
     print(values, result, () => {
       const head = `${result.kind} (profile ${result.profile}, graph version ${result.version})`;
@@ -382,7 +382,7 @@ const searchCommand: Command = {
       ...(typeof values['profile'] === 'string' ? { profile: values['profile'] } : {}),
     };
     const result = usesStore(values)
-      ? await withStore(values, (tg) => tg.searchTools(request))
+      ? await queryStore(values, false, (tg) => tg.searchTools(request))
       : (await loadToolgraph(values)).searchTools(request);
     print(values, result, () => {
       const similarity = result.similarity === undefined ? '' : `, similarity ${result.similarity.toFixed(2)}`;
@@ -434,7 +434,7 @@ const dagCommand: Command = {
       expandCapabilities: values['expand'] === true,
     };
     const dag = usesStore(values)
-      ? await withLearnedStore(values, (tg) => tg.suggestDag(request))
+      ? await queryStore(values, true, (tg) => tg.suggestDag(request))
       : (await loadToolgraph(values)).suggestDag(request);
     print(values, dag, () => dagTable(dag));
   },
@@ -586,6 +586,7 @@ async function loadService(values: Values): Promise<ToolgraphService> {
     ...storeOptionsFromEnv(process.env, dataDir),
     seed: intOption(values, 'seed', 42, 0),
     learnCapabilities: values['learn-capabilities'] === true,
+    autoFit: autoFitFromFlags(values),
     // What goes wrong in the background (a lost LISTEN connection, a failed snapshot) is told
     // on stderr: stdout is the request log (serve) or the JSON-RPC channel (mcp).
     onWarning: (message) => process.stderr.write(`toolgraph: warning: ${message}\n`),

@@ -10,7 +10,8 @@ import { ToolgraphError } from '../schema/errors.js';
 import type { ToolgraphService } from '../service/service.js';
 import type { Command, OptionSpec, Values } from './command.js';
 import { parseOriginList } from '../service/http/origin.js';
-import { intOption } from './options.js';
+import { decimalOption, intOption } from './options.js';
+import { AUTO_FIT_DEFAULTS, type AutoFitOptions } from '../schema/fit-options.js';
 
 export type ServiceLoader = (values: Values) => Promise<ToolgraphService>;
 
@@ -41,11 +42,16 @@ export function serveCommands(sourceOptions: Readonly<Record<string, OptionSpec>
     tools: { type: 'string', help: 'a tool catalogue (JSONL, or JSON: array or MCP tools/list result), added to the store or to what --data / --traces learn' },
     'rebuild-delay': { type: 'string', help: 'ms from an ingestion to the model rebuild that includes it (default 2000)' },
     'learn-capabilities': { type: 'boolean', help: 'with the store: learn capabilities from the stored traces (more memory as traces grow; the in-memory sources always learn)' },
+    'no-auto-fit': { type: 'boolean', help: 'with the store: never fit the weights by itself (toolgraph fit still does)' },
+    'fit-first-at': { type: 'string', help: `with the store: stored traces before it fits by itself the first time (default ${AUTO_FIT_DEFAULTS.firstAt})` },
+    'fit-growth': { type: 'string', help: `with the store: growth of the stored traces since the last fit that makes it fit again (default ${AUTO_FIT_DEFAULTS.growth}: a fifth more)` },
+    'fit-interval': { type: 'string', help: `with the store: least ms from one fit to the next (default ${AUTO_FIT_DEFAULTS.minIntervalMs})` },
+    'fit-idle': { type: 'string', help: `with the store: ms without a new trace after which it fits the traces its fit has not read, however few (default ${AUTO_FIT_DEFAULTS.idleMs})` },
   };
   const serve: Command = {
     name: 'serve',
     summary: 'HTTP service: JSON API under /v1, /healthz, /metrics, and the MCP server at /mcp.',
-    usage: 'serve [--data-dir DIR | --data DIR | --traces FILE] [--tools FILE] [--port N] [--host H] [--log-level L] [--allow-origin O,...] [--rebuild-delay MS] [--learn-capabilities]',
+    usage: 'serve [--data-dir DIR | --data DIR | --traces FILE] [--tools FILE] [--port N] [--host H] [--log-level L] [--allow-origin O,...] [--rebuild-delay MS] [--learn-capabilities] [--no-auto-fit | --fit-first-at N --fit-growth X --fit-interval MS --fit-idle MS]',
     example: 'TOOLGRAPH_TOKEN=secret toolgraph serve --port 8080',
     options: {
       ...sources,
@@ -88,7 +94,7 @@ export function serveCommands(sourceOptions: Readonly<Record<string, OptionSpec>
   const mcp: Command = {
     name: 'mcp',
     summary: 'MCP server over stdio: predict_next_tool, search_tools, suggest_dag, record_trace, score_trace.',
-    usage: 'mcp [--data-dir DIR | --data DIR | --traces FILE] [--tools FILE] [--rebuild-delay MS] [--learn-capabilities]',
+    usage: 'mcp [--data-dir DIR | --data DIR | --traces FILE] [--tools FILE] [--rebuild-delay MS] [--learn-capabilities] [--no-auto-fit | --fit-first-at N --fit-growth X --fit-interval MS --fit-idle MS]',
     example: 'toolgraph mcp',
     options: sources,
     async run(values) {
@@ -99,4 +105,20 @@ export function serveCommands(sourceOptions: Readonly<Record<string, OptionSpec>
     },
   };
   return [serve, mcp];
+}
+
+/** The store-backed service's fitting by itself, from serve's and mcp's flags. */
+export function autoFitFromFlags(values: Values): AutoFitOptions | false {
+  const tuned = ['fit-first-at', 'fit-growth', 'fit-interval', 'fit-idle'].filter((name) => values[name] !== undefined);
+  if (values['no-auto-fit'] === true) {
+    if (tuned.length > 0) throw new ToolgraphError('INVALID_INPUT', `--no-auto-fit: it never fits by itself, so --${tuned[0]} has nothing to tune`);
+    return false;
+  }
+  const growth = decimalOption(values, 'fit-growth', 1e-6, 1_000);
+  return {
+    firstAt: intOption(values, 'fit-first-at', AUTO_FIT_DEFAULTS.firstAt, 1),
+    ...(growth === undefined ? {} : { growth }),
+    minIntervalMs: intOption(values, 'fit-interval', AUTO_FIT_DEFAULTS.minIntervalMs, 0, 2_147_483_647),
+    idleMs: intOption(values, 'fit-idle', AUTO_FIT_DEFAULTS.idleMs, 0, 2_147_483_647),
+  };
 }

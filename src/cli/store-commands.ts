@@ -37,7 +37,9 @@ export function storeLabel(values: Values): string {
 /** Opens the durable toolgraph the options and environment name, runs `fn`, and closes it. */
 export async function withStore<T>(values: Values, fn: (tg: DurableToolgraph) => Promise<T>): Promise<T> {
   const dataDir = typeof values['data-dir'] === 'string' ? values['data-dir'] : undefined;
-  const tg = await openToolgraph({ ...storeOptionsFromEnv(process.env, dataDir), seed: intOption(values, 'seed', 42, 0) });
+  // A command that answers once and exits does not fit by itself: `toolgraph fit` does, and a
+  // serving process (serve, mcp) fits as traces arrive.
+  const tg = await openToolgraph({ ...storeOptionsFromEnv(process.env, dataDir), seed: intOption(values, 'seed', 42, 0), autoFit: false });
   try {
     return await fn(tg);
   } finally {
@@ -55,6 +57,24 @@ export function withLearnedStore<T>(values: Values, fn: (tg: DurableToolgraph) =
   return withStore(values, async (tg) => {
     await tg.capabilitiesLearned();
     tg.engine.rebuild();
+    return fn(tg);
+  });
+}
+
+/**
+ * The line a query from the store prints on stderr while the store has traces but no fit: its
+ * answer is the simple rules', and how to get the fitted ranker. Null when there is nothing to say.
+ */
+export function unfittedNote(tg: DurableToolgraph): string | null {
+  if (tg.engine.fittedWeights.source === 'fitted' || tg.engine.stats().traces === 0) return null;
+  return 'toolgraph: this store has no fit yet, so this answer is the simple rules\' (BM25 for search, the back-off Markov rule for the next tool); `toolgraph fit` fits it now, and `toolgraph serve` or `mcp` fit by themselves as traces arrive\n';
+}
+
+/** withStore (withLearnedStore when `learned`) for a query: says so on stderr when the store has no fit yet (unfittedNote). */
+export function queryStore<T>(values: Values, learned: boolean, fn: (tg: DurableToolgraph) => Promise<T>): Promise<T> {
+  return (learned ? withLearnedStore : withStore)(values, async (tg) => {
+    const note = unfittedNote(tg);
+    if (note !== null) process.stderr.write(note);
     return fn(tg);
   });
 }
@@ -437,6 +457,7 @@ const statsCommand: Command = {
         communities: g.communityCount,
         traces: g.traces,
         weights: model.weights.source,
+        fit: learned.fit,
         topTools: order.slice(0, top).map((i) => ({ tool: g.names[i]!, pagerank: g.pagerank[i]!, calls: g.calls[i]!, community: g.communities[i]! })),
       };
     });
@@ -446,6 +467,9 @@ const statsCommand: Command = {
           ['store', 'traces', 'tools', 'transitions', 'successful', 'communities', 'weights', 'snapshot at'],
           [[`${out.store.kind} ${out.store.where}`, out.traces, out.tools, out.transitions, out.successfulTransitions, out.communities, out.weights, out.store.snapshotSeq ?? '-']],
         ),
+        out.fit.state === 'fitted'
+          ? `fitted on ${out.fit.traces} traces at ${out.fit.fittedAt ?? '-'} in ${out.fit.ms} ms; kept: next ${out.fit.kept?.next}, next without intent ${out.fit.kept?.nextNoIntent}, search ${out.fit.kept?.search}`
+          : 'no fit yet: the simple rules answer (BM25 for search, the back-off Markov rule for the next tool)',
         '',
         formatTable(['#', 'tool', 'pagerank', 'calls', 'community'], out.topTools.map((t, i) => [i + 1, t.tool, t.pagerank, t.calls, t.community])),
       ].join('\n'),

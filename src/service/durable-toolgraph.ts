@@ -150,6 +150,12 @@ export interface DurableToolgraph extends ToolgraphService {
   capabilitiesLearned(): Promise<void>;
   /** Commits whatever is queued; resolves when it is durable and applied. */
   flush(): Promise<void>;
+  /**
+   * flush(), then waits until no fit is under way or called for (one due later, after the quiet
+   * time of autoFit's idleMs, is waited for) and the model answering is current: what a service
+   * answers once it has caught up with what it was sent and gone quiet (evaluations, tests).
+   */
+  settled(): Promise<void>;
   /** Applies traces other instances committed since appliedSeq; resolves with the new appliedSeq. */
   catchUp(): Promise<number>;
   /** Writes a graph snapshot now (rebuilding the model first if it is stale). */
@@ -593,7 +599,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
   }
 
   private noteApplied(n: number): void {
-    if (n > 0) this.fitting.note();
+    if (n > 0) this.fitting.applied();
     this.sinceSnapshot += n;
     if (this.sinceSnapshot >= this.snapshotEvery && this.closed === null) {
       this.sinceSnapshot = 0;
@@ -796,12 +802,28 @@ class DurableToolgraphImpl implements DurableToolgraph {
     await this.applying.idle();
   }
 
+  async settled(): Promise<void> {
+    for (;;) {
+      await this.flush();
+      await this.fitting.idle();
+      // A fit that just ended asks at once whether the next one is due.
+      await new Promise((resolve) => setImmediate(resolve));
+      const at = this.fitting.nextAt();
+      if (at !== null) {
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now()) + 1));
+        continue;
+      }
+      await this.engine.rebuildInBackground();
+      if (this.fitting.nextAt() === null && this.engine.modelCurrent()) return;
+    }
+  }
+
   close(): Promise<void> {
     this.closed ??= (async () => {
       if (this.poll !== null) clearInterval(this.poll);
       try {
         await this.writer.flush();
-        await this.fitting.close();
+        this.fitting.close();
         await this.verdicts.idle();
         await this.registrations.idle();
         await this.backfill;
@@ -813,6 +835,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
         await this.snapshotting;
       } finally {
         this.engine.close();
+        await this.fitting.idle();
         await this.store.close();
       }
     })();

@@ -687,6 +687,11 @@ export class Toolgraph {
     }
   }
 
+  /** The model answering queries is built from everything learned and registered so far, with the weights in force. */
+  modelCurrent(): boolean {
+    return !this.modelStale();
+  }
+
   private modelStale(): boolean {
     return (
       this.model === null ||
