@@ -45,7 +45,7 @@ export interface Prediction {
   readonly profile: Profile;
   /** Graph version of the snapshot that answered. */
   readonly version: number;
-  /** Tools, and capabilities whose next tool is a predicted one (capability-items.ts), by score. */
+  /** At most k items, by score, one per tool: a tool, or the capability it starts (capability-items.ts). */
   readonly items: readonly PredictionItem[];
   readonly unknownContext: readonly string[];
 }

@@ -65,13 +65,14 @@ const rankedItemSchema = z.object({
   signals: z.record(z.string(), z.number()).describe('Per-signal breakdown of the score'),
 });
 
-/** A capability whose next tool is a predicted one (predictNext mixes them with tools). */
+/** A predicted tool answered as the capability it starts (capability-items.ts): one item per tool. */
 const capabilityItemSchema = z.looseObject({
   kind: z.literal('capability'),
   capability: z.string(),
-  tool: z.string().describe('The predicted tool that starts what is left of the capability'),
+  tool: z.string().describe('The predicted tool that starts what is left of the capability; the item stands in its place'),
   tools: z.array(z.string()),
-  score: z.number(),
+  score: z.number().describe("The tool's probability, as its tool item would have"),
+  capabilityScore: z.number().describe("The capability's own passive-suggestion score"),
   signals: z.record(z.string(), z.number()),
 });
 
@@ -79,7 +80,7 @@ export const predictionSchema = z.object({
   kind: z.enum(['prediction', 'cold-start']),
   profile: z.enum(['default', 'seed']),
   version: z.number().describe('Graph version of the model that answered'),
-  items: z.array(z.union([rankedItemSchema, capabilityItemSchema])),
+  items: z.array(z.union([rankedItemSchema, capabilityItemSchema])).describe('At most k items, one per tool'),
   unknownContext: z.array(z.string()).describe('Context tools the graph has never seen, ignored'),
 });
 
