@@ -395,6 +395,7 @@ const searchCommand: Command = {
 
 /** A suggested DAG as a table: node, tool, confidence, what it depends on; then the warnings. */
 function dagTable(dag: DagSuggestion): string {
+  if (dag.kind === 'no-match') return [`no workflow: nothing fits (${dag.status})`, ...dag.warnings.map((w) => `warning: ${w}`)].join('\n');
   const needs = new Map<string, string[]>();
   for (const e of dag.edges) needs.set(e.to, [...(needs.get(e.to) ?? []), `${e.from} (${e.source}, ${formatNumber(e.confidence)})`]);
   const layerOf = new Map<string, number>();
@@ -409,7 +410,7 @@ function dagTable(dag: DagSuggestion): string {
       (needs.get(n.id) ?? []).join(', ') || '-',
     ]),
   );
-  const summary = `confidence ${dag.confidence.toFixed(3)} (${dag.status}${dag.kind === 'no-match' ? ', nothing fits' : ''})`;
+  const summary = `confidence ${dag.confidence.toFixed(3)} (${dag.status})`;
   return [table, summary, ...dag.warnings.map((w) => `warning: ${w}`)].join('\n');
 }
 

@@ -101,7 +101,7 @@ export const searchResultSchema = z.object({
 });
 
 export const dagSchema = z.object({
-  kind: z.enum(['workflow', 'no-match']).describe('no-match: nothing fits the intent (as search_tools says); the nodes are the nearest tools, for review'),
+  kind: z.enum(['workflow', 'no-match']).describe('no-match: nothing fits the intent (as search_tools says); no nodes, edges or layers, status reject'),
   nodes: z.array(
     z.union([
       z.object({ id: z.string(), kind: z.literal('tool'), tool: z.string(), confidence: z.number() }),

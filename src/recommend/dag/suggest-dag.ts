@@ -52,9 +52,9 @@
  * thresholds (reject below 0.50, warn below 0.65; both configurable) apply to it: the status
  * says `reject` or `warn`, with a warning, and the nodes are still returned for review. A request
  * that search answers `no-match` (search-tools.ts: nothing covers enough of its words, or nobody
- * asked anything like it) gets `kind: 'no-match'` and `reject` with search's hint, whatever the
- * steps' confidences: they are calibrated on requests that fit, and a workflow of the nearest
- * tools is no answer to one that does not.
+ * asked anything like it) gets `kind: 'no-match'`, `reject`, no nodes and search's hint: the
+ * steps' confidences are calibrated on requests that fit, and a workflow of the nearest tools is
+ * no answer to one that does not (search_tools lists those tools, for review).
  * Dropping single nodes below the threshold was measured and lost: node-F1 0.811 -> 0.708 on
  * UltraTool, because membership confidence is spread across a workflow's tools.
  */
@@ -105,7 +105,7 @@ export interface DagEdge {
 }
 
 export interface DagSuggestion {
-  /** `no-match`: search finds nothing that fits the intent; the nodes are the nearest tools, for review. */
+  /** `no-match`: search finds nothing that fits the intent; then no nodes, edges or layers, confidence 0, `reject`. */
   readonly kind: 'workflow' | 'no-match';
   readonly nodes: readonly DagNode[];
   readonly edges: readonly DagEdge[];
@@ -169,6 +169,16 @@ export function suggestDag(model: RecommenderModel, request: DagRequest, recent?
     if (index !== undefined) context.push(index);
     else if (recent?.liveIndex(name) !== undefined) newerDone++;
     else warnings.push(`unknown context tool ${JSON.stringify(name)} ignored`);
+  }
+
+  // The verdict search_tools gives the intent, from the same model and what it learned since: one
+  // search more (about 0.4 ms at 10,000 tools, bench --case dag). The workflow's own ranking of
+  // the intent could stand in for it, but would part from search's on newer and failing tools.
+  // Nothing fits: no workflow of the nearest tools is suggested, only search's hint.
+  const fits = searchTools(model, { query: request.intent, k: DEFAULT_K }, recent, recentIntents);
+  if (fits.kind === 'no-match') {
+    warnings.push(fits.hint ?? 'no tool fits this intent');
+    return { kind: 'no-match', nodes: [], edges: [], layers: [], confidence: 0, status: 'reject', warnings, version: graph.version };
   }
 
   const tokens = tokenize(request.intent);
@@ -261,19 +271,13 @@ export function suggestDag(model: RecommenderModel, request: DagRequest, recent?
   for (const e of edges) logSum += Math.log(e.confidence);
   const parts = nodes.length + edges.length;
   const confidence = parts > 0 ? Math.exp(logSum / parts) : 0;
-  // The verdict search_tools gives the intent, from the same model and what it learned since: one
-  // search more (about 0.4 ms at 10,000 tools, bench --case dag). The workflow's own ranking of
-  // the intent could stand in for it, but would part from search's on newer and failing tools.
-  const fits = searchTools(model, { query: request.intent, k: DEFAULT_K }, recent, recentIntents);
-  const noMatch = fits.kind === 'no-match';
-  const status: DagSuggestion['status'] = nodes.length === 0 || noMatch || confidence < reject ? 'reject' : confidence < warn ? 'warn' : 'ok';
+  const status: DagSuggestion['status'] = nodes.length === 0 || confidence < reject ? 'reject' : confidence < warn ? 'warn' : 'ok';
   if (nodes.length === 0) warnings.push('no tool fits this intent');
-  else if (noMatch) warnings.push(fits.hint ?? 'no tool fits this intent');
   else if (status === 'reject') warnings.push(`confidence ${confidence.toFixed(2)} is below the reject threshold ${reject}: review before running`);
   else if (status === 'warn') warnings.push(`low confidence ${confidence.toFixed(2)} < ${warn}`);
 
   return {
-    kind: noMatch ? 'no-match' : 'workflow',
+    kind: 'workflow',
     nodes,
     edges,
     layers: layered.map((layer) => layer.map((step) => idOf[step]!)),
