@@ -17,7 +17,8 @@ import { contributeTrace } from '../scoring/contribute-trace.js';
 import { VectorCache } from '../scoring/vector-cache.js';
 import { createEmbedder } from '../text/embedder-config.js';
 import { parseTrace, workflowToTrace } from '../schema/trace.js';
-import type { DagSuggestion } from '../recommend/dag/suggest-dag.js';
+import { DAG_DEFAULTS, type DagSuggestion } from '../recommend/dag/suggest-dag.js';
+import { EMPTY_HINT } from '../recommend/empty-store.js';
 import type { FitReport } from '../recommend/fit-weights.js';
 import { coverageLevel, NO_MATCH_QUANTILE } from '../recommend/no-match.js';
 import type { Trace } from '../schema/types.js';
@@ -218,7 +219,7 @@ const evalCommand: Command = {
       const metrics = {
         next: ['n', 'hit1', 'hit3', 'hit5', 'mrr'],
         search: withContext ? ['n', 'hit1', 'hit3', 'hit5', 'mrr'] : ['n', 'hit1', 'recall5', 'recall10', 'ndcg10', 'mrr', 'nll'],
-        dag: ['n', 'nodeF1', 'edgeF1', 'nodePrecision', 'nodeRecall', 'edgePrecision', 'edgeRecall', 'meanNodes', 'okShare', 'okNodeF1', 'rejectShare', 'rejectNodeF1', 'stepLoss', 'stepBrier'],
+        dag: ['n', 'nodeF1', 'edgeF1', 'nodePrecision', 'nodeRecall', 'edgePrecision', 'edgeRecall', 'meanNodes', 'okShare', 'okNodeF1', 'warnShare', 'warnNodeF1', 'rejectShare', 'rejectNodeF1', 'notOkNodeF1', 'stepLoss', 'stepBrier'],
       }[task];
       process.stdout.write(`${formatTable(['data', 'method', ...metrics], rows.map((r) => [r['data']!, r['method']!, ...metrics.map((m) => r[m] ?? '-')]))}\n`);
     }
@@ -294,6 +295,7 @@ const fitCommand: Command = {
         ),
         '',
         stepCalibrationLine(report.steps),
+        dagStatusLine(report.status),
         noMatchLine(report.noMatch),
       ].join('\n'),
     );
@@ -319,6 +321,16 @@ function stepCalibrationLine(r: FitReport['steps']): string {
   if (c === null) return `workflow steps: not calibrated (${seen}; too few)`;
   const range = `${c.value[0]!.toFixed(3)}-${c.value[c.value.length - 1]!.toFixed(3)}`;
   return `workflow steps: calibrated on ${seen}: ${c.value.length} levels, ${range}; cross-entropy ${r.lossBefore.toFixed(3)} -> ${r.lossAfter.toFixed(3)}`;
+}
+
+/** The `ok` threshold of a DAG's confidence and what the held-out workflows on each side of it scored. */
+function dagStatusLine(r: FitReport['status']): string {
+  const c = r.calibration;
+  const seen = `${r.workflows} held-out workflows, ${r.noMatch} of them no-match`;
+  if (c === null) return `DAG status: ok from confidence ${DAG_DEFAULTS.warn} (spec 003; ${seen}; too few to fit)`;
+  const sides = `node-F1 ${r.okNodeF1.toFixed(3)} over ${r.okWorkflows} ok, ${r.otherNodeF1.toFixed(3)} over the other ${r.otherWorkflows}`;
+  if (c.share === 0) return `DAG status: no workflow is ok: none reached node-F1 ${c.target} (${seen})`;
+  return `DAG status: ok from confidence ${c.threshold.toFixed(3)}, where held-out workflows reach node-F1 ${c.target} (${seen}; ${sides})`;
 }
 
 /** `fit --data / --traces`: as the store's fit, INVALID_INPUT when no trace succeeded (the weights would be the prior's, marked fitted). */
@@ -354,6 +366,7 @@ const predictCommand: Command = {
       ? await withLearnedStore(values, (tg) => tg.predictNext(request))
       : (await loadToolgraph(values)).predictNext(request);
     print(values, result, () => {
+      if (result.kind === 'empty') return emptyText(result.hint);
       const head = `${result.kind} (profile ${result.profile}, graph version ${result.version})`;
       const unknown = result.unknownContext.length > 0 ? `\nunknown context tools ignored: ${result.unknownContext.join(', ')}` : '';
       return `${head}${unknown}\n${itemsTable(result.items)}`;
@@ -385,6 +398,7 @@ const searchCommand: Command = {
       ? await withStore(values, (tg) => tg.searchTools(request))
       : (await loadToolgraph(values)).searchTools(request);
     print(values, result, () => {
+      if (result.kind === 'empty') return emptyText(result.hint);
       const similarity = result.similarity === undefined ? '' : `, similarity ${result.similarity.toFixed(2)}`;
       const head = `${result.kind} (profile ${result.profile}, graph version ${result.version}, coverage ${result.coverage.toFixed(2)}${similarity})`;
       const unknown = result.unknownContext.length > 0 ? `\nunknown context tools ignored: ${result.unknownContext.join(', ')}` : '';
@@ -393,8 +407,14 @@ const searchCommand: Command = {
   },
 };
 
+/** An answer from a store that knows no tool: the library's hint, said as the store's state. */
+function emptyText(hint: string | undefined): string {
+  return `empty store: ${(hint ?? EMPTY_HINT).replace(/^the store is empty: /, '')}`;
+}
+
 /** A suggested DAG as a table: node, tool, confidence, what it depends on; then the warnings. */
 function dagTable(dag: DagSuggestion): string {
+  if (dag.kind === 'empty') return emptyText(dag.hint);
   if (dag.kind === 'no-match') return [`no workflow: nothing fits (${dag.status})`, ...dag.warnings.map((w) => `warning: ${w}`)].join('\n');
   const needs = new Map<string, string[]>();
   for (const e of dag.edges) needs.set(e.to, [...(needs.get(e.to) ?? []), `${e.from} (${e.source}, ${formatNumber(e.confidence)})`]);
