@@ -80,7 +80,7 @@ function subcommand(program: Program, command: Command, output: CliOutput, setCo
     .usage(usage)
     .allowExcessArguments(false)
     .showHelpAfterError(`Run \`toolgraph ${command.name} --help\` for its options and an example.`)
-    .addHelpText('after', `\nExample:\n  ${command.example}`);
+    .addHelpText('after', `${command.details !== undefined ? `\n${command.details}\n` : ''}\nExample:\n  ${command.example}`);
   sub.configureOutput({ outputError: (text) => errorWriter(`toolgraph ${command.name}`, output)(text) });
   // A command takes the words it declares; a stray one (`toolgraph stats extra`) is bad usage.
   for (const argument of command.positionals?.split(' ') ?? []) sub.argument(argument);
