@@ -12,7 +12,7 @@ import { evaluateSearchContext } from '../../bench/eval/search-context.js';
 import { ALTERNATIVES, evaluateFeedback, type AlternativeRule } from '../../bench/eval/feedback-eval.js';
 import { readDataset } from './read-dataset.js';
 import { ToolgraphError } from '../schema/errors.js';
-import { readJsonlFile, readTextFile } from '../schema/jsonl.js';
+import { parseJsonlLines, readJsonlFile, readTextFile } from '../schema/jsonl.js';
 import { contributeTrace } from '../scoring/contribute-trace.js';
 import { VectorCache } from '../scoring/vector-cache.js';
 import { createEmbedder } from '../text/embedder-config.js';
@@ -31,7 +31,7 @@ import { storeOptionsFromEnv } from '../store/open-store.js';
 import { runCapabilityEval } from './eval-capability.js';
 import { serveCommands } from './serve-commands.js';
 import { progressBar } from './progress.js';
-import { DATA_DIR_OPTION, ingestSources, parseJson, readCatalog, STORE_COMMANDS, storeLabel, usesStore, withLearnedStore, withStore } from './store-commands.js';
+import { DATA_DIR_OPTION, fromFile, ingestSources, parseJson, readCatalog, STORE_COMMANDS, storeLabel, usesStore, withLearnedStore, withStore } from './store-commands.js';
 import { decimalOption, intOption, listOption, listOptionEither, textOrWords } from './options.js';
 import { formatNumber, formatTable } from './table.js';
 import { print, type Command, type OptionSpec, type Values } from './command.js';
@@ -81,7 +81,10 @@ async function learnInMemory(values: Values, options: ToolgraphOptions = {}): Pr
     learned = dataset.workflows.map(workflowToTrace);
     tg.ingestTraces(learned);
   }
-  if (typeof tools === 'string') tg.setTools(await readCatalog(tools));
+  if (typeof tools === 'string') {
+    const catalog = await readCatalog(tools);
+    await fromFile(tools, () => tg.setTools(catalog));
+  }
   if (typeof traces === 'string') {
     const read = await readJsonlFile(traces, (v) => parseTrace(v));
     tg.ingestTraces(read);
@@ -103,17 +106,17 @@ function signalsCell(signals: Readonly<Record<string, number>>): string {
     .join(' ');
 }
 
-/** Dataset folders under DIR: DIR itself if it has workflows.jsonl, else its children that do. */
-function datasetDirs(dir: string): string[] {
+/** Dataset folders under DIR: DIR itself if it has workflows.jsonl, else its children that do. `option`: where DIR was given. */
+function datasetDirs(dir: string, option = 'data'): string[] {
   if (existsSync(join(dir, 'workflows.jsonl'))) return [dir];
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new ToolgraphError('NOT_FOUND', `--data: no such folder '${dir}'`);
+    throw new ToolgraphError('NOT_FOUND', `${dir}: no such folder (--${option})`, undefined, { file: dir });
   }
   const children = readdirSync(dir)
     .map((name) => join(dir, name))
     .filter((path) => existsSync(join(path, 'workflows.jsonl')))
     .sort();
-  if (children.length === 0) throw new ToolgraphError('NOT_FOUND', `--data: no workflows.jsonl in '${dir}' or its subfolders`);
+  if (children.length === 0) throw new ToolgraphError('NOT_FOUND', `${dir}: no workflows.jsonl in it or its subfolders (--${option})`, undefined, { file: dir });
   return children;
 }
 
@@ -126,7 +129,7 @@ function validationMark(values: Values): { validation?: true } {
 async function runNoMatch(values: Values, data: string): Promise<void> {
   if (typeof values['foreign'] !== 'string') throw new ToolgraphError('INVALID_INPUT', 'eval nomatch: --foreign DIR2 is required');
   const seed = intOption(values, 'seed', 42, 0);
-  const foreign = await Promise.all(datasetDirs(values['foreign']).map((dir) => readDataset(dir)));
+  const foreign = await Promise.all(datasetDirs(values['foreign'], 'foreign').map((dir) => readDataset(dir)));
   const rows: NoMatchResult[] = [];
   for (const dir of datasetDirs(data)) {
     const dataset = await readDataset(dir);
@@ -529,18 +532,18 @@ const scoreCommand: Command = {
     const file = positionals[0];
     if (file === undefined) throw new ToolgraphError('INVALID_INPUT', 'score: expected FILE (a JSON ReasoningTrace, or JSONL of them)');
     const threshold = decimalOption(values, 'threshold', 0, 1);
-    const traces = file.endsWith('.jsonl') ? await readJsonlFile(file, (v) => v) : [parseJson(await readTextFile(file), file)];
+    // Each trace with where it was: its line in JSONL, the file for one JSON trace.
+    const traces = file.endsWith('.jsonl')
+      ? parseJsonlLines(await readTextFile(file), (value, line) => ({ value, at: { file, line } }), file)
+      : [{ value: parseJson(await readTextFile(file), file), at: { file } }];
     // Traces are scored in file order; each one at or above the threshold enters the novelty
     // memory, so later traces are novel relative to the contributed earlier ones.
     const spec = typeof values['embedder'] === 'string' ? values['embedder'] : undefined;
     const embedder = values['no-embedder'] === true ? null : await createEmbedder(spec);
     const cache = new VectorCache(embedder === null ? {} : { dimensions: embedder.dimensions });
     const rows: (string | number)[][] = [];
-    for (const [i, trace] of traces.entries()) {
-      const result = await contributeTrace(trace, { cache, embedder, ...(threshold !== undefined ? { threshold } : {}) }).catch((error: unknown) => {
-        if (error instanceof ToolgraphError) throw new ToolgraphError(error.code, `trace ${i + 1}: ${error.message}`, error.details);
-        throw error;
-      });
+    for (const [i, { value: trace, at }] of traces.entries()) {
+      const result = await fromFile(at, () => contributeTrace(trace, { cache, embedder, ...(threshold !== undefined ? { threshold } : {}) }));
       const b = result.breakdown;
       const id = (trace as { id?: unknown }).id;
       if (values['json'] === true) {
@@ -610,7 +613,11 @@ async function loadService(values: Values): Promise<ToolgraphService> {
     ...options,
   });
   try {
-    if (typeof values['tools'] === 'string') await service.setTools(await readCatalog(values['tools']));
+    const tools = values['tools'];
+    if (typeof tools === 'string') {
+      const catalog = await readCatalog(tools);
+      await fromFile(tools, () => service.setTools(catalog));
+    }
   } catch (error) {
     await service.close();
     throw error;
