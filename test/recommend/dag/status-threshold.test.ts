@@ -4,6 +4,8 @@ import { fitStatusThreshold, MIN_OK_WORKFLOWS, MIN_STATUS_WORKFLOWS, nodeF1, OK_
 import { suggestDag } from '../../../src/recommend/dag/suggest-dag.js';
 import { fitWeights } from '../../../src/recommend/fit-weights.js';
 import { buildModel, PRIOR_WEIGHTS } from '../../../src/recommend/model.js';
+import { Toolgraph } from '../../../src/service/toolgraph.js';
+import { expectCode } from '../../helpers/expect-code.js';
 import type { ToolInfo } from '../../../src/schema/types.js';
 import { trace } from '../../helpers/traces.js';
 
@@ -95,5 +97,30 @@ describe('the fitted ok threshold in suggestDag', () => {
     expect(suggestDag(buildModel(g, tools, { ...PRIOR_WEIGHTS, dagStatus: above }), { intent, thresholds: { warn: 0.6 } }).status).toBe('ok');
     const below = { ...above, threshold: Math.max(0.5, plain.confidence - 0.01) };
     expect(suggestDag(buildModel(g, tools, { ...PRIOR_WEIGHTS, dagStatus: below }), { intent }).status).toBe('ok');
+  });
+
+  it('reaches the facade: a request without its own warn threshold gets the fitted one', () => {
+    const tg = new Toolgraph();
+    tg.setTools(catalog);
+    tg.ingest(traces().map((t) => ({ id: t.id, intent: t.intent, tools: t.steps.map((x) => x.tool) })));
+    const intent = 'find and book a flight to Rome';
+    const plain = tg.suggestDag({ intent });
+    // Unfitted, spec 003's 0.65 decides; this workflow sits between the reject threshold and it.
+    expect(plain.confidence).toBeGreaterThan(0.5);
+    expect(plain.confidence).toBeLessThan(0.65);
+    expect(plain.status).toBe('warn');
+    const fitted = (threshold: number) => ({ ...PRIOR_WEIGHTS, dagStatus: { threshold, target: 0.8, nodeF1: 0.85, share: 0.5 } });
+    tg.setWeights(fitted(0.5));
+    tg.rebuild();
+    expect(tg.suggestDag({ intent }).status).toBe('ok');
+    expect(tg.suggestDag({ intent, thresholds: { reject: 0.1 } }).status).toBe('ok');
+    expect(tg.suggestDag({ intent, thresholds: { warn: 0.65 } }).status).toBe('warn');
+    tg.setWeights(fitted(0.9));
+    tg.rebuild();
+    expect(tg.suggestDag({ intent }).status).toBe('warn');
+    // A reject threshold above the fitted one is the request's to set; reject above warn is not.
+    expect(tg.suggestDag({ intent, thresholds: { reject: 0.999 } }).status).toBe('reject');
+    expectCode(() => tg.suggestDag({ intent, thresholds: { reject: 0.9, warn: 0.5 } }), 'INVALID_INPUT', 'thresholds');
+    tg.close();
   });
 });
