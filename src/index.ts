@@ -15,6 +15,7 @@ export { exportGraph, toGraphml, type ExportedGraph } from './graph/graph-export
 
 // Errors and boundary types.
 export { ToolgraphError, ERROR_CODES, isToolgraphError, type ErrorCode } from './schema/errors.js';
+export { inFile, type ErrorLocation } from './schema/errors.js';
 export type { Trace, TraceStep, ToolInfo, ToolParam } from './schema/types.js';
 export { parseTrace, parseReasoningTrace, workflowToTrace, type ReasoningTrace, type WorkflowRecord } from './schema/trace.js';
 export { parseTool, parseCatalog } from './schema/tool.js';
@@ -36,6 +37,8 @@ export { buildModel, PRIOR_WEIGHTS, type FittedWeights, type RecommenderModel } 
 export { predictNext, type Prediction, type PredictRequest, type RankedTool, type Profile } from './recommend/predict-next.js';
 export { searchTools, type SearchRequest, type SearchResult, type SearchItem } from './recommend/search-tools.js';
 export { fitWeights, type FitOptions, type FitReport } from './recommend/fit-weights.js';
+export { EMPTY_HINT } from './recommend/empty-store.js';
+export { OK_NODE_F1, type DagStatusCalibration } from './recommend/dag/status-threshold.js';
 export { SIGNALS, type SignalName, type SignalBreakdown } from './recommend/features.js';
 
 // Spectral co-clustering of tools x capabilities (spec 003 section 4).

@@ -19,6 +19,8 @@ export interface Command {
   readonly summary: string;
   readonly usage: string;
   readonly example: string;
+  /** More of `--help` before the example, such as what a server offers (derived from its tables). */
+  readonly details?: string;
   readonly options: Readonly<Record<string, OptionSpec>>;
   /**
    * The words the command takes after its name, as commander arguments (`'[task]'`,

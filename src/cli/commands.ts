@@ -12,12 +12,13 @@ import { evaluateSearchContext } from '../../bench/eval/search-context.js';
 import { ALTERNATIVES, evaluateFeedback, type AlternativeRule } from '../../bench/eval/feedback-eval.js';
 import { readDataset } from './read-dataset.js';
 import { ToolgraphError } from '../schema/errors.js';
-import { readJsonlFile, readTextFile } from '../schema/jsonl.js';
+import { parseJsonlLines, readJsonlFile, readTextFile } from '../schema/jsonl.js';
 import { contributeTrace } from '../scoring/contribute-trace.js';
 import { VectorCache } from '../scoring/vector-cache.js';
 import { createEmbedder } from '../text/embedder-config.js';
 import { parseTrace, workflowToTrace } from '../schema/trace.js';
-import type { DagSuggestion } from '../recommend/dag/suggest-dag.js';
+import { DAG_DEFAULTS, type DagSuggestion } from '../recommend/dag/suggest-dag.js';
+import { EMPTY_HINT } from '../recommend/empty-store.js';
 import type { FitReport } from '../recommend/fit-weights.js';
 import { coverageLevel, NO_MATCH_QUANTILE } from '../recommend/no-match.js';
 import type { Trace } from '../schema/types.js';
@@ -30,7 +31,7 @@ import { storeOptionsFromEnv } from '../store/open-store.js';
 import { runCapabilityEval } from './eval-capability.js';
 import { autoFitFromFlags, serveCommands } from './serve-commands.js';
 import { progressBar } from './progress.js';
-import { DATA_DIR_OPTION, ingestSources, parseJson, queryStore, readCatalog, STORE_COMMANDS, storeLabel, usesStore, withLearnedStore, withStore } from './store-commands.js';
+import { DATA_DIR_OPTION, fromFile, ingestSources, parseJson, queryStore, readCatalog, STORE_COMMANDS, storeLabel, usesStore, withLearnedStore, withStore } from './store-commands.js';
 import { decimalOption, intOption, listOption, listOptionEither, textOrWords } from './options.js';
 import { formatNumber, formatTable } from './table.js';
 import { print, type Command, type OptionSpec, type Values } from './command.js';
@@ -80,7 +81,10 @@ async function learnInMemory(values: Values, options: ToolgraphOptions = {}): Pr
     learned = dataset.workflows.map(workflowToTrace);
     tg.ingestTraces(learned);
   }
-  if (typeof tools === 'string') tg.setTools(await readCatalog(tools));
+  if (typeof tools === 'string') {
+    const catalog = await readCatalog(tools);
+    await fromFile(tools, () => tg.setTools(catalog));
+  }
   if (typeof traces === 'string') {
     const read = await readJsonlFile(traces, (v) => parseTrace(v));
     tg.ingestTraces(read);
@@ -102,17 +106,17 @@ function signalsCell(signals: Readonly<Record<string, number>>): string {
     .join(' ');
 }
 
-/** Dataset folders under DIR: DIR itself if it has workflows.jsonl, else its children that do. */
-function datasetDirs(dir: string): string[] {
+/** Dataset folders under DIR: DIR itself if it has workflows.jsonl, else its children that do. `option`: where DIR was given. */
+function datasetDirs(dir: string, option = 'data'): string[] {
   if (existsSync(join(dir, 'workflows.jsonl'))) return [dir];
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new ToolgraphError('NOT_FOUND', `--data: no such folder '${dir}'`);
+    throw new ToolgraphError('NOT_FOUND', `${dir}: no such folder (--${option})`, undefined, { file: dir });
   }
   const children = readdirSync(dir)
     .map((name) => join(dir, name))
     .filter((path) => existsSync(join(path, 'workflows.jsonl')))
     .sort();
-  if (children.length === 0) throw new ToolgraphError('NOT_FOUND', `--data: no workflows.jsonl in '${dir}' or its subfolders`);
+  if (children.length === 0) throw new ToolgraphError('NOT_FOUND', `${dir}: no workflows.jsonl in it or its subfolders (--${option})`, undefined, { file: dir });
   return children;
 }
 
@@ -125,7 +129,7 @@ function validationMark(values: Values): { validation?: true } {
 async function runNoMatch(values: Values, data: string): Promise<void> {
   if (typeof values['foreign'] !== 'string') throw new ToolgraphError('INVALID_INPUT', 'eval nomatch: --foreign DIR2 is required');
   const seed = intOption(values, 'seed', 42, 0);
-  const foreign = await Promise.all(datasetDirs(values['foreign']).map((dir) => readDataset(dir)));
+  const foreign = await Promise.all(datasetDirs(values['foreign'], 'foreign').map((dir) => readDataset(dir)));
   const rows: NoMatchResult[] = [];
   for (const dir of datasetDirs(data)) {
     const dataset = await readDataset(dir);
@@ -218,7 +222,7 @@ const evalCommand: Command = {
       const metrics = {
         next: ['n', 'hit1', 'hit3', 'hit5', 'mrr'],
         search: withContext ? ['n', 'hit1', 'hit3', 'hit5', 'mrr'] : ['n', 'hit1', 'recall5', 'recall10', 'ndcg10', 'mrr', 'nll'],
-        dag: ['n', 'nodeF1', 'edgeF1', 'nodePrecision', 'nodeRecall', 'edgePrecision', 'edgeRecall', 'meanNodes', 'okShare', 'okNodeF1', 'rejectShare', 'rejectNodeF1', 'stepLoss', 'stepBrier'],
+        dag: ['n', 'nodeF1', 'edgeF1', 'nodePrecision', 'nodeRecall', 'edgePrecision', 'edgeRecall', 'meanNodes', 'okShare', 'okNodeF1', 'warnShare', 'warnNodeF1', 'rejectShare', 'rejectNodeF1', 'notOkNodeF1', 'stepLoss', 'stepBrier'],
       }[task];
       process.stdout.write(`${formatTable(['data', 'method', ...metrics], rows.map((r) => [r['data']!, r['method']!, ...metrics.map((m) => r[m] ?? '-')]))}\n`);
     }
@@ -294,6 +298,7 @@ const fitCommand: Command = {
         ),
         '',
         stepCalibrationLine(report.steps),
+        dagStatusLine(report.status),
         noMatchLine(report.noMatch),
       ].join('\n'),
     );
@@ -319,6 +324,16 @@ function stepCalibrationLine(r: FitReport['steps']): string {
   if (c === null) return `workflow steps: not calibrated (${seen}; too few)`;
   const range = `${c.value[0]!.toFixed(3)}-${c.value[c.value.length - 1]!.toFixed(3)}`;
   return `workflow steps: calibrated on ${seen}: ${c.value.length} levels, ${range}; cross-entropy ${r.lossBefore.toFixed(3)} -> ${r.lossAfter.toFixed(3)}`;
+}
+
+/** The `ok` threshold of a DAG's confidence and what the held-out workflows on each side of it scored. */
+function dagStatusLine(r: FitReport['status']): string {
+  const c = r.calibration;
+  const seen = `${r.workflows} held-out workflows, ${r.noMatch} of them no-match`;
+  if (c === null) return `DAG status: ok from confidence ${DAG_DEFAULTS.warn} (spec 003; ${seen}; too few to fit)`;
+  const sides = `node-F1 ${r.okNodeF1.toFixed(3)} over ${r.okWorkflows} ok, ${r.otherNodeF1.toFixed(3)} over the other ${r.otherWorkflows}`;
+  if (c.share === 0) return `DAG status: no workflow is ok: none reached node-F1 ${c.target} (${seen})`;
+  return `DAG status: ok from confidence ${c.threshold.toFixed(3)}, where held-out workflows reach node-F1 ${c.target} (${seen}; ${sides})`;
 }
 
 /** `fit --data / --traces`: as the store's fit, INVALID_INPUT when no trace succeeded (the weights would be the prior's, marked fitted). */
@@ -354,6 +369,7 @@ const predictCommand: Command = {
       ? await queryStore(values, true, (tg) => tg.predictNext(request))
       : (await loadToolgraph(values)).predictNext(request);
     print(values, result, () => {
+      if (result.kind === 'empty') return emptyText(result.hint);
       const head = `${result.kind} (profile ${result.profile}, graph version ${result.version})`;
       const unknown = result.unknownContext.length > 0 ? `\nunknown context tools ignored: ${result.unknownContext.join(', ')}` : '';
       return `${head}${unknown}\n${itemsTable(result.items)}`;
@@ -385,6 +401,7 @@ const searchCommand: Command = {
       ? await queryStore(values, false, (tg) => tg.searchTools(request))
       : (await loadToolgraph(values)).searchTools(request);
     print(values, result, () => {
+      if (result.kind === 'empty') return emptyText(result.hint);
       const similarity = result.similarity === undefined ? '' : `, similarity ${result.similarity.toFixed(2)}`;
       const head = `${result.kind} (profile ${result.profile}, graph version ${result.version}, coverage ${result.coverage.toFixed(2)}${similarity})`;
       const unknown = result.unknownContext.length > 0 ? `\nunknown context tools ignored: ${result.unknownContext.join(', ')}` : '';
@@ -393,8 +410,15 @@ const searchCommand: Command = {
   },
 };
 
+/** An answer from a store that knows no tool: the library's hint, said as the store's state. */
+function emptyText(hint: string | undefined): string {
+  return `empty store: ${(hint ?? EMPTY_HINT).replace(/^the store is empty: /, '')}`;
+}
+
 /** A suggested DAG as a table: node, tool, confidence, what it depends on; then the warnings. */
 function dagTable(dag: DagSuggestion): string {
+  if (dag.kind === 'empty') return emptyText(dag.hint);
+  if (dag.kind === 'no-match') return [`no workflow: nothing fits (${dag.status})`, ...dag.warnings.map((w) => `warning: ${w}`)].join('\n');
   const needs = new Map<string, string[]>();
   for (const e of dag.edges) needs.set(e.to, [...(needs.get(e.to) ?? []), `${e.from} (${e.source}, ${formatNumber(e.confidence)})`]);
   const layerOf = new Map<string, number>();
@@ -409,7 +433,7 @@ function dagTable(dag: DagSuggestion): string {
       (needs.get(n.id) ?? []).join(', ') || '-',
     ]),
   );
-  const summary = `confidence ${dag.confidence.toFixed(3)} (${dag.status}${dag.kind === 'no-match' ? ', nothing fits' : ''})`;
+  const summary = `confidence ${dag.confidence.toFixed(3)} (${dag.status})`;
   return [table, summary, ...dag.warnings.map((w) => `warning: ${w}`)].join('\n');
 }
 
@@ -508,18 +532,18 @@ const scoreCommand: Command = {
     const file = positionals[0];
     if (file === undefined) throw new ToolgraphError('INVALID_INPUT', 'score: expected FILE (a JSON ReasoningTrace, or JSONL of them)');
     const threshold = decimalOption(values, 'threshold', 0, 1);
-    const traces = file.endsWith('.jsonl') ? await readJsonlFile(file, (v) => v) : [parseJson(await readTextFile(file), file)];
+    // Each trace with where it was: its line in JSONL, the file for one JSON trace.
+    const traces = file.endsWith('.jsonl')
+      ? parseJsonlLines(await readTextFile(file), (value, line) => ({ value, at: { file, line } }), file)
+      : [{ value: parseJson(await readTextFile(file), file), at: { file } }];
     // Traces are scored in file order; each one at or above the threshold enters the novelty
     // memory, so later traces are novel relative to the contributed earlier ones.
     const spec = typeof values['embedder'] === 'string' ? values['embedder'] : undefined;
     const embedder = values['no-embedder'] === true ? null : await createEmbedder(spec);
     const cache = new VectorCache(embedder === null ? {} : { dimensions: embedder.dimensions });
     const rows: (string | number)[][] = [];
-    for (const [i, trace] of traces.entries()) {
-      const result = await contributeTrace(trace, { cache, embedder, ...(threshold !== undefined ? { threshold } : {}) }).catch((error: unknown) => {
-        if (error instanceof ToolgraphError) throw new ToolgraphError(error.code, `trace ${i + 1}: ${error.message}`, error.details);
-        throw error;
-      });
+    for (const [i, { value: trace, at }] of traces.entries()) {
+      const result = await fromFile(at, () => contributeTrace(trace, { cache, embedder, ...(threshold !== undefined ? { threshold } : {}) }));
       const b = result.breakdown;
       const id = (trace as { id?: unknown }).id;
       if (values['json'] === true) {
@@ -593,7 +617,11 @@ async function loadService(values: Values): Promise<ToolgraphService> {
     ...options,
   });
   try {
-    if (typeof values['tools'] === 'string') await service.setTools(await readCatalog(values['tools']));
+    const tools = values['tools'];
+    if (typeof tools === 'string') {
+      const catalog = await readCatalog(tools);
+      await fromFile(tools, () => service.setTools(catalog));
+    }
   } catch (error) {
     await service.close();
     throw error;

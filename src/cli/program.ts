@@ -11,11 +11,13 @@
  *
  * Exit codes: 0 success (and --help, --version); 2 bad usage (unknown command or option, missing
  * option value) or INVALID_INPUT and the other input codes; 3 NOT_FOUND; 1 INTERNAL, an
- * EMBEDDER_FAILED, or any other error. Errors go to stderr as `toolgraph <command>: CODE: message`.
+ * EMBEDDER_FAILED, or any other error. Errors go to stderr as `toolgraph <command>: [file[:line]: ]CODE:
+ * what is wrong` (error-text.ts).
  */
 import { Command as Program, CommanderError, Option } from 'commander';
 import { ToolgraphError, type ErrorCode } from '../schema/errors.js';
 import type { Command, Values } from './command.js';
+import { errorText } from './error-text.js';
 
 export const EXIT = { ok: 0, internal: 1, usage: 2, notFound: 3 } as const;
 
@@ -80,7 +82,7 @@ function subcommand(program: Program, command: Command, output: CliOutput, setCo
     .usage(usage)
     .allowExcessArguments(false)
     .showHelpAfterError(`Run \`toolgraph ${command.name} --help\` for its options and an example.`)
-    .addHelpText('after', `\nExample:\n  ${command.example}`);
+    .addHelpText('after', `${command.details !== undefined ? `\n${command.details}\n` : ''}\nExample:\n  ${command.example}`);
   sub.configureOutput({ outputError: (text) => errorWriter(`toolgraph ${command.name}`, output)(text) });
   // A command takes the words it declares; a stray one (`toolgraph stats extra`) is bad usage.
   for (const argument of command.positionals?.split(' ') ?? []) sub.argument(argument);
@@ -100,7 +102,7 @@ function subcommand(program: Program, command: Command, output: CliOutput, setCo
       setCode(EXIT.ok);
     } catch (error) {
       if (error instanceof ToolgraphError) {
-        output.err(`toolgraph ${command.name}: ${error.code}: ${error.message}\n`);
+        output.err(`${errorText(command.name, error)}\n`);
         setCode(exitCodeOf(error.code));
         return;
       }

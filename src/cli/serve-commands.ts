@@ -10,8 +10,27 @@ import { ToolgraphError } from '../schema/errors.js';
 import type { ToolgraphService } from '../service/service.js';
 import type { Command, OptionSpec, Values } from './command.js';
 import { parseOriginList } from '../service/http/origin.js';
+import { ROUTES, SERVICE_ENDPOINTS } from '../service/http/routes.js';
+import { MCP_TOOLS } from '../service/mcp/tools.js';
 import { decimalOption, intOption } from './options.js';
 import { AUTO_FIT_DEFAULTS, type AutoFitOptions } from '../schema/fit-options.js';
+
+/** `name  summary` lines under a heading, the names padded to one column. */
+function listing(heading: string, rows: readonly (readonly [string, string])[]): string {
+  const width = Math.max(...rows.map(([name]) => name.length));
+  return `${heading}:\n${rows.map(([name, summary]) => `  ${name.padEnd(width)}  ${summary}`).join('\n')}`;
+}
+
+/** The MCP tools as the server registers them (mcp/tools.ts), by name and title. */
+function mcpToolsListing(): string {
+  return listing('MCP tools', MCP_TOOLS.map((t) => [t.name, `${t.title}${t.write ? ' (writes)' : ''}.`] as const));
+}
+
+/** Every HTTP endpoint the server mounts: the /v1 table (routes.ts) and the ones beside it. */
+function endpointsListing(): string {
+  const rows = [...ROUTES, ...SERVICE_ENDPOINTS].map((r) => [`${r.method} ${r.url}`, r.summary] as const);
+  return listing('Endpoints', rows);
+}
 
 export type ServiceLoader = (values: Values) => Promise<ToolgraphService>;
 
@@ -50,7 +69,8 @@ export function serveCommands(sourceOptions: Readonly<Record<string, OptionSpec>
   };
   const serve: Command = {
     name: 'serve',
-    summary: 'HTTP service: JSON API under /v1, /healthz, /metrics, and the MCP server at /mcp.',
+    summary: `HTTP service: JSON API under /v1 (${ROUTES.length} endpoints), /healthz, /metrics, and the MCP server at /mcp (${MCP_TOOLS.length} tools).`,
+    details: `${endpointsListing()}\n\n${mcpToolsListing()}`,
     usage: 'serve [--data-dir DIR | --data DIR | --traces FILE] [--tools FILE] [--port N] [--host H] [--log-level L] [--allow-origin O,...] [--rebuild-delay MS] [--learn-capabilities] [--no-auto-fit | --fit-first-at N --fit-growth X --fit-interval MS --fit-idle MS]',
     example: 'TOOLGRAPH_TOKEN=secret toolgraph serve --port 8080',
     options: {
@@ -93,7 +113,8 @@ export function serveCommands(sourceOptions: Readonly<Record<string, OptionSpec>
   };
   const mcp: Command = {
     name: 'mcp',
-    summary: 'MCP server over stdio: predict_next_tool, search_tools, suggest_dag, record_trace, score_trace.',
+    summary: `MCP server over stdio: ${MCP_TOOLS.map((t) => t.name).join(', ')}.`,
+    details: mcpToolsListing(),
     usage: 'mcp [--data-dir DIR | --data DIR | --traces FILE] [--tools FILE] [--rebuild-delay MS] [--learn-capabilities] [--no-auto-fit | --fit-first-at N --fit-growth X --fit-interval MS --fit-idle MS]',
     example: 'toolgraph mcp',
     options: sources,

@@ -8,7 +8,7 @@ import { existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { join, resolve } from 'node:path';
 import { toGraphml } from '../graph/graph-export.js';
 import { parseCatalogJsonl, TOOLS_FILE, WORKFLOWS_FILE } from '../schema/dataset.js';
-import { isToolgraphError, ToolgraphError } from '../schema/errors.js';
+import { inFile, isToolgraphError, ToolgraphError, type ErrorLocation } from '../schema/errors.js';
 import { readTextFile } from '../schema/jsonl.js';
 import { parseTrace, parseWorkflowRecord, workflowToTrace } from '../schema/trace.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
@@ -16,6 +16,7 @@ import { openToolgraph, type DurableToolgraph } from '../service/durable-toolgra
 import { DATABASE_URL_ENV, DEFAULT_DATA_DIR, storeOptionsFromEnv } from '../store/open-store.js';
 import { intOption, listOption, noWordAfter } from './options.js';
 import { progressBar } from './progress.js';
+import { reasonOf } from './error-text.js';
 import { formatTable } from './table.js';
 import { print, type Command, type OptionSpec, type Values } from './command.js';
 
@@ -128,7 +129,7 @@ export async function readTraceSource(path: string, onLine: (done: number, total
     const workflows = join(path, WORKFLOWS_FILE);
     // NOT_FOUND, as loadDataset says for `--data` and `eval`: the folder lacks a file.
     if (!existsSync(workflows)) {
-      throw new ToolgraphError('NOT_FOUND', `ingest: ${path} is a folder without ${WORKFLOWS_FILE}; give trace files or a dataset folder`);
+      throw new ToolgraphError('NOT_FOUND', `${path}: a folder without ${WORKFLOWS_FILE}; give trace files or a dataset folder`, undefined, { file: path });
     }
     const catalogue = join(path, TOOLS_FILE);
     const tools = existsSync(catalogue) ? parseCatalogJsonl(await readTextFile(catalogue), catalogue) : [];
@@ -149,7 +150,7 @@ export async function readTraceSource(path: string, onLine: (done: number, total
       try {
         traces.push(toTrace(item));
       } catch (error) {
-        rejected.push({ file: path, line: 0, reason: `[${i}]: ${message(error)}` });
+        rejected.push({ file: path, line: 0, reason: `[${i}]: ${isToolgraphError(error) ? `${error.code}: ${reasonOf(error)}` : message(error)}` });
       }
     });
     onLine(items.length, items.length);
@@ -181,7 +182,7 @@ function readLines(file: string, text: string, parse: (value: unknown) => Trace,
       traces.push(parse(value));
     } catch (error) {
       if (!isToolgraphError(error)) throw error;
-      rejected.push({ file, line: i + 1, reason: `${error.code}: ${error.message}` });
+      rejected.push({ file, line: i + 1, reason: `${error.code}: ${reasonOf(error)}` });
     }
   }
   onLine(lines.length, lines.length);
@@ -224,12 +225,36 @@ async function readJson(path: string): Promise<unknown> {
   return parseJson(await readTextFile(path), path);
 }
 
-/** `text` read from `path` as JSON; INVALID_INPUT naming the file when it is not JSON. */
+/** `text` read from `path` as JSON; INVALID_INPUT naming the file (and the line, where the parser says where) when it is not JSON. */
 export function parseJson(text: string, path: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new ToolgraphError('INVALID_INPUT', `'${path}' is not valid JSON: ${message(error)}`);
+    const line = lineOfPosition(text, message(error));
+    const at = line === undefined ? { file: path } : { file: path, line };
+    throw new ToolgraphError('INVALID_INPUT', `${path}: not valid JSON: ${message(error)}`, undefined, at);
+  }
+}
+
+/** The 1-based line of the `position N` a JSON.parse error names, if it names one. */
+function lineOfPosition(text: string, reason: string): number | undefined {
+  const match = /position (\d+)/.exec(reason);
+  if (match === null) return undefined;
+  const position = Math.min(Number(match[1]), text.length);
+  let line = 1;
+  for (let i = 0; i < position; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+/**
+ * Runs `fn` on what `file` held (a catalogue, capabilities, a trace): a bad input error it throws
+ * is said at the file (schema/errors.ts, inFile). `file` may be a location with its line.
+ */
+export async function fromFile<T>(file: string | ErrorLocation, fn: () => T | Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    throw inFile(error, typeof file === 'string' ? { file } : file);
   }
 }
 
@@ -241,7 +266,7 @@ function writeWhole(path: string, text: string): void {
     renameSync(temp, path);
   } catch (error) {
     rmSync(temp, { force: true });
-    throw new ToolgraphError('INVALID_INPUT', `--out: cannot write ${path} (${message(error)})`);
+    throw new ToolgraphError('INVALID_INPUT', `${path}: cannot write (${message(error)}) (--out)`, undefined, { file: path });
   }
 }
 
@@ -278,7 +303,9 @@ export async function ingestSources(values: Values, paths: readonly string[], tg
     const first = rejected[0]!;
     throw new ToolgraphError(
       'INVALID_INPUT',
-      `ingest --strict: ${rejected.length} rejected line(s), nothing written; first: ${first.file}:${first.line}: ${first.reason}`,
+      `${first.file}${first.line > 0 ? `:${first.line}` : ''}: ${rejected.length} rejected line(s), nothing written (--strict); the first: ${first.reason}`,
+      undefined,
+      first.line > 0 ? { file: first.file, line: first.line } : { file: first.file },
     );
   }
   if (tools.length > 0) {
@@ -341,7 +368,7 @@ const toolsCommand: Command = {
       if (file === undefined) throw new ToolgraphError('INVALID_INPUT', 'tools import: expected FILE (JSONL, a JSON array, or an MCP tools/list result)');
       const catalog = await readCatalog(file);
       const result = await withStore(values, async (tg) => {
-        const done = await tg.setTools(catalog);
+        const done = await fromFile(file, () => tg.setTools(catalog));
         return { imported: Array.isArray(catalog) ? catalog.length : (catalog as { tools?: unknown[] }).tools?.length ?? 0, tools: done.tools, added: done.added };
       });
       print(values, { ...result, store: storeLabel(values) }, () =>
@@ -383,7 +410,7 @@ const capabilitiesCommand: Command = {
     if (action === 'import') {
       if (arg === undefined) throw new ToolgraphError('INVALID_INPUT', "capabilities import: expected FILE (JSON: an array of capabilities or {capabilities: [...]})");
       const body = await readJson(arg);
-      const result = await withStore(values, (tg) => tg.setCapabilities(body));
+      const result = await withStore(values, (tg) => fromFile(arg, () => tg.setCapabilities(body)));
       print(values, { ...result, store: storeLabel(values) }, () =>
         `${formatTable(['registered capabilities now'], [[result.capabilities]])}\nstore: ${storeLabel(values)}`,
       );

@@ -11,6 +11,7 @@ import type { TextEmbedding } from '../text/text-embedding.js';
 import { buildTextModel, textModelStages, type TextModel } from '../text/text-model.js';
 import type { PreviousToolVectors } from '../text/tool-vectors.js';
 import type { StepCalibration } from './dag/calibration.js';
+import type { DagStatusCalibration } from './dag/status-threshold.js';
 import type { NoMatchCalibration } from './no-match.js';
 import { buildCapabilityModel, type CapabilityModel, type CapabilityModelInput } from './capability-model.js';
 import { buildEdgeFeedback, type EdgeFeedback, type HumanPatternScore } from './edge-adjustment.js';
@@ -50,6 +51,12 @@ export interface FittedWeights {
    * the step belongs to the workflow. Absent: the raw confidences.
    */
   readonly stepCalibration?: StepCalibration;
+  /**
+   * The least DAG confidence for `status: 'ok'` (dag/status-threshold.ts), fitted on held-out
+   * suggestions so that those at or above it reach a stated node-F1. Absent: spec 003's warn
+   * threshold.
+   */
+  readonly dagStatus?: DagStatusCalibration;
   /** How they were obtained: 'prior' until a fit replaces them. */
   readonly source: 'prior' | 'fitted';
   /** The fit that gave them, when one did and said so (a service's fits do). */

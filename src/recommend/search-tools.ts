@@ -24,6 +24,7 @@ import { breakdown, collectFeatures, type SignalBreakdown } from './features.js'
 import { logNormaliser } from './linear-profile.js';
 import { topBuffer, type RecommenderModel } from './model.js';
 import { mergeNewer, newerSignals, scoreNewer, withNewer } from './newer-scores.js';
+import { EMPTY_HINT, isEmptyStore } from './empty-store.js';
 import { DEFAULT_K, type Profile } from './predict-next.js';
 import { fits, lowReadings, MATCH_TOOLS, type MatchEvidence } from './no-match.js';
 import { coverage, intentSimilarity, queryWords } from './query-coverage.js';
@@ -53,8 +54,11 @@ export interface SearchItem {
 }
 
 export interface SearchResult {
-  /** `no-match`: nothing in the catalogue fits; `items` are then only the nearest tools. */
-  readonly kind: 'results' | 'no-match';
+  /**
+   * `no-match`: nothing in the catalogue fits; `items` are then only the nearest tools. `empty`:
+   * the store knows no tool at all (empty-store.ts); no items, and `hint` says how to fill it.
+   */
+  readonly kind: 'results' | 'no-match' | 'empty';
   readonly profile: Profile;
   readonly version: number;
   readonly items: readonly SearchItem[];
@@ -68,7 +72,7 @@ export interface SearchResult {
    * intentSimilarity), where a fitted no-match rule reads it.
    */
   readonly similarity?: number;
-  /** With `no-match`: the query words none of those tools explains, and a sentence saying so. */
+  /** With `no-match`: the query words none of those tools explains, and a sentence saying so (with `empty`: EMPTY_HINT). */
   readonly unmatched?: readonly string[];
   readonly hint?: string;
   /** Context tools neither the model nor the live graph has, ignored (as predictNext's). */
@@ -84,6 +88,9 @@ export interface SearchResult {
  * they (or, with context, the live transitions) reach is ranked too (newer-scores.ts).
  */
 export function searchTools(model: RecommenderModel, request: SearchRequest, recent?: RecentTransitions, recentIntents?: RecentIntents): SearchResult {
+  if (isEmptyStore(model, recent)) {
+    return { kind: 'empty', profile: request.profile ?? 'default', version: model.graph.version, items: [], coverage: 0, hint: EMPTY_HINT, unknownContext: [...(request.context ?? [])] };
+  }
   return search(model, request, recent, recentIntents).result;
 }
 

@@ -47,10 +47,10 @@ async function assertFolder(dir: string): Promise<void> {
   try {
     isDirectory = (await stat(dir)).isDirectory();
   } catch {
-    throw new ToolgraphError('NOT_FOUND', `loadDataset: no such folder: ${dir}`, { path: dir });
+    throw new ToolgraphError('NOT_FOUND', `loadDataset: ${dir}: no such folder`, { path: dir }, { file: dir });
   }
   if (!isDirectory) {
-    throw new ToolgraphError('INVALID_INPUT', `loadDataset: expected a folder, found a file: ${dir}`, { path: dir });
+    throw new ToolgraphError('INVALID_INPUT', `loadDataset: ${dir}: expected a folder, found a file`, { path: dir }, { file: dir });
   }
 }
 
@@ -82,7 +82,7 @@ export function parseCatalogJsonl(text: string, source: string, onConflict?: (me
     } else if (seen.json !== json) {
       const message = `${source}:${line}: duplicate tool name ${quoted(tool.name)} with a different definition (first at line ${seen.line})`;
       if (onConflict === undefined) {
-        throw new ToolgraphError('INVALID_INPUT', message, { source, line, name: tool.name, firstLine: seen.line });
+        throw new ToolgraphError('INVALID_INPUT', message, { source, line, name: tool.name, firstLine: seen.line }, { file: source, line });
       }
       onConflict(`${message}; the first is kept`);
     }
@@ -92,6 +92,7 @@ export function parseCatalogJsonl(text: string, source: string, onConflict?: (me
       'PAYLOAD_TOO_LARGE',
       `${source}: too many tools: ${tools.length}, the limit is ${MAX_CATALOG_TOOLS}`,
       { source },
+      { file: source },
     );
   }
   return tools;
@@ -107,6 +108,7 @@ function loadWorkflows(text: string, source: string): WorkflowRecord[] {
         'INVALID_INPUT',
         `${source}:${line}: duplicate workflow id ${quoted(record.id)} (first at line ${seen})`,
         { source, line, id: record.id, firstLine: seen },
+        { file: source, line },
       );
     }
     first.set(record.id, line);
@@ -127,9 +129,7 @@ export async function loadDataset(dir: string): Promise<Dataset> {
   const toolsPath = join(root, TOOLS_FILE);
   const [workflowsText, toolsText] = await Promise.all([readOptional(workflowsPath), readOptional(toolsPath)]);
   if (workflowsText === undefined) {
-    throw new ToolgraphError('NOT_FOUND', `loadDataset: missing ${WORKFLOWS_FILE}: ${workflowsPath}`, {
-      path: workflowsPath,
-    });
+    throw new ToolgraphError('NOT_FOUND', `loadDataset: ${root}: missing ${WORKFLOWS_FILE}`, { path: workflowsPath }, { file: root });
   }
   const warnings: string[] = [];
   return {

@@ -24,7 +24,7 @@ function capabilityKey(c: CapabilityInfo): string {
 
 /** Weights as the store keeps them (sql-store.ts, putWeights). */
 function weightsKey(w: FittedWeights): string {
-  return JSON.stringify([[...w.next], [...w.nextNoIntent], [...w.search], w.noMatchCoverage ?? null, w.noMatchSimilarity ?? null, w.noMatch ?? null, w.stepCalibration ?? null, w.source]);
+  return JSON.stringify([[...w.next], [...w.nextNoIntent], [...w.search], w.noMatchCoverage ?? null, w.noMatchSimilarity ?? null, w.noMatch ?? null, w.stepCalibration ?? null, w.dagStatus ?? null, w.source]);
 }
 
 export class SharedState {

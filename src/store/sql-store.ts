@@ -8,6 +8,7 @@ import { deflate, inflate } from 'node:zlib';
 import { z } from 'zod';
 import type { FittedWeights } from '../recommend/model.js';
 import type { StepCalibration } from '../recommend/dag/calibration.js';
+import type { DagStatusCalibration } from '../recommend/dag/status-threshold.js';
 import { validNoMatch, type NoMatchCalibration } from '../recommend/no-match.js';
 import { ToolgraphError } from '../schema/errors.js';
 import { parseWith } from '../schema/issues.js';
@@ -62,6 +63,10 @@ const SNAPSHOTS_KEPT = 2;
 
 const keptSchema = z.enum(['fitted', 'backoff', 'prior']);
 
+/** The fitted `ok` threshold of a DAG's confidence (dag/status-threshold.ts), every number in [0, 1]. */
+const share = z.number().min(0).max(1);
+const dagStatusSchema = z.strictObject({ threshold: share, target: share, nodeF1: share, share });
+
 // Stored weights are read back from a database other versions may have written: a boundary.
 const weightsSchema = z.strictObject({
   next: z.array(z.number()),
@@ -74,6 +79,7 @@ const weightsSchema = z.strictObject({
     .refine(validNoMatch, 'noMatch: samples must be ascending in [0, 1], at least one each, thresholds finite and at most 0')
     .optional(),
   stepCalibration: z.strictObject({ upper: z.array(z.number()), value: z.array(z.number().min(0).max(1)) }).optional(),
+  dagStatus: dagStatusSchema.optional(),
   source: z.enum(['prior', 'fitted']),
   fit: z
     .strictObject({
@@ -84,6 +90,11 @@ const weightsSchema = z.strictObject({
     })
     .optional(),
 });
+
+/** A DAG status threshold as stored: its keys in this order. */
+function dagStatusBody(c: DagStatusCalibration): DagStatusCalibration {
+  return { threshold: c.threshold, target: c.target, nodeF1: c.nodeF1, share: c.share };
+}
 
 /** A no-match calibration as stored: copies of its arrays, its keys in this order. */
 function noMatchBody(c: NoMatchCalibration): NoMatchCalibration {
@@ -585,9 +596,13 @@ export class SqlStore implements Store {
         ...(weights.noMatchSimilarity !== undefined ? { noMatchSimilarity: weights.noMatchSimilarity } : {}),
         ...(weights.noMatch !== undefined ? { noMatch: noMatchBody(weights.noMatch) } : {}),
         ...(weights.stepCalibration !== undefined ? { stepCalibration: { upper: [...weights.stepCalibration.upper], value: [...weights.stepCalibration.value] } } : {}),
+        ...(weights.dagStatus !== undefined ? { dagStatus: dagStatusBody(weights.dagStatus) } : {}),
         source: weights.source,
         ...(weights.fit !== undefined ? { fit: { traces: weights.fit.traces, fittedAt: weights.fit.fittedAt, ms: weights.fit.ms, kept: { ...weights.fit.kept } } } : {}),
       };
+      if (body.dagStatus !== undefined && !dagStatusSchema.safeParse(body.dagStatus).success) {
+        throw new ToolgraphError('INVALID_INPUT', 'putWeights: dagStatus must hold a threshold, target, nodeF1 and share, each a number in [0, 1]');
+      }
       const steps = body.stepCalibration;
       if (steps !== undefined && !validCalibration(steps)) {
         throw new ToolgraphError('INVALID_INPUT', 'putWeights: stepCalibration must hold as many increasing upper bounds as increasing values in [0, 1], at least one');

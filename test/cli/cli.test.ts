@@ -104,16 +104,16 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
     expect(nodes.length).toBeGreaterThan(0);
     expect(JSON.parse(run(['dag', '--intent', 'find an airport, then book a flight to Rome', '--data', FIXTURE, '--json']).stdout).nodes).toEqual(nodes);
     const cases: [string[], string][] = [
-      [['predict', '--data', FIXTURE, '--after', 'a', '--context', 'b'], 'INVALID_INPUT: predict: --after and --context are the same list: give one'],
+      [['predict', '--data', FIXTURE, '--after', 'a', '--context', 'b'], 'toolgraph predict: INVALID_INPUT: --after and --context are the same list: give one'],
       [['predict', '--data', FIXTURE, 'search_airport'], "too many arguments for 'predict'"],
       [['stats', 'everything'], "too many arguments for 'stats'"],
-      [['search', 'flights', '--query', 'flights', '--data', FIXTURE], 'INVALID_INPUT: search: give the query as words or as --query, not both'],
-      [['search', '--data', FIXTURE], 'INVALID_INPUT: search: expected the query in words'],
-      [['dag', '--data', FIXTURE], 'INVALID_INPUT: dag: expected the intent in words'],
+      [['search', 'flights', '--query', 'flights', '--data', FIXTURE], 'toolgraph search: INVALID_INPUT: give the query as words or as --query, not both'],
+      [['search', '--data', FIXTURE], 'toolgraph search: INVALID_INPUT: expected the query in words'],
+      [['dag', '--data', FIXTURE], 'toolgraph dag: INVALID_INPUT: expected the intent in words'],
       [['eval', 'next', 'search', '--data', FIXTURE], "too many arguments for 'eval'"],
-      [['eval', 'next', '--context', '--data', FIXTURE], "INVALID_INPUT: eval: --context applies to 'search' only, not 'next'"],
-      [['eval', 'next', '--cold-tools', '--data', FIXTURE], "INVALID_INPUT: eval: --cold-tools applies to 'search' without --context only"],
-      [['eval', 'search', '--cold-tools', '--context', '--data', FIXTURE], "INVALID_INPUT: eval: --cold-tools applies to 'search' without --context only"],
+      [['eval', 'next', '--context', '--data', FIXTURE], "toolgraph eval: INVALID_INPUT: --context applies to 'search' only, not 'next'"],
+      [['eval', 'next', '--cold-tools', '--data', FIXTURE], "toolgraph eval: INVALID_INPUT: --cold-tools applies to 'search' without --context only"],
+      [['eval', 'search', '--cold-tools', '--context', '--data', FIXTURE], "toolgraph eval: INVALID_INPUT: --cold-tools applies to 'search' without --context only"],
       [['eval', 'nomatch', '--data', FIXTURE], 'INVALID_INPUT: eval nomatch: --foreign DIR2 is required'],
       [['search', 'flights', '--profile', 'spec', '--data', FIXTURE], 'INVALID_INPUT'],
     ];
@@ -459,7 +459,7 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
       const summary = JSON.parse(ingest.stdout) as { accepted: number; ingested: number; rejected: { line: number; reason: string }[] };
       expect(summary.rejected.map((r) => r.line)).toEqual([2, 3]);
       expect(summary.rejected[0]!.reason).toMatch(/invalid JSON/);
-      expect(summary.rejected[1]!.reason).toMatch(/^INVALID_INPUT: parseTrace: tools/);
+      expect(summary.rejected[1]!.reason).toMatch(/^INVALID_INPUT: tools/);
       const fixtureLines = readFileSync(`${FIXTURE}/workflows.jsonl`, 'utf8').split('\n').filter((l) => l.trim() !== '').length;
       expect(summary.accepted).toBe(3 + fixtureLines);
       expect(summary.ingested).toBe(3 + fixtureLines);
@@ -590,7 +590,7 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
       writeFileSync(join(dataset, 'tools.jsonl'), readFileSync(`${FIXTURE}/tools.jsonl`, 'utf8'));
       const strict = await runAsync(['ingest', dataset, '--data-dir', join(dir, 'strict'), '--strict']);
       expect(strict.status).toBe(2);
-      expect(strict.stderr).toMatch(/1 rejected line\(s\), nothing written; first: .*workflows\.jsonl:2: INVALID_INPUT: parseWorkflowRecord: edges/);
+      expect(strict.stderr).toMatch(/^toolgraph ingest: .*workflows\.jsonl:2: INVALID_INPUT: 1 rejected line\(s\), nothing written \(--strict\); the first: INVALID_INPUT: edges/);
       const ingest = await runAsync(['ingest', dataset, '--data-dir', join(dir, 'store'), '--json']);
       expect(ingest.status, ingest.stderr).toBe(0);
       const summary = JSON.parse(ingest.stdout) as { lines: number; accepted: number; ingested: number; tools: number; rejected: { file: string; line: number; reason: string }[] };
@@ -598,7 +598,7 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
       expect(summary.tools).toBeGreaterThan(0);
       expect(summary.rejected).toHaveLength(1);
       expect(summary.rejected[0]).toMatchObject({ file: join(dataset, 'workflows.jsonl'), line: 2 });
-      expect(summary.rejected[0]!.reason).toMatch(/^INVALID_INPUT: parseWorkflowRecord: edges\[0\]\[1\]: index 5 is out of range/);
+      expect(summary.rejected[0]!.reason).toMatch(/^INVALID_INPUT: edges\[0\]\[1\]: index 5 is out of range/);
       // The same answer as predict --data and eval give: a missing file.
       const toolsOnly = `${ROOT}test/fixtures/schema/tools-only`;
       for (const args of [['ingest', toolsOnly, '--data-dir', join(dir, 'store')], ['predict', '--data', toolsOnly, '--after', 'a'], ['eval', 'next', '--data', toolsOnly]]) {
@@ -645,7 +645,7 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
       writeFileSync(garbled, `${listed}{not json\n`);
       const refused = await runAsync(['tools', 'import', garbled, '--data-dir', dataDir]);
       expect(refused.status).toBe(2);
-      expect(refused.stderr).toContain(`INVALID_INPUT: ${garbled}:${listed.trim().split('\n').length + 1}`);
+      expect(refused.stderr).toContain(`toolgraph tools: ${garbled}:${listed.trim().split('\n').length + 1}: INVALID_INPUT: invalid JSON`);
     });
   });
 
@@ -654,7 +654,7 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
       const dataDir = join(dir, 'store');
       const empty = await runAsync(['fit', '--data-dir', dataDir]);
       expect(empty.status).toBe(2);
-      expect(empty.stderr).toContain('INVALID_INPUT: fit: nothing to fit: the store has no successful traces');
+      expect(empty.stderr).toContain('toolgraph fit: INVALID_INPUT: nothing to fit: the store has no successful traces');
       const failed = join(dir, 'failed.jsonl');
       writeFileSync(failed, `${JSON.stringify({ id: 'f1', intent: 'cancel then refund', tools: ['cancel', 'refund'], success: false })}\n`);
       expect((await runAsync(['ingest', failed, '--data-dir', dataDir])).status).toBe(0);
@@ -664,7 +664,7 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
       // In memory, the same.
       const inMemory = await runAsync(['fit', '--traces', failed]);
       expect(inMemory.status).toBe(2);
-      expect(inMemory.stderr).toContain('INVALID_INPUT: fit: nothing to fit: the traces given have no successful one');
+      expect(inMemory.stderr).toContain('toolgraph fit: INVALID_INPUT: nothing to fit: the traces given have no successful one');
       // One successful trace: no fold holds a query out, so nothing is fitted, and the table and
       // the stored weights say so (the search row said "fitted" whatever was kept).
       const one = join(dir, 'one.jsonl');

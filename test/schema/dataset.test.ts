@@ -47,11 +47,13 @@ describe('loadDataset: fixtures', () => {
 
   it('is NOT_FOUND, naming the path, without workflows.jsonl', async () => {
     const dir = join(FIXTURES, 'tools-only');
-    await expectRejection(loadDataset(dir), 'NOT_FOUND', 'missing workflows.jsonl', join(dir, 'workflows.jsonl'));
+    const error = await expectRejection(loadDataset(dir), 'NOT_FOUND', 'missing workflows.jsonl', dir);
+    expect(error.location).toEqual({ file: dir });
   });
 
-  it('is NOT_FOUND for a missing folder', async () => {
-    await expectRejection(loadDataset(join(FIXTURES, 'nope')), 'NOT_FOUND', join(FIXTURES, 'nope'));
+  it('is NOT_FOUND for a missing folder, the folder as its location', async () => {
+    const error = await expectRejection(loadDataset(join(FIXTURES, 'nope')), 'NOT_FOUND', join(FIXTURES, 'nope'));
+    expect(error.location).toEqual({ file: join(FIXTURES, 'nope') });
   });
 
   it('is INVALID_INPUT for a file given as folder', async () => {

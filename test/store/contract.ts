@@ -270,12 +270,15 @@ export function storeContract(name: string, harness: StoreHarness): void {
       await store.putWeights(PRIOR_WEIGHTS);
       expect(await store.getWeights()).toEqual(PRIOR_WEIGHTS);
       const noMatch = { coverage: [0.1, 0.35, 1], similarity: [0, 0.2, 0.9], confidence: [0.05, 0.6], threshold: -7.25, wordsThreshold: -5.5 };
-      const fitted: FittedWeights = { next: [0.5, -1.25], nextNoIntent: [1e-9], search: [], noMatchCoverage: 0.18, noMatchSimilarity: 0.07, noMatch, stepCalibration: { upper: [0.01, 0.4, 1], value: [0.31, 0.62, 0.9] }, source: 'fitted' };
+      const fitted: FittedWeights = { next: [0.5, -1.25], nextNoIntent: [1e-9], search: [], noMatchCoverage: 0.18, noMatchSimilarity: 0.07, noMatch, stepCalibration: { upper: [0.01, 0.4, 1], value: [0.31, 0.62, 0.9] }, dagStatus: { threshold: 0.71, target: 0.8, nodeF1: 0.83, share: 0.64 }, source: 'fitted' };
       await store.putWeights(fitted);
-      // The no-match rule and the steps' calibration are part of the fit: they survive with the weights.
+      // The no-match rule, the steps' calibration and the DAG status threshold are part of the fit: they survive with the weights.
       expect(await store.getWeights()).toEqual(fitted);
       for (const stepCalibration of [{ upper: [], value: [] }, { upper: [0.5, 1], value: [0.5] }, { upper: [1, 0.5], value: [0.2, 0.4] }, { upper: [0.5, 1], value: [0.4, 0.2] }, { upper: [1], value: [1.5] }, { upper: [Number.NaN], value: [0.5] }]) {
         expect((await rejectionOf(store.putWeights({ ...fitted, stepCalibration }))).code, JSON.stringify(stepCalibration)).toBe('INVALID_INPUT');
+      }
+      for (const dagStatus of [{ ...fitted.dagStatus!, threshold: 1.5 }, { ...fitted.dagStatus!, nodeF1: Number.NaN }, { threshold: 0.7 } as never]) {
+        expect((await rejectionOf(store.putWeights({ ...fitted, dagStatus }))).code, JSON.stringify(dagStatus)).toBe('INVALID_INPUT');
       }
       const error = await rejectionOf(store.putWeights({ ...fitted, next: [Number.NaN] }));
       expect(error.code).toBe('INVALID_INPUT');

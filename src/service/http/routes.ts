@@ -33,6 +33,17 @@ import { dagRequestSchema, predictRequestSchema, searchRequestSchema } from '../
 import type { ToolgraphService } from '../service.js';
 import type { HttpMetrics } from './metrics.js';
 
+/**
+ * The endpoints server.ts mounts beside the `/v1` table, for `toolgraph serve --help` (a test
+ * asks a live server each of them).
+ */
+export const SERVICE_ENDPOINTS: readonly { readonly method: string; readonly url: string; readonly summary: string }[] = [
+  { method: 'GET', url: '/healthz', summary: 'Whether the service is up (503 once shutting down).' },
+  { method: 'GET', url: '/metrics', summary: 'Prometheus metrics: requests, durations, graph size, rebuilds.' },
+  { method: 'GET', url: '/v1/openapi.json', summary: 'The OpenAPI document of the /v1 API.' },
+  { method: 'POST', url: '/mcp', summary: 'The MCP server over Streamable HTTP (stateless JSON-RPC), with the MCP tools below.' },
+];
+
 /** Body limits. Queries are small; traces and catalogues may be large, up to a point. */
 export const QUERY_BODY_LIMIT = 1024 * 1024;
 export const WRITE_BODY_LIMIT = 8 * 1024 * 1024;

@@ -6,6 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reasoningTrace } from '../../scoring/_helpers.js';
 import { clientErrorResponse } from '../../../src/service/http/errors.js';
+import { ROUTES } from '../../../src/service/http/routes.js';
 import { inMemoryService } from '../../../src/service/service.js';
 import { Toolgraph } from '../../../src/service/toolgraph.js';
 import { call, CATALOG, eventually, startTestServer, TRACES } from './_server.js';
@@ -489,6 +490,27 @@ describe('HTTP service: a catalogue write is read by the next request', () => {
       const after = await call(server.url, '/v1/search', { body: { query: 'rent a kayak' } });
       expect(after.json.kind).toBe('results');
       expect(after.json.items[0].tool).toBe('kayak_rental');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('HTTP API on an empty store', () => {
+  it('says the store is empty in predict, search and dag, as data', async () => {
+    const server = await startTestServer({}, inMemoryService(new Toolgraph({ seed: 1 })));
+    try {
+      const bodies = { '/v1/predict': { context: ['a'] }, '/v1/search': { query: 'find flights' }, '/v1/dag': { intent: 'find flights' } };
+      for (const [path, body] of Object.entries(bodies)) {
+        const r = await call(server.url, path, { body });
+        expect(r.status, path).toBe(200);
+        expect(r.json.kind, path).toBe('empty');
+        expect(r.json.hint, path).toContain('toolgraph ingest');
+        expect(r.json.items ?? r.json.nodes, path).toEqual([]);
+        // The route table's response schema (OpenAPI, MCP outputSchema) describes the answer.
+        const route = ROUTES.find((row) => row.url === path)!;
+        expect(route.response.safeParse(r.json).success, path).toBe(true);
+      }
     } finally {
       await server.close();
     }
