@@ -46,13 +46,13 @@ function round(x: number, digits = 4): number {
   return Math.round(x * 10 ** digits) / 10 ** digits;
 }
 
-interface World {
+export interface World {
   readonly catalog: Map<string, ToolInfo>;
   readonly train: Trace[];
   readonly held: Trace[];
 }
 
-function world(options: QueryBenchOptions): World {
+export function world(options: QueryBenchOptions): World {
   const planted = plantedGraph({ tools: options.tools, edges: options.edges, seed: options.seed });
   const rng = createRng(options.seed + 7);
   const own = (t: number, k: number) => word(t * 3 + k, 'x');

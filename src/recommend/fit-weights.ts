@@ -25,7 +25,7 @@ import { fitStatusThreshold, nodeF1, type DagStatusCalibration, type HeldOutDag 
 import { fitNoMatch, type MatchEvidence, type NoMatchCalibration } from './no-match.js';
 import { searchEvidence } from './search-tools.js';
 import { fitScale, fitSoftmax, topHits, type FitGroup, type FitQuery } from './softmax-fit.js';
-import { BACKOFF_WEIGHTS, LEXICAL_WEIGHTS } from './simple-rules.js';
+import { BACKOFF_LEXICAL_WEIGHTS, BACKOFF_WEIGHTS, LEXICAL_WEIGHTS } from './simple-rules.js';
 
 export interface FitOptions {
   readonly folds?: number;
@@ -207,7 +207,8 @@ export function fitWeights(
   // them (NESTFUL: a factor of 9e-7 left first-order counts a weight of 0.0009), so that one
   // human approval outweighed a hundredfold count. The lexical rule has one ranking tier
   // (popularity only breaks ties) and one factor serves it.
-  const next = fit(collected.next, EXPERT_WEIGHTS.next, BACKOFF_WEIGHTS, PRIOR_WEIGHTS.next, false);
+  // With an intent, the rule the prior serves: where no transition speaks, the request's words.
+  const next = fit(collected.next, EXPERT_WEIGHTS.next, BACKOFF_LEXICAL_WEIGHTS, PRIOR_WEIGHTS.next, false);
   const nextNoIntent = fit(collected.nextNoIntent, EXPERT_WEIGHTS.nextNoIntent, BACKOFF_WEIGHTS, PRIOR_WEIGHTS.nextNoIntent, false);
   const search = fit(collected.search, EXPERT_WEIGHTS.search, LEXICAL_WEIGHTS, PRIOR_WEIGHTS.search, true);
   const unseen = fitUnseen(collected, search.w, search.report.selected, { usable, folds, catalog, keep: keepSearch, options });
