@@ -30,7 +30,7 @@ import { storeOptionsFromEnv } from '../store/open-store.js';
 import { runCapabilityEval } from './eval-capability.js';
 import { serveCommands } from './serve-commands.js';
 import { progressBar } from './progress.js';
-import { DATA_DIR_OPTION, ingestSources, parseJson, readCatalog, STORE_COMMANDS, storeLabel, usesStore, withLearnedStore, withStore } from './store-commands.js';
+import { DATA_DIR_OPTION, ingestSources, parseJson, readToolsOption, STORE_COMMANDS, storeLabel, usesStore, withLearnedStore, withStore } from './store-commands.js';
 import { decimalOption, intOption, listOption, listOptionEither, textOrWords } from './options.js';
 import { formatNumber, formatTable } from './table.js';
 import { print, type Command, type OptionSpec, type Values } from './command.js';
@@ -80,7 +80,7 @@ async function learnInMemory(values: Values, options: ToolgraphOptions = {}): Pr
     learned = dataset.workflows.map(workflowToTrace);
     tg.ingestTraces(learned);
   }
-  if (typeof tools === 'string') tg.setTools(await readCatalog(tools));
+  if (typeof tools === 'string') tg.setTools(await readToolsOption(tools), { strict: true });
   if (typeof traces === 'string') {
     const read = await readJsonlFile(traces, (v) => parseTrace(v));
     tg.ingestTraces(read);
@@ -589,7 +589,7 @@ async function loadService(values: Values): Promise<ToolgraphService> {
     ...options,
   });
   try {
-    if (typeof values['tools'] === 'string') await service.setTools(await readCatalog(values['tools']));
+    if (typeof values['tools'] === 'string') await service.setTools(await readToolsOption(values['tools']), { strict: true });
   } catch (error) {
     await service.close();
     throw error;
