@@ -293,9 +293,8 @@ export function openApiEntries(doc: Doc, caller: string): OpenApiEntry[] {
       entries.push({ at, checked: { issues: [typeIssue(at, 'object', item.value)] } });
       continue;
     }
-    for (const method of METHODS) {
+    for (const method of Object.keys(item.value).filter((key) => (METHODS as readonly string[]).includes(key))) {
       const op = ownValue(item.value, method);
-      if (op === undefined) continue;
       const opAt = [...at, method];
       entries.push({ at: opAt, checked: isRecord(op) ? operationTool(doc, path, method, item.value, op, at) : { issues: [typeIssue(opAt, 'object', op)] } });
       if (entries.length > MAX_CATALOG_TOOLS) {
