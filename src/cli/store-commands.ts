@@ -390,7 +390,7 @@ const toolsCommand: Command = {
         return { imported: read.tools.length, tools: done.tools, added: done.added };
       });
       const skipped = read.skipped;
-      if (values['json'] !== true) reportSkipped(file, skipped);
+      reportSkipped(file, skipped);
       print(values, { ...result, skipped, store: storeLabel(values) }, () =>
         `${formatTable(['imported', 'new', 'catalogue now', 'skipped'], [[result.imported, result.added, result.tools, skipped.length]])}\nstore: ${storeLabel(values)}`,
       );

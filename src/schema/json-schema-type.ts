@@ -16,8 +16,8 @@
  * name belongs) has no label: ''. The label is data to read, never a reason to refuse a tool:
  * every shape gives one, cut at MAX_ID_LENGTH.
  *
- * Cost: linear in the size of the schema's `anyOf`/`oneOf` tree (nesting is bounded by the
- * caller's assertJsonDepth). Reference: JSON Schema 2020-12 Validation, sections 6.1 (type, enum,
+ * Cost: linear in the size of the schema's `anyOf`/`oneOf` tree, at most MAX_LABEL_VISITS
+ * schemas (nesting is bounded by the caller's assertJsonDepth). Reference: JSON Schema 2020-12 Validation, sections 6.1 (type, enum,
  * const) and Core 10.2 (anyOf, oneOf, allOf), 8.2.3 ($ref).
  */
 import { MAX_ID_LENGTH } from './limits.js';
@@ -71,15 +71,21 @@ function jsonType(value: unknown): string {
   return typeof value;
 }
 
-function label(schema: unknown): string {
-  if (!isRecord(schema)) return '';
+/**
+ * Schemas one label may visit. JSON input is a tree, visited once; an object built in code may
+ * share a member between many `anyOf`s, and a diamond of them would be walked exponentially often.
+ */
+const MAX_LABEL_VISITS = 10_000;
+
+function label(schema: unknown, budget: { left: number }): string {
+  if (!isRecord(schema) || --budget.left < 0) return '';
   const named = typeName(schema);
   if (named !== null) return named;
   let base = typeKeywordLabel(ownValue(schema, 'type'));
   if (base === '') {
     for (const key of ['anyOf', 'oneOf']) {
       const members = ownValue(schema, key);
-      if (Array.isArray(members)) base = union(members.map(label));
+      if (Array.isArray(members)) base = union(members.map((member) => label(member, budget)));
       if (base !== '') break;
     }
   }
@@ -96,7 +102,7 @@ function label(schema: unknown): string {
 
 /** The label of the type `schema` describes (see the file's opening); '' when it says none. */
 export function schemaTypeLabel(schema: unknown): string {
-  return cut(label(schema));
+  return cut(label(schema, { left: MAX_LABEL_VISITS }));
 }
 
 /**

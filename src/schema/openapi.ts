@@ -108,17 +108,25 @@ function text(value: unknown): string | undefined {
 
 interface Properties {
   readonly entries: [string, unknown][];
+  readonly names: Set<string>;
   readonly required: Set<string>;
+  /** Schemas merged already: one reached again (through `$ref`s) adds nothing, and costs nothing. */
+  readonly seen: Set<object>;
 }
 
 /** An object schema's own properties, its `allOf` members' merged in (first definition wins). */
-function properties(doc: Doc, schema: unknown, depth = 0, into: Properties = { entries: [], required: new Set() }): Properties {
+function properties(doc: Doc, schema: unknown, depth = 0, into: Properties = { entries: [], names: new Set(), required: new Set(), seen: new Set() }): Properties {
   const resolved = deref(doc, schema);
-  if (!('value' in resolved) || !isRecord(resolved.value) || depth > MAX_ALL_OF_DEPTH) return into;
+  if (!('value' in resolved) || !isRecord(resolved.value) || depth > MAX_ALL_OF_DEPTH || into.seen.has(resolved.value)) return into;
   const value = resolved.value;
+  into.seen.add(value);
   const props = ownValue(value, 'properties');
   if (isRecord(props)) {
-    for (const name of Object.keys(props)) if (!into.entries.some(([n]) => n === name)) into.entries.push([name, ownValue(props, name)]);
+    for (const name of Object.keys(props)) {
+      if (into.names.has(name)) continue;
+      into.names.add(name);
+      into.entries.push([name, ownValue(props, name)]);
+    }
   }
   const required = ownValue(value, 'required');
   if (Array.isArray(required)) for (const r of required) if (typeof r === 'string') into.required.add(r);

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseCatalog, readCatalog } from '../../src/schema/catalog.js';
+import { parseTool } from '../../src/schema/tool.js';
 import { readCatalogJsonl } from '../../src/schema/dataset.js';
 import { MAX_CATALOG_TOOLS, MAX_TOOL_NAME_LENGTH } from '../../src/schema/limits.js';
 import type { ToolInfo } from '../../src/schema/types.js';
@@ -243,5 +244,45 @@ describe('readCatalog: what a real registry sends', () => {
       { line: 5, reason: 'params[0].required: expected boolean, received string' },
     ]);
     expectError(() => readCatalogJsonl(`${JSON.stringify({ name: 'n'.repeat(MAX_TOOL_NAME_LENGTH + 1) })}\n`, 'r.jsonl'), 'PAYLOAD_TOO_LARGE', 'r.jsonl:1: name: too long');
+  });
+});
+
+/** Runs `fn` and asserts it took less than `ms`: a synchronous walk cannot be cut by vitest's timeout. */
+function within<T>(ms: number, fn: () => T): T {
+  const start = performance.now();
+  const result = fn();
+  expect(performance.now() - start).toBeLessThan(ms);
+  return result;
+}
+
+describe('hostile catalogue shapes end quickly', () => {
+  it('merges a request body whose allOf references fan out, each schema once', () => {
+    // 300 references to B, whose allOf holds 300 references to C, whose allOf holds 300 to D:
+    // 27 million paths through 4 schemas.
+    const refs = (to: string) => Array.from({ length: 300 }, () => ({ $ref: `#/components/schemas/${to}` }));
+    const doc = {
+      openapi: '3.0.0',
+      paths: { '/x': { post: { operationId: 'x', requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/A' } } } } } } },
+      components: {
+        schemas: { A: { allOf: refs('B') }, B: { allOf: refs('C'), properties: { b: { type: 'string' } } }, C: { allOf: refs('D'), properties: { c: { type: 'integer' } }, required: ['c'] }, D: {} },
+      },
+    };
+    expect(within(2_000, () => parseCatalog(doc))[0]!.params).toEqual([
+      { name: 'b', type: 'string', description: '', required: false },
+      { name: 'c', type: 'integer', description: '', required: true },
+    ]);
+  });
+
+  it('refuses a request body of more properties than a tool may have parameters, in linear time', () => {
+    const properties = Object.fromEntries(Array.from({ length: 200_000 }, (_, i) => [`p${i}`, {}]));
+    const doc = { openapi: '3.0.0', paths: { '/x': { post: { requestBody: { content: { 'application/json': { schema: { properties } } } } } } } };
+    within(2_000, () => expectError(() => readCatalog(doc), 'PAYLOAD_TOO_LARGE', 'readCatalog: paths["/x"].post.parameters: too many parameters: 200000, the limit is 1000'));
+  });
+
+  it('labels a type whose anyOf members are shared, built in code, without walking every path', () => {
+    // 28 levels of anyOf: [x, x] over one shared member (within the nesting limit): 2^28 paths through 28 objects.
+    let schema: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 28; i++) schema = { anyOf: [schema, schema] };
+    expect(within(2_000, () => parseTool({ name: 't', inputSchema: { type: 'object', properties: { p: schema } } })).params[0]!.type).toBe('string');
   });
 });
