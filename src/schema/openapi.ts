@@ -214,6 +214,12 @@ function operationParams(doc: Doc, pathItem: Doc, op: Doc, at: readonly PathSegm
   }
   const props = properties(doc, media.schema);
   const taken = new Set(params.map((p) => p.name));
+  // Counted before any property is checked: a body of a million properties costs a count.
+  const total = params.length + props.entries.reduce((n, [name]) => n + (taken.has(name) ? 0 : 1), 0);
+  if (total > MAX_TOOL_PARAMS) {
+    issues.push({ path: [...opAt, 'parameters'], code: 'too_big', message: `too many parameters: ${total}, the limit is ${MAX_TOOL_PARAMS}`, limit: true });
+    return params;
+  }
   if (props.entries.length === 0) {
     const required = looseBooleanSchema.safeParse(ownValue(body.value, 'required')).data ?? false;
     if (!taken.has('body')) params.push({ name: 'body', type: schemaTypeLabel(media.schema), description: text(ownValue(body.value, 'description')) ?? '', required });

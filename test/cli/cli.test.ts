@@ -653,7 +653,8 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
       expect(refused.status).toBe(2);
       expect(refused.stderr).toContain(`INVALID_INPUT: tools import --strict: 1 unreadable entry, nothing imported; first: ${garbled}:${badLine}: invalid JSON`);
     });
-  });
+    // A dozen store commands, each a process: on a loaded machine a minute is not enough.
+  }, 120_000);
 
   it('imports the catalogues registries publish: the MCP reference servers\' tools/list and an OpenAPI document', async () => {
     await inTempDir('toolgraph-cli-published-', async (dir) => {
