@@ -4,7 +4,7 @@
  */
 
 // The facade most callers want.
-export { Toolgraph, type IngestResult, type RestoredCaches, type ToolgraphOptions } from './service/toolgraph.js';
+export { Toolgraph, type IngestResult, type RestoredCaches, type SetToolsOptions, type SetToolsResult, type ToolgraphOptions } from './service/toolgraph.js';
 // The durable service over a store (PGlite folder or PostgreSQL), and the service contract.
 export { openToolgraph, type DurableToolgraph, type OpenToolgraphOptions, type OpenReport } from './service/durable-toolgraph.js';
 export type { ToolgraphService } from './service/service.js';
@@ -18,8 +18,9 @@ export { ToolgraphError, ERROR_CODES, isToolgraphError, type ErrorCode } from '.
 export { inFile, type ErrorLocation } from './schema/errors.js';
 export type { Trace, TraceStep, ToolInfo, ToolParam } from './schema/types.js';
 export { parseTrace, parseReasoningTrace, workflowToTrace, type ReasoningTrace, type WorkflowRecord } from './schema/trace.js';
-export { parseTool, parseCatalog } from './schema/tool.js';
-export { loadDataset, type Dataset } from './schema/dataset.js';
+export { parseTool } from './schema/tool.js';
+export { parseCatalog, readCatalog, type CatalogRead, type ReadCatalogOptions, type SkippedEntry } from './schema/catalog.js';
+export { loadDataset, readCatalogJsonl, type Dataset } from './schema/dataset.js';
 export { parsePredictRequest, parseSearchRequest, type PredictRequestInput, type SearchRequestInput } from './schema/requests.js';
 
 // The learned graph and its snapshot.

@@ -31,7 +31,7 @@ import { storeOptionsFromEnv } from '../store/open-store.js';
 import { runCapabilityEval } from './eval-capability.js';
 import { autoFitFromFlags, serveCommands } from './serve-commands.js';
 import { progressBar } from './progress.js';
-import { DATA_DIR_OPTION, fromFile, ingestSources, parseJson, queryStore, readCatalog, STORE_COMMANDS, storeLabel, usesStore, withLearnedStore, withStore } from './store-commands.js';
+import { DATA_DIR_OPTION, fromFile, ingestSources, parseJson, queryStore, readToolsOption, STORE_COMMANDS, storeLabel, usesStore, withLearnedStore, withStore } from './store-commands.js';
 import { decimalOption, intOption, listOption, listOptionEither, textOrWords } from './options.js';
 import { formatNumber, formatTable } from './table.js';
 import { print, type Command, type OptionSpec, type Values } from './command.js';
@@ -82,8 +82,8 @@ async function learnInMemory(values: Values, options: ToolgraphOptions = {}): Pr
     tg.ingestTraces(learned);
   }
   if (typeof tools === 'string') {
-    const catalog = await readCatalog(tools);
-    await fromFile(tools, () => tg.setTools(catalog));
+    const catalog = await readToolsOption(tools);
+    await fromFile(tools, () => tg.setTools(catalog, { strict: true }));
   }
   if (typeof traces === 'string') {
     const read = await readJsonlFile(traces, (v) => parseTrace(v));
@@ -619,8 +619,8 @@ async function loadService(values: Values): Promise<ToolgraphService> {
   try {
     const tools = values['tools'];
     if (typeof tools === 'string') {
-      const catalog = await readCatalog(tools);
-      await fromFile(tools, () => service.setTools(catalog));
+      const catalog = await readToolsOption(tools);
+      await fromFile(tools, () => service.setTools(catalog, { strict: true }));
     }
   } catch (error) {
     await service.close();

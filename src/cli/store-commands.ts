@@ -7,7 +7,8 @@
 import { existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { toGraphml } from '../graph/graph-export.js';
-import { parseCatalogJsonl, TOOLS_FILE, WORKFLOWS_FILE } from '../schema/dataset.js';
+import { readCatalog, type CatalogRead, type SkippedEntry } from '../schema/catalog.js';
+import { readCatalogJsonl, TOOLS_FILE, WORKFLOWS_FILE } from '../schema/dataset.js';
 import { inFile, isToolgraphError, ToolgraphError, type ErrorLocation } from '../schema/errors.js';
 import { readTextFile } from '../schema/jsonl.js';
 import { parseTrace, parseWorkflowRecord, workflowToTrace } from '../schema/trace.js';
@@ -121,8 +122,8 @@ function workflowTrace(value: unknown): Trace {
 /**
  * The traces of FILE (JSONL/NDJSON, one trace per line; or `.json` holding one trace or an
  * array), or of a dataset folder (workflows.jsonl, and tools.jsonl as a catalogue). A bad line
- * is rejected with its reason, a folder's workflow line as a file's; the good ones are kept. A
- * folder's catalogue is taken whole or not at all, as `tools import` takes one.
+ * is rejected with its reason, a folder's workflow line as a file's, and an unreadable catalogue
+ * line too, as `tools import` skips one; the good ones are kept.
  */
 export async function readTraceSource(path: string, onLine: (done: number, total: number) => void = () => {}): Promise<ReadTraces> {
   if (existsSync(path) && statSync(path).isDirectory()) {
@@ -132,8 +133,11 @@ export async function readTraceSource(path: string, onLine: (done: number, total
       throw new ToolgraphError('NOT_FOUND', `${path}: a folder without ${WORKFLOWS_FILE}; give trace files or a dataset folder`, undefined, { file: path });
     }
     const catalogue = join(path, TOOLS_FILE);
-    const tools = existsSync(catalogue) ? parseCatalogJsonl(await readTextFile(catalogue), catalogue) : [];
-    return { ...readLines(workflows, await readTextFile(workflows), workflowTrace, onLine), tools };
+    const read = existsSync(catalogue) ? readCatalogJsonl(await readTextFile(catalogue), catalogue) : { tools: [], skipped: [] };
+    const lines = readLines(workflows, await readTextFile(workflows), workflowTrace, onLine);
+    // An unreadable catalogue line is rejected as a trace line is: said, and refused by --strict.
+    const unreadTools = read.skipped.map((s) => ({ file: catalogue, line: s.line ?? 0, reason: `INVALID_INPUT: ${s.reason}` }));
+    return { ...lines, rejected: [...lines.rejected, ...unreadTools], tools: read.tools };
   }
   const text = await readTextFile(path);
   if (path.endsWith('.json')) {
@@ -190,22 +194,67 @@ function readLines(file: string, text: string, parse: (value: unknown) => Trace,
 }
 
 /**
- * A catalogue file (`tools import`, `--tools`): JSONL as a dataset's tools.jsonl
- * (parseCatalogJsonl), or JSON. `.jsonl`/`.ndjson` and `.json` say which; under any other name
- * the text does, so that a saved `tools list --json` imports whatever it is called: one JSON
- * catalogue (an array, or `{tools: [...]}`) is JSON; else a text whose first line is a JSON
- * value by itself is JSON lines (one tool on one line is a line), and a bad line is named; else
- * it is JSON, with the JSON parser's error for a pretty-printed file with a mistake.
+ * A catalogue file (`tools import`, `--tools`), read leniently (readCatalog): JSONL as a
+ * dataset's tools.jsonl (readCatalogJsonl), or JSON (an array, a tools/list result, an OpenAPI 3
+ * document). `.jsonl`/`.ndjson` and `.json` say which; under any other name the text does, so
+ * that a saved `tools list --json` imports whatever it is called: one JSON catalogue (an array,
+ * `{tools: [...]}` or `{openapi: ...}`) is JSON; else a text whose first line is a JSON value by
+ * itself is JSON lines (one tool on one line is a line), and a bad line is skipped with its
+ * number; else it is JSON, with the JSON parser's error for a pretty-printed file with a mistake.
+ * Errors name `command` and the file.
  */
-export async function readCatalog(path: string): Promise<unknown> {
+export async function readCatalogFile(path: string, command: string): Promise<CatalogRead> {
   const text = await readTextFile(path);
-  if (path.endsWith('.jsonl') || path.endsWith('.ndjson')) return parseCatalogJsonl(text, path);
-  if (path.endsWith('.json')) return parseJson(text, path);
+  const fromJson = (value: unknown): CatalogRead => atFile(path, () => readCatalog(value));
+  const fromLines = (): CatalogRead => readCatalogJsonl(text, path);
+  if (path.endsWith('.jsonl') || path.endsWith('.ndjson')) return fromLines();
+  if (path.endsWith('.json')) return fromJson(parseJson(text, path));
   const whole = jsonValue(text);
-  if (whole !== undefined && (Array.isArray(whole.value) || (isObject(whole.value) && Object.hasOwn(whole.value, 'tools')))) return whole.value;
+  if (whole !== undefined && (Array.isArray(whole.value) || (isObject(whole.value) && ['tools', 'openapi', 'swagger', 'jsonrpc'].some((k) => Object.hasOwn(whole.value as object, k))))) {
+    return fromJson(whole.value);
+  }
   const first = text.replace(/^\uFEFF/, '').split(/\r?\n/).find((line) => line.trim() !== '');
-  if (first !== undefined && jsonValue(first) !== undefined) return parseCatalogJsonl(text, path);
-  return whole !== undefined ? whole.value : parseJson(text, path);
+  if (first !== undefined && jsonValue(first) !== undefined) return fromLines();
+  return fromJson(whole !== undefined ? whole.value : parseJson(text, path));
+}
+
+/** `fn`, its ToolgraphError said at `file` (schema/errors.ts, inFile): the CLI names the file, not the reader. */
+function atFile<T>(file: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    throw inFile(error, { file });
+  }
+}
+
+/** Where a skipped entry was: `file:line` for JSON lines, `file: tools[3]` for JSON. */
+export function skippedPlace(file: string, entry: SkippedEntry): string {
+  return entry.line !== undefined ? `${file}:${entry.line}` : `${file}: ${entry.at ?? `[${entry.index ?? 0}]`}`;
+}
+
+/** Says each skipped entry of `file` on stderr, after their count. */
+export function reportSkipped(file: string, skipped: readonly SkippedEntry[]): void {
+  if (skipped.length === 0) return;
+  process.stderr.write(`skipped ${skipped.length} unreadable catalogue entr${skipped.length === 1 ? 'y' : 'ies'} of ${file}:\n`);
+  for (const entry of skipped) {
+    // A JSON entry's reason starts with its own path: said once.
+    const reason = entry.at !== undefined && entry.reason.startsWith(entry.at) ? entry.reason.slice(entry.at.length).replace(/^[.:]\s*/, '') : entry.reason;
+    process.stderr.write(`skipped ${skippedPlace(file, entry)}: ${reason}\n`);
+  }
+}
+
+/**
+ * The catalogue of a `--tools FILE` option: read as `tools import` reads one, each unreadable
+ * entry said on stderr and left out; INVALID_INPUT when none can be read.
+ */
+export async function readToolsOption(file: string): Promise<ToolInfo[]> {
+  const read = await readCatalogFile(file, '--tools');
+  if (read.tools.length === 0 && read.skipped.length > 0) {
+    const first = read.skipped[0]!;
+    throw new ToolgraphError('INVALID_INPUT', `--tools: no entry of ${file} could be read (${read.skipped.length} skipped); first: ${skippedPlace(file, first)}: ${first.reason}`);
+  }
+  reportSkipped(file, read.skipped);
+  return read.tools;
 }
 
 function isObject(value: unknown): value is object {
@@ -357,22 +406,39 @@ const ingestCommand: Command = {
 
 const toolsCommand: Command = {
   name: 'tools',
-  summary: 'Import a tool catalogue into the store, or list the stored one.',
-  usage: 'tools import FILE | tools list [--data-dir DIR] [--json]',
+  summary: 'Import a tool catalogue (JSONL, a JSON array, an MCP tools/list result, an OpenAPI 3 document) into the store, or list the stored one.',
+  usage: 'tools import FILE [--strict] | tools list [--data-dir DIR] [--json]',
   example: 'toolgraph tools import mcp-tools-list.json',
   positionals: '[action] [file]',
-  options: { ...DATA_DIR_OPTION, json: { type: 'boolean', help: 'print JSON' } },
+  options: {
+    ...DATA_DIR_OPTION,
+    strict: { type: 'boolean', help: 'import: import nothing if any entry cannot be read (exit 2)' },
+    json: { type: 'boolean', help: 'print JSON' },
+  },
   async run(values, positionals) {
     const [action, file] = positionals;
     if (action === 'import') {
-      if (file === undefined) throw new ToolgraphError('INVALID_INPUT', 'tools import: expected FILE (JSONL, a JSON array, or an MCP tools/list result)');
-      const catalog = await readCatalog(file);
+      if (file === undefined) throw new ToolgraphError('INVALID_INPUT', 'tools import: expected FILE (JSONL, a JSON array, an MCP tools/list result, or an OpenAPI 3 document)');
+      const read = await readCatalogFile(file, 'tools import');
+      const where = (entry: SkippedEntry): string => `${skippedPlace(file, entry)}: ${entry.reason}`;
+      if (values['strict'] === true && read.skipped.length > 0) {
+        throw new ToolgraphError(
+          'INVALID_INPUT',
+          `tools import --strict: ${read.skipped.length} unreadable entr${read.skipped.length === 1 ? 'y' : 'ies'}, nothing imported; first: ${where(read.skipped[0]!)}`,
+          { skipped: read.skipped.slice(0, 100) },
+        );
+      }
+      if (read.tools.length === 0 && read.skipped.length > 0) {
+        throw new ToolgraphError('INVALID_INPUT', `tools import: no entry of ${file} could be read (${read.skipped.length} skipped), nothing imported; first: ${where(read.skipped[0]!)}`);
+      }
       const result = await withStore(values, async (tg) => {
-        const done = await fromFile(file, () => tg.setTools(catalog));
-        return { imported: Array.isArray(catalog) ? catalog.length : (catalog as { tools?: unknown[] }).tools?.length ?? 0, tools: done.tools, added: done.added };
+        const done = await fromFile(file, () => tg.setTools(read.tools, { strict: true }));
+        return { imported: read.tools.length, tools: done.tools, added: done.added };
       });
-      print(values, { ...result, store: storeLabel(values) }, () =>
-        `${formatTable(['imported', 'new', 'catalogue now'], [[result.imported, result.added, result.tools]])}\nstore: ${storeLabel(values)}`,
+      const skipped = read.skipped;
+      reportSkipped(file, skipped);
+      print(values, { ...result, skipped, store: storeLabel(values) }, () =>
+        `${formatTable(['imported', 'new', 'catalogue now', 'skipped'], [[result.imported, result.added, result.tools, skipped.length]])}\nstore: ${storeLabel(values)}`,
       );
       return;
     }

@@ -72,6 +72,38 @@ export function parseJsonlLines<T>(text: string, parseLine: NumberedLineParser<T
   return out;
 }
 
+/** One non-blank line of a JSON Lines text: its 1-based number and its value, or why it is not JSON. */
+export type JsonlLine = { readonly line: number; readonly value: unknown } | { readonly line: number; readonly invalid: string };
+
+/**
+ * Every non-blank line of `text` as JSON, a line that is not JSON kept as such rather than
+ * thrown, for a reader that reports bad lines and goes on. A line past MAX_JSONL_LINE_LENGTH is
+ * still PAYLOAD_TOO_LARGE (`source:line: ...`): the limit refuses the file. BOM and CRLF as
+ * parseJsonlLines.
+ */
+export function jsonlLines(text: string, source: string): JsonlLine[] {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const lines = body.split(/\r?\n/);
+  const out: JsonlLine[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (line.trim() === '') continue;
+    if (line.length > MAX_JSONL_LINE_LENGTH) {
+      throw new ToolgraphError(
+        'PAYLOAD_TOO_LARGE',
+        `${source}:${i + 1}: line too long: ${line.length} characters, the limit is ${MAX_JSONL_LINE_LENGTH}`,
+        { source, line: i + 1 },
+      );
+    }
+    try {
+      out.push({ line: i + 1, value: JSON.parse(line) as unknown });
+    } catch (error) {
+      out.push({ line: i + 1, invalid: `invalid JSON: ${error instanceof Error ? error.message : String(error)}` });
+    }
+  }
+  return out;
+}
+
 function errnoCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : undefined;

@@ -49,10 +49,11 @@ export const expandCapabilityRequestSchema = z.strictObject({ id: z.string().des
 export const traceInputSchema = z.union([reasoningTraceSchema, compactTraceSchema]);
 export const tracesBodySchema = z.union([traceInputSchema, z.array(traceInputSchema)]);
 
-/** PUT /v1/tools, for the OpenAPI document: an array of tools or a tools/list result. */
+/** PUT /v1/tools, for the OpenAPI document: an array of tools, a tools/list result, or an OpenAPI 3 document. */
 export const catalogBodySchema = z.union([
-  z.array(z.record(z.string(), z.unknown())),
-  z.looseObject({ tools: z.array(z.record(z.string(), z.unknown())) }),
+  z.array(z.record(z.string(), z.unknown())).describe('Tools: MCP tools/list entries or dataset tools.jsonl lines, mixed'),
+  z.looseObject({ tools: z.array(z.record(z.string(), z.unknown())) }).describe('An MCP tools/list result'),
+  z.looseObject({ openapi: z.string(), paths: z.record(z.string(), z.unknown()).optional() }).describe('An OpenAPI 3 document: each operation is a tool'),
 ]);
 
 // ---------------------------------------------------------------------------------------------
@@ -197,7 +198,19 @@ export const toolInfoSchema = z.object({
 
 export const toolsResponseSchema = z.object({ tools: z.array(toolInfoSchema) });
 
-export const setToolsResponseSchema = z.object({ tools: z.number(), added: z.number(), version: z.number() });
+export const skippedEntrySchema = z.object({
+  index: z.number().optional().describe('0-based position of the entry in the array, or among the OpenAPI operations'),
+  line: z.number().optional().describe('1-based line of a JSON Lines catalogue'),
+  at: z.string().optional().describe('Path of the entry in the body, e.g. tools[3] or paths["/pets"].get'),
+  reason: z.string().describe('What cannot be read, with the path of the field'),
+});
+
+export const setToolsResponseSchema = z.object({
+  tools: z.number().describe('Entries the catalogue holds now'),
+  added: z.number().describe('Entries of this request the catalogue did not have'),
+  version: z.number(),
+  skipped: z.array(skippedEntrySchema).describe('Entries that could not be read (no usable name, ...), left out while the others were written'),
+});
 
 export const capabilityViewSchema = z.object({
   id: z.string(),

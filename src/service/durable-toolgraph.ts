@@ -32,7 +32,8 @@ import type { SearchResult } from '../recommend/search-tools.js';
 import type { ContributionResult } from '../scoring/contribute-trace.js';
 import type { Capability } from '../schema/capability.js';
 import { ToolgraphError } from '../schema/errors.js';
-import { assertCatalogRoom, parseCatalog, parseTool } from '../schema/tool.js';
+import { assertSomeRead, readCatalogAs } from '../schema/catalog.js';
+import { assertCatalogRoom, parseTool } from '../schema/tool.js';
 import { MAX_CATALOG_TOOLS } from '../schema/limits.js';
 import { parseTraceBatch } from '../schema/trace.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
@@ -50,7 +51,7 @@ import { FIRST_MODEL_OFF_THREAD_FROM } from '../graph/snapshot-thread.js';
 import { parseOpenToolgraphOptions } from '../schema/options.js';
 import { autoFitSettings, type AutoFitOptions } from '../schema/fit-options.js';
 import { BackgroundFit } from './background-fit.js';
-import { Toolgraph, type IngestResult, type RestoredCaches, type ScoreOptions, type SetToolsResult, type ToolgraphStats } from './toolgraph.js';
+import { Toolgraph, type IngestResult, type RestoredCaches, type ScoreOptions, type SetToolsOptions, type SetToolsResult, type ToolgraphStats } from './toolgraph.js';
 
 export interface OpenToolgraphOptions extends OpenStoreOptions {
   /** An already open, migrated store to use instead of opening one; close() closes it too. */
@@ -646,16 +647,17 @@ class DurableToolgraphImpl implements DurableToolgraph {
     if (this.closed !== null) throw new ToolgraphError('INTERNAL', `${action}: the toolgraph is closed`);
   }
 
-  async setTools(input: unknown): Promise<SetToolsResult> {
+  /** As Toolgraph.setTools; resolves once the entries are durable and searchable. */
+  async setTools(input: unknown, options: SetToolsOptions = {}): Promise<SetToolsResult> {
     this.assertOpen('setTools');
-    const tools = parseCatalog(input);
+    const { tools, skipped } = assertSomeRead(readCatalogAs(input, 'setTools', options), 'setTools');
     // Checked here against what this instance has, and again by the store in its transaction
     // against what every instance wrote: a catalogue past the limit is never stored.
     assertCatalogRoom(this.engine.catalogNames(), tools, 'setTools');
     await this.store.putTools(tools, { maxTotal: MAX_CATALOG_TOOLS });
     const result = await this.applying.run(async () => {
       this.shared?.noteTools(tools);
-      return this.engine.putTools(tools);
+      return { ...this.engine.putTools(tools), skipped };
     });
     // Acknowledged once searchable: the next query after the answer sees the new entries.
     await this.engine.modelWithWrites();

@@ -641,11 +641,131 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
       const array = join(dir, 'cat.txt');
       writeFileSync(array, JSON.stringify(listed.trim().split('\n').map((l) => JSON.parse(l) as unknown)));
       expect((await runAsync(['tools', 'import', array, '--data-dir', dataDir])).status).toBe(0);
+      // A line that is not JSON is an entry that cannot be read: skipped and named, or with
+      // --strict the whole file refused.
       const garbled = join(dir, 'cat.data');
       writeFileSync(garbled, `${listed}{not json\n`);
-      const refused = await runAsync(['tools', 'import', garbled, '--data-dir', dataDir]);
+      const badLine = listed.trim().split('\n').length + 1;
+      const skipped = await runAsync(['tools', 'import', garbled, '--data-dir', dataDir]);
+      expect(skipped.status, skipped.stderr).toBe(0);
+      expect(skipped.stderr).toMatch(new RegExp(`^skipped ${garbled.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:${badLine}: invalid JSON`, 'm'));
+      const refused = await runAsync(['tools', 'import', garbled, '--strict', '--data-dir', dataDir]);
       expect(refused.status).toBe(2);
-      expect(refused.stderr).toContain(`toolgraph tools: ${garbled}:${listed.trim().split('\n').length + 1}: INVALID_INPUT: invalid JSON`);
+      expect(refused.stderr).toContain(`INVALID_INPUT: tools import --strict: 1 unreadable entry, nothing imported; first: ${garbled}:${badLine}: invalid JSON`);
+    });
+    // A dozen store commands, each a process: on a loaded machine a minute is not enough.
+  }, 120_000);
+
+  it('imports the catalogues registries publish: the MCP reference servers\' tools/list and an OpenAPI document', async () => {
+    await inTempDir('toolgraph-cli-published-', async (dir) => {
+      const dataDir = join(dir, 'store');
+      const catalogues = `${ROOT}test/fixtures/catalogues`;
+      const mcp = await runAsync(['tools', 'import', `${catalogues}/mcp-reference-servers.tools-list.json`, '--data-dir', dataDir, '--json']);
+      expect(mcp.status, mcp.stderr).toBe(0);
+      expect(JSON.parse(mcp.stdout)).toMatchObject({ imported: 9, added: 9, tools: 9, skipped: [] });
+      const openapi = await runAsync(['tools', 'import', `${catalogues}/petstore-expanded.openapi.json`, '--data-dir', dataDir]);
+      expect(openapi.status, openapi.stderr).toBe(0);
+      expect(openapi.stderr).toBe('');
+      expect(openapi.stdout).toMatch(/imported\s+new\s+catalogue now\s+skipped/);
+      const listed = jsonLines<{ name: string; params: { name: string; type: string }[] }>((await runAsync(['tools', 'list', '--data-dir', dataDir, '--json'])).stdout);
+      expect(listed.map((t) => t.name)).toEqual(expect.arrayContaining(['edit_file', 'git_log', 'book_trip', 'findPets', 'addPet', 'find pet by id', 'deletePet']));
+      expect(listed.find((t) => t.name === 'book_trip')!.params.map((p) => p.type)).toEqual(['Airport', 'Airport', 'Cabin', 'string | null', 'array']);
+    });
+  });
+
+  it('tools import skips an entry it cannot read, says where and why, and imports the rest; --strict imports nothing', async () => {
+    await inTempDir('toolgraph-cli-skipped-', async (dir) => {
+      const dataDir = join(dir, 'store');
+      // As a published registry writes them: lists in category-like fields, type unions, "true".
+      const good = [
+        { name: 'create_issue', description: 'Create an issue', category: ['developer-tools'], server: ['github'], params: [{ name: 'title', type: ['string', 'null'], required: 'true' }] },
+        { name: 'close_issue', description: 'Close an issue', tags: ['issues'] },
+      ];
+      const lines = [JSON.stringify(good[0]), JSON.stringify({ description: 'no name' }), JSON.stringify({ name: '\u200b' }), JSON.stringify(good[1]), JSON.stringify({ name: 'file_\u202eeteled' })];
+      const registry = join(dir, 'registry.jsonl');
+      writeFileSync(registry, `${lines.join('\n')}\n`);
+
+      const strict = await runAsync(['tools', 'import', registry, '--strict', '--data-dir', dataDir]);
+      expect(strict.status).toBe(2);
+      expect(strict.stderr).toContain(`INVALID_INPUT: tools import --strict: 3 unreadable entries, nothing imported; first: ${registry}:2: name: missing, expected string`);
+      expect((await runAsync(['tools', 'list', '--data-dir', dataDir, '--json'])).stdout).toBe('');
+
+      const imported = await runAsync(['tools', 'import', registry, '--data-dir', dataDir]);
+      expect(imported.status, imported.stderr).toBe(0);
+      expect(imported.stderr.trim().split('\n')).toEqual([
+        `skipped 3 unreadable catalogue entries of ${registry}:`,
+        `skipped ${registry}:2: name: missing, expected string`,
+        `skipped ${registry}:3: name: must not be blank (white space, zero-width or format characters only)`,
+        `skipped ${registry}:5: name: must not contain bidirectional control characters (U+202E at 5)`,
+      ]);
+      expect(imported.stdout).toMatch(/^\s*2\s+2\s+2\s+3\s*$/m);
+      const listed = jsonLines<{ name: string; params: { type: string; required: boolean }[] }>((await runAsync(['tools', 'list', '--data-dir', dataDir, '--json'])).stdout);
+      expect(listed.map((t) => t.name)).toEqual(['create_issue', 'close_issue']);
+      expect(listed[0]!.params).toEqual([{ name: 'title', type: 'string | null', description: '', required: true }]);
+
+      // JSON: each skipped entry by its place in the document, in --json too.
+      const array = join(dir, 'registry.json');
+      writeFileSync(array, JSON.stringify({ tools: [good[0], { name: 7 }, good[1]] }));
+      const json = await runAsync(['tools', 'import', array, '--data-dir', dataDir, '--json']);
+      expect(json.status, json.stderr).toBe(0);
+      expect(JSON.parse(json.stdout)).toMatchObject({ imported: 2, added: 0, tools: 2, skipped: [{ index: 1, at: 'tools[1]', reason: 'tools[1].name: expected string, received number' }] });
+      const table = await runAsync(['tools', 'import', array, '--data-dir', dataDir]);
+      expect(table.stderr).toContain(`skipped ${array}: tools[1]: name: expected string, received number`);
+
+      // Nothing readable at all: an error, and nothing written.
+      const hopeless = join(dir, 'hopeless.jsonl');
+      writeFileSync(hopeless, `${JSON.stringify({ name: '' })}\n{oops\n`);
+      const none = await runAsync(['tools', 'import', hopeless, '--data-dir', dataDir]);
+      expect(none.status).toBe(2);
+      expect(none.stderr).toContain(`INVALID_INPUT: tools import: no entry of ${hopeless} could be read (2 skipped), nothing imported; first: ${hopeless}:1: name: must not be empty`);
+      // A limit still refuses the file whole, naming the line.
+      const long = join(dir, 'long.jsonl');
+      writeFileSync(long, `${JSON.stringify(good[1])}\n${JSON.stringify({ name: 'n'.repeat(2_000) })}\n`);
+      const tooLong = await runAsync(['tools', 'import', long, '--data-dir', dataDir]);
+      expect(tooLong.status).toBe(2);
+      expect(tooLong.stderr).toContain(`PAYLOAD_TOO_LARGE: ${long}:2: name: too long: 2000 characters, the limit is 1024`);
+    });
+  });
+
+  it('ingest rejects a trace line that names a tool with bidi controls or invisible characters only, and keeps the others', async () => {
+    await inTempDir('toolgraph-cli-bidi-', async (dir) => {
+      const dataDir = join(dir, 'store');
+      const traces = join(dir, 'traces.jsonl');
+      writeFileSync(traces, [{ id: 't1', tools: ['file_read', 'file_delete'] }, { id: 't2', tools: ['file_read', 'file_\u202eeteled'] }, { id: 't3', tools: ['\u200b', 'file_read'] }, { id: 't4', tools: ['file_read', 'file_write'] }].map((t) => JSON.stringify(t)).join('\n'));
+      const result = await runAsync(['ingest', traces, '--data-dir', dataDir, '--json']);
+      expect(result.status, result.stderr).toBe(0);
+      const summary = JSON.parse(result.stdout) as { ingested: number; rejected: { line: number; reason: string }[] };
+      expect(summary.ingested).toBe(2);
+      expect(summary.rejected.map((r) => [r.line, r.reason])).toEqual([
+        [2, 'INVALID_INPUT: parseTrace: tools[1]: must not contain bidirectional control characters (U+202E at 5)'],
+        [3, 'INVALID_INPUT: parseTrace: tools[0]: must not be blank (white space, zero-width or format characters only)'],
+      ]);
+    });
+  });
+
+  it('evaluates a dataset whose informational fields have another type and whose catalogue has an unreadable line', async () => {
+    await inTempDir('toolgraph-cli-informational-', async (dir) => {
+      const data = join(dir, 'loose');
+      mkdirSync(data);
+      const workflows = readFileSync(join(FIXTURE, 'workflows.jsonl'), 'utf8')
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => ({ ...(JSON.parse(line) as Record<string, unknown>), steps: 'Step 1 search; Step 2 book', orig_split: 3, edges_note: ['x'] }));
+      writeFileSync(join(data, 'workflows.jsonl'), workflows.map((w) => JSON.stringify(w)).join('\n'));
+      writeFileSync(join(data, 'tools.jsonl'), `${readFileSync(join(FIXTURE, 'tools.jsonl'), 'utf8').trimEnd()}\n${JSON.stringify({ description: 'a tool without a name' })}\n`);
+      const lines = readFileSync(join(data, 'tools.jsonl'), 'utf8').trim().split('\n').length;
+      const evaluated = run(['eval', 'search', '--data', data, '--folds', '2', '--json']);
+      expect(evaluated.status, evaluated.stderr).toBe(0);
+      expect(evaluated.stderr).toContain(`warning: ${join(data, 'tools.jsonl')}:${lines}: name: missing, expected string; the entry is skipped`);
+      expect(jsonLines<{ method: string }>(evaluated.stdout).map((l) => l.method)).toContain('toolgraph');
+      // ingest reads the folder alike: the catalogue line is rejected as a trace line would be.
+      const dataDir = join(dir, 'store');
+      const strict = await runAsync(['ingest', data, '--strict', '--data-dir', dataDir]);
+      expect(strict.status).toBe(2);
+      expect(strict.stderr).toContain(`${join(data, 'tools.jsonl')}:${lines}: INVALID_INPUT: name: missing, expected string`);
+      const ingested = await runAsync(['ingest', data, '--data-dir', dataDir, '--json']);
+      expect(ingested.status, ingested.stderr).toBe(0);
+      expect(JSON.parse(ingested.stdout)).toMatchObject({ accepted: workflows.length, rejected: [{ file: join(data, 'tools.jsonl'), line: lines, reason: 'INVALID_INPUT: name: missing, expected string' }] });
     });
   });
 

@@ -161,7 +161,7 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'PUT',
     url: '/v1/tools',
-    summary: 'Add or replace catalogue entries (an array of tools, or an MCP tools/list result). Tools not named are kept.',
+    summary: 'Add or replace catalogue entries (an array of tools, an MCP tools/list result, or an OpenAPI 3 document). Tools not named are kept. An entry that cannot be read is left out and listed in `skipped`; 400 when none can be read.',
     write: true,
     body: { schema: catalogBodySchema, limit: WRITE_BODY_LIMIT },
     response: setToolsResponseSchema,
