@@ -30,19 +30,8 @@ export interface FittedWeights {
   /** Tools for an intent, without context. */
   readonly search: readonly number[];
   /**
-   * Least query coverage (query-coverage.ts) of the best result for a search to count as a
-   * match; below it searchTools answers `no-match`. Absent: any matched word is enough.
-   */
-  readonly noMatchCoverage?: number;
-  /**
-   * Least similarity of the query to the nearest recorded request (query-coverage.ts,
-   * intentSimilarity) for a search to count as a match; below it searchTools answers `no-match`
-   * too. Absent: not asked.
-   */
-  readonly noMatchSimilarity?: number;
-  /**
-   * The no-match rule fitted on held-out in-domain requests (no-match.ts): where present it
-   * decides, and the two floors above are not read.
+   * The no-match rule fitted on held-out in-domain requests (no-match.ts). Absent: a search
+   * matches when a word of it matched.
    */
   readonly noMatch?: NoMatchCalibration;
   /**

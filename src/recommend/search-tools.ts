@@ -158,7 +158,7 @@ function search(
     const fit = coverage(model.text, words, kept, Math.min(kept.length, MATCH_TOOLS), intents);
     if (items.length > k) items.length = k;
     // Measured where a fitted rule reads it (or the fit asks for every reading).
-    const read = model.weights.noMatch !== undefined || model.weights.noMatchSimilarity !== undefined || measureAll;
+    const read = model.weights.noMatch !== undefined || measureAll;
     const similarity = read ? intentSimilarity(model.text, words) : undefined;
     const evidence: MatchEvidence = {
       coverage: fit.best,
@@ -187,20 +187,13 @@ function search(
 
 /**
  * Whether an answer with these readings fits: null when it does, else the hint saying what fell
- * short. A fitted calibration decides where there is one (no-match.ts); weights stored before it
- * carry a floor per reading, read as they were; with neither, an answer fits when a word matched.
+ * short. A fitted calibration decides where there is one (no-match.ts); without one (before a
+ * fit), an answer fits when a word of the request matched.
  */
 function verdict(model: RecommenderModel, e: MatchEvidence, wordsOnly: boolean, unmatched: readonly string[]): string | null {
   const calibration = model.weights.noMatch;
   if (calibration !== undefined) return fits(calibration, e, wordsOnly) ? null : calibratedHint(lowReadings(calibration, e, wordsOnly), e, unmatched);
-  const threshold = model.weights.noMatchCoverage ?? Number.MIN_VALUE;
-  const floor = model.weights.noMatchSimilarity;
-  // Nobody has asked for a tool no recorded request called (a catalogue entry added since, or
-  // never used): a request it covers is expected to resemble none, so the floor does not apply.
-  const unlike = floor !== undefined && e.similarity < floor && !(e.unaskedCoverage > 0 && e.unaskedCoverage >= threshold);
-  if (e.coverage >= threshold && !unlike) return null;
-  if (unlike && e.coverage >= threshold) return `no tool fits: no recorded request resembles this one (similarity ${e.similarity.toFixed(2)}, least ${floor.toFixed(2)})`;
-  return wordsHint(unmatched);
+  return e.coverage > 0 ? null : wordsHint(unmatched);
 }
 
 function wordsHint(unmatched: readonly string[]): string {

@@ -211,7 +211,8 @@ export class BackgroundFit {
       // unless they too call for a fit.
       const { settings, engine } = this.deps;
       if (background && settings !== null) {
-        const stored = await store.getWeights();
+        // Weights this version cannot read are no reason not to fit: they are replaced.
+        const stored = await store.getWeights().catch(() => null);
         if (stored !== null && stored.fit !== undefined && stored.fit.fittedAt !== engine.fittedWeights.fit?.fittedAt) {
           const at = this.dueAt(stored, settings);
           if (at === null || at > this.clock()) {
