@@ -37,8 +37,11 @@ describe.runIf(existsSync(BIN))('errors in the files commands read', () => {
       const badLine = file('bad.jsonl', `${JSON.stringify({ tools: ['a', 'b'] })}\n${JSON.stringify({ tools: 5 })}\n`);
       const notJson = file('notjson.jsonl', 'notjson\n');
       const badJson = file('bad.json', '{"tools": [\n  {"name": "a",}\n]}\n');
-      const badCatalogue = file('cat.json', JSON.stringify([{ name: 'a' }, { name: '' }]));
-      const badCatalogueLines = file('cat.jsonl', `${JSON.stringify({ name: 'a' })}\n${JSON.stringify({ name: 5 })}\n`);
+      // A name given twice refuses a catalogue whole (an entry that cannot be read is skipped, and
+      // refused only under --strict: docs/catalogues.md).
+      const badCatalogue = file('cat.json', JSON.stringify([{ name: 'a' }, { name: 'a', description: 'another' }]));
+      const badCatalogueLines = file('cat.jsonl', `${JSON.stringify({ name: 'a' })}\n${JSON.stringify({ name: 'a', description: 'another' })}\n`);
+      const unreadableLines = file('unreadable.jsonl', `${JSON.stringify({ name: 'a' })}\n${JSON.stringify({ name: 5 })}\n`);
       const unknownTool = file('caps.json', JSON.stringify([{ id: 'c', tools: ['zz'] }]));
       mkdirSync(join(dir, 'empty'));
       const store = ['--data-dir', join(dir, 'store')];
@@ -49,15 +52,16 @@ describe.runIf(existsSync(BIN))('errors in the files commands read', () => {
         [['predict', '--data', 'nope', '--after', 'a'], /^toolgraph predict: .*nope: NOT_FOUND: no such folder$/, 3],
         [['predict', '--traces', badLine, '--after', 'a'], /^toolgraph predict: bad\.jsonl:2: INVALID_INPUT: tools: expected array, received number$/, 2],
         [['search', 'flights', '--traces', notJson], /^toolgraph search: notjson\.jsonl:1: INVALID_INPUT: invalid JSON: /, 2],
-        [['search', 'flights', '--data', FIXTURE, '--tools', badCatalogue], /^toolgraph search: cat\.json: INVALID_INPUT: \[1\]\.name: must not be empty$/, 2],
+        [['search', 'flights', '--data', FIXTURE, '--tools', badCatalogue], /^toolgraph search: cat\.json: INVALID_INPUT: \[1\]\.name: duplicate tool name "a" \(first at \[0\]\)$/, 2],
         [['dag', 'flights', '--data', 'empty'], /^toolgraph dag: .*empty: NOT_FOUND: missing workflows\.jsonl$/, 3],
         [['fit', '--traces', 'nope.jsonl'], /^toolgraph fit: nope\.jsonl: NOT_FOUND: no such file$/, 3],
         [['score', notJson], /^toolgraph score: notjson\.jsonl:1: INVALID_INPUT: invalid JSON: /, 2],
         [['score', badJson], /^toolgraph score: bad\.json:2: INVALID_INPUT: not valid JSON: /, 2],
         [['eval', 'dag', '--data', 'nope'], /^toolgraph eval: nope: NOT_FOUND: no such folder \(--data\)$/, 3],
         [['eval', 'nomatch', '--data', FIXTURE, '--foreign', 'nope'], /^toolgraph eval: nope: NOT_FOUND: no such folder \(--foreign\)$/, 3],
-        [['tools', 'import', badCatalogueLines, ...store], /^toolgraph tools: cat\.jsonl:2: INVALID_INPUT: name: expected string, received number$/, 2],
-        [['tools', 'import', badCatalogue, ...store], /^toolgraph tools: cat\.json: INVALID_INPUT: \[1\]\.name: must not be empty$/, 2],
+        [['tools', 'import', badCatalogueLines, ...store], /^toolgraph tools: cat\.jsonl:2: INVALID_INPUT: duplicate tool name "a" with a different definition \(first at line 1\)$/, 2],
+        [['tools', 'import', badCatalogue, ...store], /^toolgraph tools: cat\.json: INVALID_INPUT: \[1\]\.name: duplicate tool name "a" \(first at \[0\]\)$/, 2],
+        [['tools', 'import', unreadableLines, '--strict', ...store], /^toolgraph tools: INVALID_INPUT: tools import --strict: 1 unreadable entry, nothing imported; first: unreadable\.jsonl:2: name: expected string, received number$/, 2],
         [['capabilities', 'import', badJson, ...store], /^toolgraph capabilities: bad\.json:2: INVALID_INPUT: not valid JSON: /, 2],
         [['capabilities', 'import', unknownTool, ...store], /^toolgraph capabilities: caps\.json: UNKNOWN_TOOL: capability "c" names tool "zz"/, 2],
         [['export', '--out', join('nope', 'graph.json'), ...store], /^toolgraph export: nope\/graph\.json: INVALID_INPUT: cannot write /, 2],

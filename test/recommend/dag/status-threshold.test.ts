@@ -3,7 +3,7 @@ import { ToolGraph } from '../../../src/graph/tool-graph.js';
 import { fitStatusThreshold, MIN_OK_WORKFLOWS, MIN_STATUS_WORKFLOWS, nodeF1, OK_NODE_F1, statusOf, type HeldOutDag } from '../../../src/recommend/dag/status-threshold.js';
 import { suggestDag } from '../../../src/recommend/dag/suggest-dag.js';
 import { fitWeights } from '../../../src/recommend/fit-weights.js';
-import { buildModel, PRIOR_WEIGHTS } from '../../../src/recommend/model.js';
+import { buildModel, EXPERT_WEIGHTS } from '../../../src/recommend/model.js';
 import { Toolgraph } from '../../../src/service/toolgraph.js';
 import { expectCode } from '../../helpers/expect-code.js';
 import type { ToolInfo } from '../../../src/schema/types.js';
@@ -88,19 +88,21 @@ describe('the fitted ok threshold in suggestDag', () => {
     for (const t of catalog) g.addTool(t.name);
     for (const t of traces()) g.ingest(t);
     const intent = 'find and book a flight to Rome';
-    const plain = suggestDag(buildModel(g, tools), { intent });
+    // Every signal counting (the product of experts), as a fitted ranker's.
+    const plain = suggestDag(buildModel(g, tools, EXPERT_WEIGHTS), { intent });
     expect(plain.status).toBe('ok');
     const above = { threshold: Math.min(1, plain.confidence + 0.01), target: 0.8, nodeF1: 0.85, share: 0.5 };
-    const strict = suggestDag(buildModel(g, tools, { ...PRIOR_WEIGHTS, dagStatus: above }), { intent });
+    const strict = suggestDag(buildModel(g, tools, { ...EXPERT_WEIGHTS, dagStatus: above }), { intent });
     expect(strict.status).toBe('warn');
     expect(strict.warnings.some((w) => w.includes('node-F1 0.8'))).toBe(true);
-    expect(suggestDag(buildModel(g, tools, { ...PRIOR_WEIGHTS, dagStatus: above }), { intent, thresholds: { warn: 0.6 } }).status).toBe('ok');
+    expect(suggestDag(buildModel(g, tools, { ...EXPERT_WEIGHTS, dagStatus: above }), { intent, thresholds: { warn: 0.6 } }).status).toBe('ok');
     const below = { ...above, threshold: Math.max(0.5, plain.confidence - 0.01) };
-    expect(suggestDag(buildModel(g, tools, { ...PRIOR_WEIGHTS, dagStatus: below }), { intent }).status).toBe('ok');
+    expect(suggestDag(buildModel(g, tools, { ...EXPERT_WEIGHTS, dagStatus: below }), { intent }).status).toBe('ok');
   });
 
   it('reaches the facade: a request without its own warn threshold gets the fitted one', () => {
     const tg = new Toolgraph();
+    tg.setWeights(EXPERT_WEIGHTS);
     tg.setTools(catalog);
     tg.ingest(traces().map((t) => ({ id: t.id, intent: t.intent, tools: t.steps.map((x) => x.tool) })));
     const intent = 'find and book a flight to Rome';
@@ -109,7 +111,7 @@ describe('the fitted ok threshold in suggestDag', () => {
     expect(plain.confidence).toBeGreaterThan(0.5);
     expect(plain.confidence).toBeLessThan(0.65);
     expect(plain.status).toBe('warn');
-    const fitted = (threshold: number) => ({ ...PRIOR_WEIGHTS, dagStatus: { threshold, target: 0.8, nodeF1: 0.85, share: 0.5 } });
+    const fitted = (threshold: number) => ({ ...EXPERT_WEIGHTS, dagStatus: { threshold, target: 0.8, nodeF1: 0.85, share: 0.5 } });
     tg.setWeights(fitted(0.5));
     tg.rebuild();
     expect(tg.suggestDag({ intent }).status).toBe('ok');
