@@ -524,7 +524,7 @@ const scoreCommand: Command = {
     embedder: {
       type: 'string',
       value: 'SPEC',
-      help: 'hashed, none, transformers:DIR or openai:URL (README, Embedders); default $TOOLGRAPH_EMBEDDER, else hashed',
+      help: 'hashed, none, transformers:DIR or openai:URL (docs/library.md, Embedders); default $TOOLGRAPH_EMBEDDER, else hashed',
     },
     json: { type: 'boolean', help: 'one JSON line per trace: the full breakdown' },
   },
