@@ -133,12 +133,24 @@ export const TOKENIZER_VERSION = 'tokenize-1';
  * `tokenize('getHTTPResponse of users')` is `['get', 'http', 'respons', 'gethttprespons', 'user']`.
  */
 export function tokenize(text: string): string[] {
+  const known = MEMO.get(text);
+  if (known !== undefined) return known.slice();
   const words: string[] = [];
   rawWords(text, words);
   const out: string[] = [];
   normalise(words, out);
+  if (MEMO.size >= MEMO_SIZE) MEMO.clear();
+  MEMO.set(text, out.slice());
   return out;
 }
+
+/**
+ * The tokens of texts tokenised lately: the same request is tokenised by every model that reads
+ * it (a fit reads each recorded intent in a dozen fold models, a DAG suggestion each clause in
+ * several searches), and tokenize is pure. Bounded: emptied when full. Callers get copies.
+ */
+const MEMO = new Map<string, readonly string[]>();
+const MEMO_SIZE = 20_000;
 
 /**
  * `tokenize`, grouped by the word of `text` each token came from: an identifier such as
