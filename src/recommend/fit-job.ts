@@ -15,6 +15,9 @@ import type { ToolInfo, Trace } from '../schema/types.js';
 import { hashedTextEmbedding, type TextEmbedding } from '../text/text-embedding.js';
 import { fitWeights, type FitOptions, type FitReport } from './fit-weights.js';
 
+/** Query vectors a fit's hashed embedding keeps: more than a fit's sampled intents. */
+const FIT_QUERY_WINDOW = 100_000;
+
 export type EmbeddingSpec =
   | { readonly kind: 'none' }
   | { readonly kind: 'hashed' }
@@ -39,7 +42,8 @@ export interface FitJob {
 /** The TextEmbedding an EmbeddingSpec describes. */
 export function specEmbedding(spec: EmbeddingSpec): TextEmbedding | null {
   if (spec.kind === 'none') return null;
-  if (spec.kind === 'hashed') return hashedTextEmbedding();
+  // Every recorded intent's vector kept for the fit's life: each is asked of several fold models.
+  if (spec.kind === 'hashed') return hashedTextEmbedding({}, FIT_QUERY_WINDOW);
   const tools = new Map(spec.tools);
   const queries = new Map(spec.queries);
   return {

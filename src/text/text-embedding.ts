@@ -35,8 +35,10 @@ class VectorMemory {
   readonly tools = new Map<string, Float32Array>();
   readonly queries = new Map<string, Float32Array>();
 
+  constructor(private readonly window = QUERY_WINDOW) {}
+
   rememberQuery(text: string, vector: Float32Array): void {
-    if (this.queries.size >= QUERY_WINDOW) this.queries.delete(this.queries.keys().next().value!);
+    if (this.queries.size >= this.window) this.queries.delete(this.queries.keys().next().value!);
     this.queries.set(text, vector);
   }
 
@@ -46,9 +48,13 @@ class VectorMemory {
   }
 }
 
-/** The built-in hashed embedder, computed on demand (microseconds per text). */
-export function hashedTextEmbedding(options: HashedEmbedderOptions = {}): TextEmbedding {
-  const memory = new VectorMemory();
+/**
+ * The built-in hashed embedder, computed on demand (microseconds per text). `queryWindow`: query
+ * vectors kept (default QUERY_WINDOW); a fit, which asks each recorded intent of several fold
+ * models, keeps them all.
+ */
+export function hashedTextEmbedding(options: HashedEmbedderOptions = {}, queryWindow = QUERY_WINDOW): TextEmbedding {
+  const memory = new VectorMemory(queryWindow);
   const probe = hashedEmbedding('', options);
   return {
     dimensions: probe.length,
