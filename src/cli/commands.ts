@@ -5,11 +5,11 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runBench, BENCH_CASES } from '../../bench/perf/run-bench.js';
-import { evaluateDag } from '../../bench/eval/dag-eval.js';
-import { evaluateNoMatch, type NoMatchResult } from '../../bench/eval/nomatch-eval.js';
-import { evaluateNext, evaluateSearch } from '../../bench/eval/run-eval.js';
-import { evaluateSearchContext } from '../../bench/eval/search-context.js';
-import { ALTERNATIVES, evaluateFeedback, type AlternativeRule } from '../../bench/eval/feedback-eval.js';
+import { evaluateDag } from '../eval/dag-eval.js';
+import { evaluateNoMatch, type NoMatchResult } from '../eval/nomatch-eval.js';
+import { evaluateNext, evaluateSearch } from '../eval/run-eval.js';
+import { evaluateSearchContext } from '../eval/search-context.js';
+import { ALTERNATIVES, evaluateFeedback, type AlternativeRule } from '../eval/feedback-eval.js';
 import { readDataset } from './read-dataset.js';
 import { ToolgraphError } from '../schema/errors.js';
 import { readJsonlFile, readTextFile } from '../schema/jsonl.js';
@@ -225,7 +225,7 @@ const evalCommand: Command = {
   },
 };
 
-/** `eval feedback`: the drift replay of bench/eval/feedback-eval.ts, one row per phase and method. */
+/** `eval feedback`: the drift replay of src/eval/feedback-eval.ts, one row per phase and method. */
 async function runFeedbackEval(values: Values, data: string): Promise<void> {
   const seed = intOption(values, 'seed', 42, 0);
   const alternative = (values['alternative'] ?? 'runner-up') as AlternativeRule;

@@ -1,8 +1,8 @@
 /**
- * `toolgraph eval capability`: the capability evaluation (bench/eval/capability-eval.ts) over one
+ * `toolgraph eval capability`: the capability evaluation (src/eval/capability-eval.ts) over one
  * or more dataset folders, as a table or one JSON line per method.
  */
-import { evaluateCapabilities } from '../../bench/eval/capability-eval.js';
+import { evaluateCapabilities } from '../eval/capability-eval.js';
 import { readDataset } from './read-dataset.js';
 import { progressBar } from './progress.js';
 import { formatTable } from './table.js';

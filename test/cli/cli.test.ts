@@ -196,7 +196,7 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
 
   it('with --cold-tools, asks only the test requests that name a held-out tool, and marks the lines', async () => {
     const { loadDataset } = await import('../../src/schema/dataset.js');
-    const { isColdTool } = await import('../../bench/eval/splits.js');
+    const { isColdTool } = await import('../../src/eval/splits.js');
     const dataset = await loadDataset(`${ROOT}samples/nestful`);
     const asked = dataset.workflows.filter((w) => w.split === 'test' && w.intent !== '' && w.tools.some(isColdTool));
     expect(asked.length).toBeGreaterThan(0);
@@ -305,7 +305,7 @@ describe.runIf(existsSync(BIN))('toolgraph CLI', () => {
   });
   it('evaluates on a held-out quarter of train with --validation, never on test, and marks the lines', async () => {
     const { loadDataset } = await import('../../src/schema/dataset.js');
-    const { splitsOf } = await import('../../bench/eval/splits.js');
+    const { splitsOf } = await import('../../src/eval/splits.js');
     const dataset = await loadDataset(`${ROOT}samples/nestful`);
     const heldOut = splitsOf(dataset.workflows, { validation: true })[0]!.test.filter((w) => w.intent !== '');
     expect(heldOut.every((w) => w.split === 'train')).toBe(true);
