@@ -1,13 +1,14 @@
 /**
  * The `toolgraph` argument parser: a commander program built generically from the declarative
- * command table (commands.ts), so adding a command is adding a table entry.
+ * command table (commands.ts), so adding a command is adding a table entry. Building it reads
+ * the descriptors only; a command's implementation is loaded by its `run`.
  *
  * Each table entry becomes a subcommand with its options (`type: 'string'` takes a value,
  * `'boolean'` is a flag, a name starting with `no-` is a flag too), its usage line, its summary,
  * and its example at the end of its `--help`. Words after the command that are not options reach
  * `run` as positionals (`eval next`, `score FILE`), as many as the command declares
- * (`positionals`; none by default, and more is bad usage), and `run` receives the same values
- * object as before: option name -> string | true | undefined, `--no-x` as `'no-x': true`.
+ * (`positionals`; none by default, and more is bad usage), and `run` receives the values object
+ * (option name -> string | true | undefined, `--no-x` as `'no-x': true`) and the output to write to.
  *
  * Exit codes: 0 success (and --help, --version); 2 bad usage (unknown command or option, missing
  * option value) or INVALID_INPUT and the other input codes; 3 NOT_FOUND; 1 INTERNAL, an
@@ -15,19 +16,11 @@
  */
 import { Command as Program, CommanderError, Option } from 'commander';
 import { ToolgraphError, type ErrorCode } from '../schema/errors.js';
-import type { Command, Values } from './command.js';
+import { PROCESS_OUTPUT, type CliOutput, type Command, type Values } from './command.js';
+
+export type { CliOutput } from './command.js';
 
 export const EXIT = { ok: 0, internal: 1, usage: 2, notFound: 3 } as const;
-
-export interface CliOutput {
-  out(text: string): void;
-  err(text: string): void;
-}
-
-export const PROCESS_OUTPUT: CliOutput = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-};
 
 /** How to read one table option back from commander's parsed options. */
 interface OptionBinding {
@@ -96,7 +89,7 @@ function subcommand(program: Program, command: Command, output: CliOutput, setCo
   sub.action(async (...args: unknown[]) => {
     const cmd = args[args.length - 1] as Program;
     try {
-      await command.run(valuesOf(cmd.opts(), bindings), cmd.args);
+      await command.run(valuesOf(cmd.opts(), bindings), cmd.args, output);
       setCode(EXIT.ok);
     } catch (error) {
       if (error instanceof ToolgraphError) {
