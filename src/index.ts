@@ -4,7 +4,7 @@
  */
 
 // The facade most callers want.
-export { Toolgraph, type IngestResult, type RestoredCaches, type ToolgraphOptions } from './service/toolgraph.js';
+export { Toolgraph, type IngestResult, type RestoredCaches, type SetToolsOptions, type SetToolsResult, type ToolgraphOptions } from './service/toolgraph.js';
 // The durable service over a store (PGlite folder or PostgreSQL), and the service contract.
 export { openToolgraph, type DurableToolgraph, type OpenToolgraphOptions, type OpenReport } from './service/durable-toolgraph.js';
 export type { ToolgraphService } from './service/service.js';
@@ -15,10 +15,12 @@ export { exportGraph, toGraphml, type ExportedGraph } from './graph/graph-export
 
 // Errors and boundary types.
 export { ToolgraphError, ERROR_CODES, isToolgraphError, type ErrorCode } from './schema/errors.js';
+export { inFile, type ErrorLocation } from './schema/errors.js';
 export type { Trace, TraceStep, ToolInfo, ToolParam } from './schema/types.js';
 export { parseTrace, parseReasoningTrace, workflowToTrace, type ReasoningTrace, type WorkflowRecord } from './schema/trace.js';
-export { parseTool, parseCatalog } from './schema/tool.js';
-export { loadDataset, type Dataset } from './schema/dataset.js';
+export { parseTool } from './schema/tool.js';
+export { parseCatalog, readCatalog, type CatalogRead, type ReadCatalogOptions, type SkippedEntry } from './schema/catalog.js';
+export { loadDataset, readCatalogJsonl, type Dataset } from './schema/dataset.js';
 export { parsePredictRequest, parseSearchRequest, type PredictRequestInput, type SearchRequestInput } from './schema/requests.js';
 
 // The learned graph and its snapshot.
@@ -36,6 +38,8 @@ export { buildModel, PRIOR_WEIGHTS, type FittedWeights, type RecommenderModel } 
 export { predictNext, type Prediction, type PredictRequest, type RankedTool, type Profile } from './recommend/predict-next.js';
 export { searchTools, type SearchRequest, type SearchResult, type SearchItem } from './recommend/search-tools.js';
 export { fitWeights, type FitOptions, type FitReport } from './recommend/fit-weights.js';
+export { EMPTY_HINT } from './recommend/empty-store.js';
+export { OK_NODE_F1, type DagStatusCalibration } from './recommend/dag/status-threshold.js';
 export { SIGNALS, type SignalName, type SignalBreakdown } from './recommend/features.js';
 
 // Spectral co-clustering of tools x capabilities (spec 003 section 4).

@@ -14,6 +14,8 @@
  *  - ingest-durable, cold-start: the durable service on PGlite (durable-bench.ts).
  *  - http:     POST /v1/predict under autocannon against the real server, alone and while traces
  *              are posted; counts that no acknowledged trace is lost (http-bench.ts).
+ *  - fit, predict-during-fit: a fit of UltraTool's size on the worker, and predictions while a
+ *              fit runs (fit-bench.ts).
  * Single-threaded: Node runs the JavaScript on one core.
  */
 import louvainModule from 'graphology-communities-louvain';
@@ -33,13 +35,14 @@ import { httpBench } from './http-bench.js';
 import { modelRebuildBench } from './model-rebuild-bench.js';
 import { scoreBench } from './score-bench.js';
 import { spectralBench } from './spectral-bench.js';
+import { fitBench, predictDuringFitBench } from './fit-bench.js';
 
 // CommonJS packages typed with `export default`: under NodeNext the default import is
 // module.exports itself, which TypeScript types as the namespace.
 const pagerankReference = ('default' in pagerankModule ? pagerankModule.default : pagerankModule) as typeof pagerankModule.default;
 const louvain = ('default' in louvainModule ? louvainModule.default : louvainModule) as typeof louvainModule.default;
 
-export const BENCH_CASES = ['ingest', 'rebuild', 'model-rebuild', 'predict', 'search', 'dag', 'spectral', 'score', 'ingest-durable', 'cold-start', 'http'] as const;
+export const BENCH_CASES = ['ingest', 'rebuild', 'model-rebuild', 'predict', 'search', 'dag', 'spectral', 'score', 'ingest-durable', 'cold-start', 'http', 'fit', 'predict-during-fit'] as const;
 export type BenchCase = (typeof BENCH_CASES)[number];
 
 export interface BenchOptions {
@@ -280,6 +283,11 @@ async function runCase(name: BenchCase, options: BenchOptions): Promise<Record<s
     case 'spectral':
       // The co-clustering case has its own size: spec'd as 10,000 tools x 1,000 capabilities.
       return spectralBench({ seed: options.seed });
+    case 'fit':
+      // Its own size too: UltraTool's (260 tools, 3,000 traces).
+      return fitBench(options);
+    case 'predict-during-fit':
+      return predictDuringFitBench(options);
   }
 }
 

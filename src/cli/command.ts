@@ -26,11 +26,25 @@ export const PROCESS_OUTPUT: CliOutput = {
   err: (text) => process.stderr.write(text),
 };
 
+/** A command's summary and details as its `help` builds them from tables. */
+export interface CommandHelp {
+  readonly summary?: string;
+  readonly details?: string;
+}
+
 export interface Command {
   readonly name: string;
   readonly summary: string;
   readonly usage: string;
   readonly example: string;
+  /** More of `--help` before the example, such as what a server offers (derived from its tables). */
+  readonly details?: string;
+  /**
+   * A summary and details built from tables too heavy to load for every command line (the HTTP
+   * routes, the MCP tools): loaded only when a help is shown, and shown instead of `summary`
+   * and `details`.
+   */
+  help?(): Promise<CommandHelp>;
   readonly options: Readonly<Record<string, OptionSpec>>;
   /**
    * The words the command takes after its name, as commander arguments (`'[task]'`,

@@ -1,7 +1,8 @@
 /**
  * The CLI's command table: what each command is called, says, takes and shows in its help. A
  * descriptor is data alone; its `run` loads the command's module by dynamic import when the
- * command runs, so `toolgraph --help` (and any one command) loads no other command's code.
+ * command runs, so any one command loads no other command's code. `serve` and `mcp` list what
+ * they offer from the servers' tables (serve-help.ts), loaded by their `help` only for a help.
  */
 import type { CliOutput, Command, Values } from './command.js';
 import { EVAL_TASK_NAMES } from './eval-tasks.js';
@@ -101,7 +102,7 @@ const score: Command = {
 
 const evaluate: Command = {
   name: 'eval',
-  summary: 'Evaluate next-tool prediction, tool search, no-match, DAG suggestion, feedback or capability ranking on public data, beside the baselines.',
+  summary: "Evaluate next-tool prediction, tool search, no-match, DAG suggestion, feedback, capability ranking or a store's answers as its traffic grows (online) on public data, beside the baselines.",
   usage: `eval <${EVAL_TASK_NAMES.join('|')}> --data DIR [--foreign DIR2] [--folds K] [--no-intent] [--context] [--cold-tools] [--validation] [--json]`,
   example: 'toolgraph eval next --data ../shared/data/ultratool',
   positionals: '[task]',
@@ -137,11 +138,15 @@ const ingest: Command = {
 
 const tools: Command = {
   name: 'tools',
-  summary: 'Import a tool catalogue into the store, or list the stored one.',
-  usage: 'tools import FILE | tools list [--data-dir DIR] [--json]',
+  summary: 'Import a tool catalogue (JSONL, a JSON array, an MCP tools/list result, an OpenAPI 3 document) into the store, or list the stored one.',
+  usage: 'tools import FILE [--strict] | tools list [--data-dir DIR] [--json]',
   example: 'toolgraph tools import mcp-tools-list.json',
   positionals: '[action] [file]',
-  options: { ...DATA_DIR_OPTION, json: { type: 'boolean', help: 'print JSON' } },
+  options: {
+    ...DATA_DIR_OPTION,
+    strict: { type: 'boolean', help: 'import: import nothing if any entry cannot be read (exit 2)' },
+    json: { type: 'boolean', help: 'print JSON' },
+  },
   run: lazy(async () => (await import('./store-commands.js')).runTools),
 };
 
@@ -191,7 +196,8 @@ const exportGraph: Command = {
 const serve: Command = {
   name: 'serve',
   summary: 'HTTP service: JSON API under /v1, /healthz, /metrics, and the MCP server at /mcp.',
-  usage: 'serve [--data-dir DIR | --data DIR | --traces FILE] [--tools FILE] [--port N] [--host H] [--log-level L] [--allow-origin O,...] [--rebuild-delay MS] [--learn-capabilities]',
+  help: async () => (await import('./serve-help.js')).serveHelp(),
+  usage: 'serve [--data-dir DIR | --data DIR | --traces FILE] [--tools FILE] [--port N] [--host H] [--log-level L] [--allow-origin O,...] [--rebuild-delay MS] [--learn-capabilities] [--no-auto-fit | --fit-first-at N --fit-growth X --fit-interval MS --fit-idle MS]',
   example: 'TOOLGRAPH_TOKEN=secret toolgraph serve --port 8080',
   options: {
     ...SERVICE_SOURCE_OPTIONS,
@@ -208,8 +214,9 @@ const serve: Command = {
 
 const mcp: Command = {
   name: 'mcp',
-  summary: 'MCP server over stdio: predict_next_tool, search_tools, suggest_dag, record_trace, score_trace.',
-  usage: 'mcp [--data-dir DIR | --data DIR | --traces FILE] [--tools FILE] [--rebuild-delay MS] [--learn-capabilities]',
+  summary: 'MCP server over stdio.',
+  help: async () => (await import('./serve-help.js')).mcpHelp(),
+  usage: 'mcp [--data-dir DIR | --data DIR | --traces FILE] [--tools FILE] [--rebuild-delay MS] [--learn-capabilities] [--no-auto-fit | --fit-first-at N --fit-growth X --fit-interval MS --fit-idle MS]',
   example: 'toolgraph mcp',
   options: SERVICE_SOURCE_OPTIONS,
   run: lazy(async () => (await import('./serve-commands.js')).runMcp),

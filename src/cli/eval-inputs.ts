@@ -8,17 +8,17 @@ import { ToolgraphError } from '../schema/errors.js';
 import type { Values } from './command.js';
 import { intOption } from './options.js';
 
-/** Dataset folders under DIR: DIR itself if it has workflows.jsonl, else its children that do. */
-export function datasetDirs(dir: string): string[] {
+/** Dataset folders under DIR: DIR itself if it has workflows.jsonl, else its children that do. `option`: where DIR was given. */
+export function datasetDirs(dir: string, option = 'data'): string[] {
   if (existsSync(join(dir, 'workflows.jsonl'))) return [dir];
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new ToolgraphError('NOT_FOUND', `--data: no such folder '${dir}'`);
+    throw new ToolgraphError('NOT_FOUND', `${dir}: no such folder (--${option})`, undefined, { file: dir });
   }
   const children = readdirSync(dir)
     .map((name) => join(dir, name))
     .filter((path) => existsSync(join(path, 'workflows.jsonl')))
     .sort();
-  if (children.length === 0) throw new ToolgraphError('NOT_FOUND', `--data: no workflows.jsonl in '${dir}' or its subfolders`);
+  if (children.length === 0) throw new ToolgraphError('NOT_FOUND', `${dir}: no workflows.jsonl in it or its subfolders (--${option})`, undefined, { file: dir });
   return children;
 }
 

@@ -14,7 +14,7 @@ import { formatTable } from './table.js';
 async function runNoMatch(values: Values, data: string, io: CliOutput): Promise<void> {
   if (typeof values['foreign'] !== 'string') throw new ToolgraphError('INVALID_INPUT', 'eval nomatch: --foreign DIR2 is required');
   const seed = intOption(values, 'seed', 42, 0);
-  const foreign = await Promise.all(datasetDirs(values['foreign']).map((dir) => readDataset(dir, io)));
+  const foreign = await Promise.all(datasetDirs(values['foreign'], 'foreign').map((dir) => readDataset(dir, io)));
   const rows: NoMatchResult[] = [];
   for (const dir of datasetDirs(data)) {
     const dataset = await readDataset(dir, io);

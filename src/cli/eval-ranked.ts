@@ -72,5 +72,5 @@ export const DAG_TASK = rankingTask({
   name: 'dag',
   evaluate: (dataset, options) => evaluateDag(dataset, options),
   nothing: () => 'test workflow with two tools or more',
-  metrics: () => ['n', 'nodeF1', 'edgeF1', 'nodePrecision', 'nodeRecall', 'edgePrecision', 'edgeRecall', 'meanNodes', 'okShare', 'okNodeF1', 'rejectShare', 'rejectNodeF1', 'stepLoss', 'stepBrier'],
+  metrics: () => ['n', 'nodeF1', 'edgeF1', 'nodePrecision', 'nodeRecall', 'edgePrecision', 'edgeRecall', 'meanNodes', 'okShare', 'okNodeF1', 'warnShare', 'warnNodeF1', 'rejectShare', 'rejectNodeF1', 'notOkNodeF1', 'stepLoss', 'stepBrier'],
 });

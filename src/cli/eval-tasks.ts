@@ -18,6 +18,7 @@ export const EVAL_TASKS: Readonly<Record<string, () => Promise<EvalTask>>> = {
   dag: async () => (await import('./eval-ranked.js')).DAG_TASK,
   feedback: async () => (await import('./eval-feedback.js')).FEEDBACK_TASK,
   capability: async () => (await import('./eval-capability.js')).CAPABILITY_TASK,
+  online: async () => (await import('./eval-online.js')).ONLINE_TASK,
 };
 
 export const EVAL_TASK_NAMES: readonly string[] = Object.keys(EVAL_TASKS);

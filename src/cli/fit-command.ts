@@ -2,6 +2,7 @@
  * `toolgraph fit`: fits the default profile's weights on recorded traces (learning to rank),
  * from the store (and stores them) or in memory, and prints them with what the fit measured.
  */
+import { DAG_DEFAULTS } from '../recommend/dag/suggest-dag.js';
 import { SIGNALS } from '../recommend/features.js';
 import type { FitReport } from '../recommend/fit-weights.js';
 import { coverageLevel, NO_MATCH_QUANTILE } from '../recommend/no-match.js';
@@ -35,6 +36,7 @@ export async function runFit(values: Values, _positionals: readonly string[], io
       ),
       '',
       stepCalibrationLine(report.steps),
+      dagStatusLine(report.status),
       noMatchLine(report.noMatch),
     ].join('\n'),
   );
@@ -59,6 +61,16 @@ function stepCalibrationLine(r: FitReport['steps']): string {
   if (c === null) return `workflow steps: not calibrated (${seen}; too few)`;
   const range = `${c.value[0]!.toFixed(3)}-${c.value[c.value.length - 1]!.toFixed(3)}`;
   return `workflow steps: calibrated on ${seen}: ${c.value.length} levels, ${range}; cross-entropy ${r.lossBefore.toFixed(3)} -> ${r.lossAfter.toFixed(3)}`;
+}
+
+/** The `ok` threshold of a DAG's confidence and what the held-out workflows on each side of it scored. */
+function dagStatusLine(r: FitReport['status']): string {
+  const c = r.calibration;
+  const seen = `${r.workflows} held-out workflows, ${r.noMatch} of them no-match`;
+  if (c === null) return `DAG status: ok from confidence ${DAG_DEFAULTS.warn} (spec 003; ${seen}; too few to fit)`;
+  const sides = `node-F1 ${r.okNodeF1.toFixed(3)} over ${r.okWorkflows} ok, ${r.otherNodeF1.toFixed(3)} over the other ${r.otherWorkflows}`;
+  if (c.share === 0) return `DAG status: no workflow is ok: none reached node-F1 ${c.target} (${seen})`;
+  return `DAG status: ok from confidence ${c.threshold.toFixed(3)}, where held-out workflows reach node-F1 ${c.target} (${seen}; ${sides})`;
 }
 
 /** `fit --data / --traces`: as the store's fit, INVALID_INPUT when no trace succeeded (the weights would be the prior's, marked fitted). */

@@ -10,7 +10,7 @@ import { Toolgraph, type ToolgraphOptions } from '../service/toolgraph.js';
 import type { CliOutput, Values } from './command.js';
 import { intOption } from './options.js';
 import { readDataset } from './read-dataset.js';
-import { readCatalog } from './input-files.js';
+import { fromFile, readToolsOption } from './input-files.js';
 
 /** Builds an in-memory Toolgraph from --data / --traces / --tools, fitted on what it learned. */
 export async function loadToolgraph(values: Values, io: CliOutput, options: ToolgraphOptions = {}): Promise<Toolgraph> {
@@ -36,7 +36,10 @@ export async function learnInMemory(values: Values, io: CliOutput, options: Tool
     learned = dataset.workflows.map(workflowToTrace);
     tg.ingestTraces(learned);
   }
-  if (typeof tools === 'string') tg.setTools(await readCatalog(tools));
+  if (typeof tools === 'string') {
+    const catalog = await readToolsOption(tools, io);
+    await fromFile(tools, () => tg.setTools(catalog, { strict: true }));
+  }
   if (typeof traces === 'string') {
     const read = await readJsonlFile(traces, (v) => parseTrace(v));
     tg.ingestTraces(read);

@@ -1,22 +1,25 @@
 /**
  * The `toolgraph` argument parser: a commander program built generically from the declarative
  * command table (commands.ts), so adding a command is adding a table entry. Building it reads
- * the descriptors only; a command's implementation is loaded by its `run`.
+ * the descriptors only; a command's implementation is loaded by its `run`, and the help it builds
+ * from tables (serve's, mcp's) by its `help` when a help is printed.
  *
  * Each table entry becomes a subcommand with its options (`type: 'string'` takes a value,
  * `'boolean'` is a flag, a name starting with `no-` is a flag too), its usage line, its summary,
- * and its example at the end of its `--help`. Words after the command that are not options reach
+ * and its details and example at the end of its `--help`. Words after the command that are not options reach
  * `run` as positionals (`eval next`, `score FILE`), as many as the command declares
  * (`positionals`; none by default, and more is bad usage), and `run` receives the values object
  * (option name -> string | true | undefined, `--no-x` as `'no-x': true`) and the output to write to.
  *
  * Exit codes: 0 success (and --help, --version); 2 bad usage (unknown command or option, missing
  * option value) or INVALID_INPUT and the other input codes; 3 NOT_FOUND; 1 INTERNAL, an
- * EMBEDDER_FAILED, or any other error. Errors go to stderr as `toolgraph <command>: CODE: message`.
+ * EMBEDDER_FAILED, or any other error. Errors go to stderr as `toolgraph <command>: [file[:line]: ]CODE:
+ * what is wrong` (error-text.ts).
  */
 import { Command as Program, CommanderError, Option } from 'commander';
 import { ToolgraphError, type ErrorCode } from '../schema/errors.js';
 import { PROCESS_OUTPUT, type CliOutput, type Command, type Values } from './command.js';
+import { errorText } from './error-text.js';
 
 export type { CliOutput } from './command.js';
 
@@ -73,7 +76,7 @@ function subcommand(program: Program, command: Command, output: CliOutput, setCo
     .usage(usage)
     .allowExcessArguments(false)
     .showHelpAfterError(`Run \`toolgraph ${command.name} --help\` for its options and an example.`)
-    .addHelpText('after', `\nExample:\n  ${command.example}`);
+    .addHelpText('after', `${command.details !== undefined ? `\n${command.details}\n` : ''}\nExample:\n  ${command.example}`);
   sub.configureOutput({ outputError: (text) => errorWriter(`toolgraph ${command.name}`, output)(text) });
   // A command takes the words it declares; a stray one (`toolgraph stats extra`) is bad usage.
   for (const argument of command.positionals?.split(' ') ?? []) sub.argument(argument);
@@ -93,7 +96,7 @@ function subcommand(program: Program, command: Command, output: CliOutput, setCo
       setCode(EXIT.ok);
     } catch (error) {
       if (error instanceof ToolgraphError) {
-        output.err(`toolgraph ${command.name}: ${error.code}: ${error.message}\n`);
+        output.err(`${errorText(command.name, error)}\n`);
         setCode(exitCodeOf(error.code));
         return;
       }
@@ -130,6 +133,20 @@ export function buildProgram(
   return program;
 }
 
+/** True when commander will print a help for `argv` (a help of no command, `help`, `-h`, `--help`). */
+function asksHelp(argv: readonly string[]): boolean {
+  return argv.length === 0 || argv[0] === 'help' || argv.some((a) => a === '--help' || a === '-h');
+}
+
+/**
+ * The commands with the help their `help` builds, for a command line that prints a help: the
+ * help of the command it names (`serve --help`, `help serve`), else every command's (the list).
+ */
+async function withHelp(commands: readonly Command[], argv: readonly string[]): Promise<readonly Command[]> {
+  const named = commands.find((c) => c.name === (argv[0] === 'help' ? argv[1] : argv[0]));
+  return Promise.all(commands.map(async (c) => (c.help === undefined || (named !== undefined && c !== named) ? c : { ...c, ...(await c.help()) })));
+}
+
 /** Parses `argv` (without node and the script), runs the command, and returns the exit code. */
 export async function runCli(
   argv: readonly string[],
@@ -137,7 +154,10 @@ export async function runCli(
   options: { version: string; output?: CliOutput },
 ): Promise<number> {
   let code: number = EXIT.ok;
-  const program = buildProgram(commands, { ...options, setCode: (c) => (code = c) });
+  // The help built from tables is loaded only when a help is printed: any other command line
+  // loads no more than the descriptors and the command it runs.
+  const table = asksHelp(argv) ? await withHelp(commands, argv) : commands;
+  const program = buildProgram(table, { ...options, setCode: (c) => (code = c) });
   if (argv.length === 0) {
     program.outputHelp();
     return EXIT.ok;
@@ -145,7 +165,7 @@ export async function runCli(
   // commander answers `help nope` with the general help and never names `nope`; parsed as the
   // command it asks about, an unknown one is named as `toolgraph nope` names it.
   const [first, asked] = argv;
-  const unknownHelp = first === 'help' && asked !== undefined && !asked.startsWith('-') && !commands.some((c) => c.name === asked);
+  const unknownHelp = first === 'help' && asked !== undefined && !asked.startsWith('-') && !table.some((c) => c.name === asked);
   try {
     await program.parseAsync(unknownHelp ? [asked] : [...argv], { from: 'user' });
   } catch (error) {

@@ -3,11 +3,12 @@
  * --data / --traces or read from the store, as a table or JSON.
  */
 import type { DagSuggestion } from '../recommend/dag/suggest-dag.js';
+import { EMPTY_HINT } from '../recommend/empty-store.js';
 import { SIGNALS } from '../recommend/features.js';
 import { print, type CliOutput, type Values } from './command.js';
 import { loadToolgraph } from './learn.js';
 import { intOption, listOption, listOptionEither, textOrWords } from './options.js';
-import { usesStore, withLearnedStore, withStore } from './store-access.js';
+import { queryStore, usesStore } from './store-access.js';
 import { formatNumber, formatTable } from './table.js';
 
 /** A ranked list as a table: rank, tool, score, the dynamic signals that fired. */
@@ -23,8 +24,15 @@ function signalsCell(signals: Readonly<Record<string, number>>): string {
     .join(' ');
 }
 
+/** An answer from a store that knows no tool: the library's hint, said as the store's state. */
+function emptyText(hint: string | undefined): string {
+  return `empty store: ${(hint ?? EMPTY_HINT).replace(/^the store is empty: /, '')}`;
+}
+
 /** A suggested DAG as a table: node, tool, confidence, what it depends on; then the warnings. */
 export function dagTable(dag: DagSuggestion): string {
+  if (dag.kind === 'empty') return emptyText(dag.hint);
+  if (dag.kind === 'no-match') return [`no workflow: nothing fits (${dag.status})`, ...dag.warnings.map((w) => `warning: ${w}`)].join('\n');
   const needs = new Map<string, string[]>();
   for (const e of dag.edges) needs.set(e.to, [...(needs.get(e.to) ?? []), `${e.from} (${e.source}, ${formatNumber(e.confidence)})`]);
   const layerOf = new Map<string, number>();
@@ -39,7 +47,7 @@ export function dagTable(dag: DagSuggestion): string {
       (needs.get(n.id) ?? []).join(', ') || '-',
     ]),
   );
-  const summary = `confidence ${dag.confidence.toFixed(3)} (${dag.status}${dag.kind === 'no-match' ? ', nothing fits' : ''})`;
+  const summary = `confidence ${dag.confidence.toFixed(3)} (${dag.status})`;
   return [table, summary, ...dag.warnings.map((w) => `warning: ${w}`)].join('\n');
 }
 
@@ -51,9 +59,10 @@ export async function runPredict(values: Values, _positionals: readonly string[]
     ...(typeof values['profile'] === 'string' ? { profile: values['profile'] } : {}),
   };
   const result = usesStore(values)
-    ? await withLearnedStore(values, (tg) => tg.predictNext(request))
+    ? await queryStore(values, true, io, (tg) => tg.predictNext(request))
     : (await loadToolgraph(values, io)).predictNext(request);
   print(io, values, result, () => {
+    if (result.kind === 'empty') return emptyText(result.hint);
     const head = `${result.kind} (profile ${result.profile}, graph version ${result.version})`;
     const unknown = result.unknownContext.length > 0 ? `\nunknown context tools ignored: ${result.unknownContext.join(', ')}` : '';
     return `${head}${unknown}\n${itemsTable(result.items)}`;
@@ -68,9 +77,10 @@ export async function runSearch(values: Values, positionals: readonly string[], 
     ...(typeof values['profile'] === 'string' ? { profile: values['profile'] } : {}),
   };
   const result = usesStore(values)
-    ? await withStore(values, (tg) => tg.searchTools(request))
+    ? await queryStore(values, false, io, (tg) => tg.searchTools(request))
     : (await loadToolgraph(values, io)).searchTools(request);
   print(io, values, result, () => {
+    if (result.kind === 'empty') return emptyText(result.hint);
     const similarity = result.similarity === undefined ? '' : `, similarity ${result.similarity.toFixed(2)}`;
     const head = `${result.kind} (profile ${result.profile}, graph version ${result.version}, coverage ${result.coverage.toFixed(2)}${similarity})`;
     const unknown = result.unknownContext.length > 0 ? `\nunknown context tools ignored: ${result.unknownContext.join(', ')}` : '';
@@ -86,7 +96,7 @@ export async function runDag(values: Values, positionals: readonly string[], io:
     expandCapabilities: values['expand'] === true,
   };
   const dag = usesStore(values)
-    ? await withLearnedStore(values, (tg) => tg.suggestDag(request))
+    ? await queryStore(values, true, io, (tg) => tg.suggestDag(request))
     : (await loadToolgraph(values, io)).suggestDag(request);
   print(io, values, dag, () => dagTable(dag));
 }

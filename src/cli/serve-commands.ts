@@ -4,15 +4,16 @@
  * service is closed (pending traces committed). A second signal exits at once.
  */
 import { ToolgraphError } from '../schema/errors.js';
+import { AUTO_FIT_DEFAULTS, type AutoFitOptions } from '../schema/fit-options.js';
 import { inMemoryService, type ToolgraphService } from '../service/service.js';
 import { SERVER_REBUILD_DELAY_MS } from '../service/server-defaults.js';
 import { parseOriginList } from '../service/http/origin.js';
 import { storeOptionsFromEnv } from '../store/open-store.js';
 import type { CliOutput, Values } from './command.js';
-import { readCatalog } from './input-files.js';
+import { fromFile, readToolsOption } from './input-files.js';
 import { loadToolgraph } from './learn.js';
 import { LOG_LEVELS } from './option-specs.js';
-import { intOption } from './options.js';
+import { decimalOption, intOption } from './options.js';
 
 /** Resolves on the first SIGINT or SIGTERM; a second one exits immediately. */
 function untilSignal(name: string, io: CliOutput): { signal: AbortSignal; done: Promise<string> } {
@@ -48,13 +49,18 @@ async function loadService(values: Values, io: CliOutput): Promise<ToolgraphServ
     ...storeOptionsFromEnv(process.env, dataDir),
     seed: intOption(values, 'seed', 42, 0),
     learnCapabilities: values['learn-capabilities'] === true,
+    autoFit: autoFitFromFlags(values),
     // What goes wrong in the background (a lost LISTEN connection, a failed snapshot) is told
     // on stderr: stdout is the request log (serve) or the JSON-RPC channel (mcp).
     onWarning: (message) => io.err(`toolgraph: warning: ${message}\n`),
     ...options,
   });
   try {
-    if (typeof values['tools'] === 'string') await service.setTools(await readCatalog(values['tools']));
+    const tools = values['tools'];
+    if (typeof tools === 'string') {
+      const catalog = await readToolsOption(tools, io);
+      await fromFile(tools, () => service.setTools(catalog, { strict: true }));
+    }
   } catch (error) {
     await service.close();
     throw error;
@@ -94,4 +100,20 @@ export async function runMcp(values: Values, _positionals: readonly string[], io
   const service = await loadService(values, io);
   const { serveMcpStdio } = await import('../service/mcp/stdio.js');
   await serveMcpStdio(service, stop.signal);
+}
+
+/** The store-backed service's fitting by itself, from serve's and mcp's flags. */
+export function autoFitFromFlags(values: Values): AutoFitOptions | false {
+  const tuned = ['fit-first-at', 'fit-growth', 'fit-interval', 'fit-idle'].filter((name) => values[name] !== undefined);
+  if (values['no-auto-fit'] === true) {
+    if (tuned.length > 0) throw new ToolgraphError('INVALID_INPUT', `--no-auto-fit: it never fits by itself, so --${tuned[0]} has nothing to tune`);
+    return false;
+  }
+  const growth = decimalOption(values, 'fit-growth', 1e-6, 1_000);
+  return {
+    firstAt: intOption(values, 'fit-first-at', AUTO_FIT_DEFAULTS.firstAt, 1),
+    ...(growth === undefined ? {} : { growth }),
+    minIntervalMs: intOption(values, 'fit-interval', AUTO_FIT_DEFAULTS.minIntervalMs, 0, 2_147_483_647),
+    idleMs: intOption(values, 'fit-idle', AUTO_FIT_DEFAULTS.idleMs, 0, 2_147_483_647),
+  };
 }

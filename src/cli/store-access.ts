@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { ToolgraphError } from '../schema/errors.js';
 import type { DurableToolgraph } from '../service/durable-toolgraph.js';
 import { DATABASE_URL_ENV, DEFAULT_DATA_DIR } from '../store/store-location.js';
-import type { Values } from './command.js';
+import type { CliOutput, Values } from './command.js';
 import { intOption } from './options.js';
 
 /** Where the store is, for messages: the PostgreSQL host/db or the PGlite folder. */
@@ -21,7 +21,9 @@ export function storeLabel(values: Values): string {
 export async function withStore<T>(values: Values, fn: (tg: DurableToolgraph) => Promise<T>): Promise<T> {
   const dataDir = typeof values['data-dir'] === 'string' ? values['data-dir'] : undefined;
   const [{ openToolgraph }, { storeOptionsFromEnv }] = await Promise.all([import('../service/durable-toolgraph.js'), import('../store/open-store.js')]);
-  const tg = await openToolgraph({ ...storeOptionsFromEnv(process.env, dataDir), seed: intOption(values, 'seed', 42, 0) });
+  // A command that answers once and exits does not fit by itself: `toolgraph fit` does, and a
+  // serving process (serve, mcp) fits as traces arrive.
+  const tg = await openToolgraph({ ...storeOptionsFromEnv(process.env, dataDir), seed: intOption(values, 'seed', 42, 0), autoFit: false });
   try {
     return await fn(tg);
   } finally {
@@ -39,6 +41,24 @@ export function withLearnedStore<T>(values: Values, fn: (tg: DurableToolgraph) =
   return withStore(values, async (tg) => {
     await tg.capabilitiesLearned();
     tg.engine.rebuild();
+    return fn(tg);
+  });
+}
+
+/**
+ * The line a query from the store prints on stderr while the store has traces but no fit: its
+ * answer is the simple rules', and how to get the fitted ranker. Null when there is nothing to say.
+ */
+export function unfittedNote(tg: DurableToolgraph): string | null {
+  if (tg.engine.fittedWeights.source === 'fitted' || tg.engine.stats().traces === 0) return null;
+  return 'toolgraph: this store has no fit yet, so this answer is the simple rules\' (BM25 for search, the back-off Markov rule for the next tool); `toolgraph fit` fits it now, and `toolgraph serve` or `mcp` fit by themselves as traces arrive\n';
+}
+
+/** withStore (withLearnedStore when `learned`) for a query: says so on stderr when the store has no fit yet (unfittedNote). */
+export function queryStore<T>(values: Values, learned: boolean, io: CliOutput, fn: (tg: DurableToolgraph) => Promise<T>): Promise<T> {
+  return (learned ? withLearnedStore : withStore)(values, async (tg) => {
+    const note = unfittedNote(tg);
+    if (note !== null) io.err(note);
     return fn(tg);
   });
 }

@@ -6,10 +6,11 @@
  */
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { toGraphml } from '../graph/graph-export.js';
+import type { SkippedEntry } from '../schema/catalog.js';
 import { ToolgraphError } from '../schema/errors.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
 import type { DurableToolgraph } from '../service/durable-toolgraph.js';
-import { message, readCatalog, readJson, readTraceSource, type Rejection } from './input-files.js';
+import { fromFile, message, readCatalogFile, readJson, readTraceSource, reportSkipped, skippedPlace, type Rejection } from './input-files.js';
 import { intOption, listOption, noWordAfter } from './options.js';
 import { progressBar } from './progress.js';
 import { storeLabel, withLearnedStore, withStore } from './store-access.js';
@@ -24,7 +25,7 @@ function writeWhole(path: string, text: string): void {
     renameSync(temp, path);
   } catch (error) {
     rmSync(temp, { force: true });
-    throw new ToolgraphError('INVALID_INPUT', `--out: cannot write ${path} (${message(error)})`);
+    throw new ToolgraphError('INVALID_INPUT', `${path}: cannot write (${message(error)}) (--out)`, undefined, { file: path });
   }
 }
 
@@ -58,7 +59,9 @@ export async function ingestSources(values: Values, paths: readonly string[], tg
     const first = rejected[0]!;
     throw new ToolgraphError(
       'INVALID_INPUT',
-      `ingest --strict: ${rejected.length} rejected line(s), nothing written; first: ${first.file}:${first.line}: ${first.reason}`,
+      `${first.file}${first.line > 0 ? `:${first.line}` : ''}: ${rejected.length} rejected line(s), nothing written (--strict); the first: ${first.reason}`,
+      undefined,
+      first.line > 0 ? { file: first.file, line: first.line } : { file: first.file },
     );
   }
   if (tools.length > 0) {
@@ -98,14 +101,27 @@ export async function runIngest(values: Values, positionals: readonly string[], 
 export async function runTools(values: Values, positionals: readonly string[], io: CliOutput): Promise<void> {
   const [action, file] = positionals;
   if (action === 'import') {
-    if (file === undefined) throw new ToolgraphError('INVALID_INPUT', 'tools import: expected FILE (JSONL, a JSON array, or an MCP tools/list result)');
-    const catalog = await readCatalog(file);
+    if (file === undefined) throw new ToolgraphError('INVALID_INPUT', 'tools import: expected FILE (JSONL, a JSON array, an MCP tools/list result, or an OpenAPI 3 document)');
+    const read = await readCatalogFile(file);
+    const where = (entry: SkippedEntry): string => `${skippedPlace(file, entry)}: ${entry.reason}`;
+    if (values['strict'] === true && read.skipped.length > 0) {
+      throw new ToolgraphError(
+        'INVALID_INPUT',
+        `tools import --strict: ${read.skipped.length} unreadable entr${read.skipped.length === 1 ? 'y' : 'ies'}, nothing imported; first: ${where(read.skipped[0]!)}`,
+        { skipped: read.skipped.slice(0, 100) },
+      );
+    }
+    if (read.tools.length === 0 && read.skipped.length > 0) {
+      throw new ToolgraphError('INVALID_INPUT', `tools import: no entry of ${file} could be read (${read.skipped.length} skipped), nothing imported; first: ${where(read.skipped[0]!)}`);
+    }
     const result = await withStore(values, async (tg) => {
-      const done = await tg.setTools(catalog);
-      return { imported: Array.isArray(catalog) ? catalog.length : (catalog as { tools?: unknown[] }).tools?.length ?? 0, tools: done.tools, added: done.added };
+      const done = await fromFile(file, () => tg.setTools(read.tools, { strict: true }));
+      return { imported: read.tools.length, tools: done.tools, added: done.added };
     });
-    print(io, values, { ...result, store: storeLabel(values) }, () =>
-      `${formatTable(['imported', 'new', 'catalogue now'], [[result.imported, result.added, result.tools]])}\nstore: ${storeLabel(values)}`,
+    const skipped = read.skipped;
+    reportSkipped(file, skipped, io);
+    print(io, values, { ...result, skipped, store: storeLabel(values) }, () =>
+      `${formatTable(['imported', 'new', 'catalogue now', 'skipped'], [[result.imported, result.added, result.tools, skipped.length]])}\nstore: ${storeLabel(values)}`,
     );
     return;
   }
@@ -129,7 +145,7 @@ export async function runCapabilities(values: Values, positionals: readonly stri
   if (action === 'import') {
     if (arg === undefined) throw new ToolgraphError('INVALID_INPUT', "capabilities import: expected FILE (JSON: an array of capabilities or {capabilities: [...]})");
     const body = await readJson(arg);
-    const result = await withStore(values, (tg) => tg.setCapabilities(body));
+    const result = await withStore(values, (tg) => fromFile(arg, () => tg.setCapabilities(body)));
     print(io, values, { ...result, store: storeLabel(values) }, () =>
       `${formatTable(['registered capabilities now'], [[result.capabilities]])}\nstore: ${storeLabel(values)}`,
     );
@@ -192,6 +208,7 @@ export async function runStats(values: Values, _positionals: readonly string[], 
       communities: g.communityCount,
       traces: g.traces,
       weights: model.weights.source,
+      fit: learned.fit,
       topTools: order.slice(0, top).map((i) => ({ tool: g.names[i]!, pagerank: g.pagerank[i]!, calls: g.calls[i]!, community: g.communities[i]! })),
     };
   });
@@ -201,6 +218,9 @@ export async function runStats(values: Values, _positionals: readonly string[], 
         ['store', 'traces', 'tools', 'transitions', 'successful', 'communities', 'weights', 'snapshot at'],
         [[`${out.store.kind} ${out.store.where}`, out.traces, out.tools, out.transitions, out.successfulTransitions, out.communities, out.weights, out.store.snapshotSeq ?? '-']],
       ),
+      out.fit.state === 'fitted'
+        ? `fitted on ${out.fit.traces} traces at ${out.fit.fittedAt ?? '-'} in ${out.fit.ms} ms; kept: next ${out.fit.kept?.next}, next without intent ${out.fit.kept?.nextNoIntent}, search ${out.fit.kept?.search}`
+        : 'no fit yet: the simple rules answer (BM25 for search, the back-off Markov rule for the next tool)',
       '',
       formatTable(['#', 'tool', 'pagerank', 'calls', 'community'], out.topTools.map((t, i) => [i + 1, t.tool, t.pagerank, t.calls, t.community])),
     ].join('\n'),

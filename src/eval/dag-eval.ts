@@ -12,6 +12,7 @@
  * positives, predictions and gold items are summed over the test set before dividing.
  */
 import { stepLoss, stepsRight } from '../recommend/dag/calibration.js';
+import type { DagStatusCalibration } from '../recommend/dag/status-threshold.js';
 import { suggestDag, type DagSuggestion } from '../recommend/dag/suggest-dag.js';
 import { similarPastTasks, similarTaskLength } from '../recommend/dag/workflow-length.js';
 import type { RecommenderModel } from '../recommend/model.js';
@@ -42,12 +43,19 @@ export interface DagResult {
   readonly meanNodes: number;
   /**
    * What the suggestion's status is worth (toolgraph only: `chain` has none): the share of
-   * workflows called `ok` and `reject` (spec 003's thresholds), and node-F1 over each.
+   * workflows called `ok`, `warn` and `reject` and node-F1 over each, and over every workflow
+   * not `ok`; `ok` from the threshold each split's fit set (dag/status-threshold.ts), listed in
+   * `okThresholds`, with the node-F1 its held-out workflows reached at or above it.
    */
   readonly okShare?: number;
   readonly okNodeF1?: number;
+  readonly warnShare?: number;
+  readonly warnNodeF1?: number;
   readonly rejectShare?: number;
   readonly rejectNodeF1?: number;
+  readonly notOkNodeF1?: number;
+  readonly okThresholds?: readonly (number | null)[];
+  readonly okValidationNodeF1?: readonly (number | null)[];
   /**
    * What a step's confidence is worth as a probability that the recorded workflow holds its tool
    * (toolgraph only; a tool counts as often as it was recorded): mean cross-entropy, nats, and
@@ -90,7 +98,8 @@ class StepScore {
 }
 
 /** Counts of matched, predicted and gold items, summed over queries. */
-class F1Counter {
+/** Micro-averaged F1 of multisets: true positives, predictions and gold items summed over calls. */
+export class F1Counter {
   tp = 0;
   predicted = 0;
   gold = 0;
@@ -131,7 +140,7 @@ export function goldEdges(record: WorkflowRecord): string[] {
   return record.tools.slice(1).map((t, i) => pairKey(record.tools[i]!, t));
 }
 
-function pairKey(from: string, to: string): string {
+export function pairKey(from: string, to: string): string {
   return `${from}\u0000${to}`;
 }
 
@@ -161,12 +170,15 @@ export function evaluateDag(dataset: Dataset, options: DagEvalOptions = {}): Dag
   const splits = splitsOf(dataset.workflows, options);
   const counters = new Map(DAG_METHODS.map((m) => [m, { nodes: new F1Counter(), edges: new F1Counter(), queries: 0 }]));
   const byStatus = new Map<DagSuggestion['status'], { nodes: F1Counter; queries: number }>();
+  const notOk = new F1Counter();
+  const fitted: (DagStatusCalibration | null)[] = [];
   const stepScore = new StepScore();
   const total = splits.reduce((s, sp) => s + sp.test.length, 0);
   let done = 0;
   for (const split of splits) {
     const universe = buildUniverse(dataset.tools, split.train);
     const { model } = trainToolgraph(universe, split.train, options.seed);
+    fitted.push(model.weights.dagStatus ?? null);
     const scores = new Float64Array(model.graph.n);
     for (const w of split.test) {
       options.onProgress?.(++done, total);
@@ -184,6 +196,7 @@ export function evaluateDag(dataset: Dataset, options: DagEvalOptions = {}): Dag
           if (s === undefined) byStatus.set(predicted.status, (s = { nodes: new F1Counter(), queries: 0 }));
           s.nodes.add(predicted.tools, w.tools);
           s.queries++;
+          if (predicted.status !== 'ok') notOk.add(predicted.tools, w.tools);
         }
       }
     }
@@ -206,8 +219,13 @@ export function evaluateDag(dataset: Dataset, options: DagEvalOptions = {}): Dag
         ? {
             okShare: (byStatus.get('ok')?.queries ?? 0) / c.queries,
             okNodeF1: byStatus.get('ok')?.nodes.f1 ?? 0,
+            warnShare: (byStatus.get('warn')?.queries ?? 0) / c.queries,
+            warnNodeF1: byStatus.get('warn')?.nodes.f1 ?? 0,
             rejectShare: (byStatus.get('reject')?.queries ?? 0) / c.queries,
             rejectNodeF1: byStatus.get('reject')?.nodes.f1 ?? 0,
+            notOkNodeF1: notOk.f1,
+            okThresholds: fitted.map((f) => f?.threshold ?? null),
+            okValidationNodeF1: fitted.map((f) => f?.nodeF1 ?? null),
             stepLoss: stepScore.steps > 0 ? stepScore.loss / stepScore.steps : 0,
             stepBrier: stepScore.steps > 0 ? stepScore.brier / stepScore.steps : 0,
           }

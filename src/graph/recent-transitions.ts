@@ -51,6 +51,11 @@ export class RecentTransitions {
     return this.graph.traces;
   }
 
+  /** Tools the live graph knows (catalogue entries and traced tools), those since the snapshot included. */
+  get tools(): number {
+    return this.graph.toolCount;
+  }
+
   /** Successful calls of a tool by its live index (a tool newer than the snapshot has none there). */
   callsOf(index: number): number {
     return this.graph.tool(index).calls;

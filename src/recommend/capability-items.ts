@@ -5,14 +5,16 @@
  *   next(c)  = the first tool of c, in c's order, that the context has not called yet
  *   s(c)     = passive-suggestion score of c (Jaccard with the context x (1 + boost) x reliability),
  *              divided by (1 + boost) so that it lies in [0, 1]
- *   score(c) = P(next(c) | context) x s(c)       when next(c) is among the predicted tools
+ *   P(c)     = P(next(c) | context) x s(c), kept when at least CAPABILITY_THRESHOLD
  *
- * so a capability never scores above the tool that would start its remaining part: the tools
- * keep their order and scores, the first item is always a tool, and tool Hit@k is unchanged.
- * Items below CAPABILITY_THRESHOLD are dropped (0.05: a capability suggested there would start
- * with a tool the ranker itself gives little chance), as are capabilities fully done already.
- * At most `k` capabilities are added; the list is tools and capabilities merged by score, ties
- * to the tool. Each capability item carries the `tool` that starts it and that tool's signals.
+ * The answer is one item per predicted tool, so `k` is the number of items and no tool appears
+ * twice: a predicted tool that starts a kept capability is answered as that capability (the one
+ * of highest P(c), ties by id), in the tool's place, with the tool's probability as `score` and
+ * s(c) as `capabilityScore`. The tools keep their order and scores, and tool Hit@k (read through
+ * each item's `tool`) is unchanged. CAPABILITY_THRESHOLD is 0.05: a capability suggested below
+ * it would start with a tool the ranker itself gives little chance; capabilities fully done
+ * already are not suggested. Each capability item carries the `tool` that starts it and that
+ * tool's signals.
  *
  * Only capabilities whose next tool is a predicted one can be suggested, so only they are scored:
  * found through the predicted tools' rows of the tools x capabilities matrix, with
@@ -30,10 +32,10 @@ export const CAPABILITY_THRESHOLD = 0.05;
 
 export interface CapabilitySuggestion extends Omit<RankedCapability, 'kind'> {
   readonly kind: 'capability';
-  /** The tool that starts what is left of the capability: the predicted next tool. */
+  /** The tool that starts what is left of the capability: the predicted next tool, whose place the item takes. */
   readonly tool: string;
   readonly signals: SignalBreakdown;
-  /** The capability's own passive-suggestion score (before the product with P(tool)). */
+  /** The capability's own passive-suggestion score s(c); `score` is its tool's probability. */
   readonly capabilityScore: number;
 }
 
@@ -67,24 +69,20 @@ export function withCapabilities(
     const index = indexByName.get(t.tool);
     if (index !== undefined && t.score >= threshold) predicted.set(index, t);
   }
-  const suggestions: CapabilitySuggestion[] = [];
+  // The best kept capability of each predicted tool: the item that takes the tool's place.
+  const best = new Map<string, { item: CapabilitySuggestion; product: number }>();
   for (const r of passiveScores(model, context, boost, predicted)) {
     const start = predicted.get(r.next)!;
     const own = r.score / (1 + boost);
-    const score = start.score * own;
-    if (score < threshold) continue;
-    const base = toRanked(model, names, r.capability, score, r.relevance, r.structuralBoost);
-    suggestions.push({ ...base, tool: start.tool, signals: start.signals, capabilityScore: own });
+    const product = start.score * own;
+    if (product < threshold) continue;
+    const id = model.capabilities[r.capability]!.id;
+    const held = best.get(start.tool);
+    if (held !== undefined && (held.product > product || (held.product === product && held.item.capability < id))) continue;
+    const base = toRanked(model, names, r.capability, start.score, r.relevance, r.structuralBoost);
+    best.set(start.tool, { item: { ...base, tool: start.tool, signals: start.signals, capabilityScore: own }, product });
   }
-  suggestions.sort((a, b) => b.score - a.score || (a.capability < b.capability ? -1 : 1));
-  const merged: PredictionItem[] = [];
-  let s = 0;
-  for (const t of tools) {
-    while (s < suggestions.length && s < tools.length && suggestions[s]!.score > t.score) merged.push(suggestions[s++]!);
-    merged.push(t);
-  }
-  while (s < suggestions.length && s < tools.length) merged.push(suggestions[s++]!);
-  return merged;
+  return tools.map((t) => best.get(t.tool)?.item ?? t);
 }
 
 export interface PassiveScore {

@@ -20,11 +20,12 @@ import { transform } from './linear-profile.js';
 import type { TextEmbedding } from '../text/text-embedding.js';
 import { buildModel, EXPERT_WEIGHTS, PRIOR_WEIGHTS, type FittedWeights, type KeptRule, type RecommenderModel } from './model.js';
 import { calibrate, fitCalibration, stepLoss, stepsRight, type StepCalibration } from './dag/calibration.js';
-import { suggestDag } from './dag/suggest-dag.js';
+import { DAG_DEFAULTS, suggestDag } from './dag/suggest-dag.js';
+import { fitStatusThreshold, nodeF1, type DagStatusCalibration, type HeldOutDag } from './dag/status-threshold.js';
 import { fitNoMatch, type MatchEvidence, type NoMatchCalibration } from './no-match.js';
 import { searchEvidence } from './search-tools.js';
 import { fitScale, fitSoftmax, topHits, type FitGroup, type FitQuery } from './softmax-fit.js';
-import { BACKOFF_WEIGHTS, LEXICAL_WEIGHTS } from './simple-rules.js';
+import { BACKOFF_LEXICAL_WEIGHTS, BACKOFF_WEIGHTS, LEXICAL_WEIGHTS } from './simple-rules.js';
 
 export interface FitOptions {
   readonly folds?: number;
@@ -63,6 +64,8 @@ export interface FitReport {
   readonly searchUnseen: UnseenFitReport;
   /** The workflow steps behind the step calibration (stepCalibration), and how well it predicts them. */
   readonly steps: StepCalibrationReport;
+  /** The held-out DAGs behind the `ok` threshold (dagStatus), and what each status holds. */
+  readonly status: DagStatusReport;
   /** Held-out requests behind the no-match rule, and its calibration (null: none, any matched word is enough). */
   readonly noMatch: { readonly requests: number; readonly calibration: NoMatchCalibration | null };
 }
@@ -90,6 +93,19 @@ export interface StepCalibrationReport {
   readonly lossAfter: number;
   /** The calibration, or null: too few steps (MIN_CALIBRATION_STEPS), and the raw confidences serve. */
   readonly calibration: StepCalibration | null;
+}
+
+export interface DagStatusReport {
+  /** Held-out workflows suggested, and those search turned away (no-match, never `ok`). */
+  readonly workflows: number;
+  readonly noMatch: number;
+  /** The threshold, or null: too few held-out DAGs (MIN_STATUS_WORKFLOWS), and the warn threshold serves. */
+  readonly calibration: DagStatusCalibration | null;
+  /** Node-F1 of the held-out DAGs at or above the threshold and of the rest (no-match ones included), and how many each. */
+  readonly okNodeF1: number;
+  readonly okWorkflows: number;
+  readonly otherNodeF1: number;
+  readonly otherWorkflows: number;
 }
 
 interface FoldModel {
@@ -191,7 +207,8 @@ export function fitWeights(
   // them (NESTFUL: a factor of 9e-7 left first-order counts a weight of 0.0009), so that one
   // human approval outweighed a hundredfold count. The lexical rule has one ranking tier
   // (popularity only breaks ties) and one factor serves it.
-  const next = fit(collected.next, EXPERT_WEIGHTS.next, BACKOFF_WEIGHTS, PRIOR_WEIGHTS.next, false);
+  // With an intent, the rule the prior serves: where no transition speaks, the request's words.
+  const next = fit(collected.next, EXPERT_WEIGHTS.next, BACKOFF_LEXICAL_WEIGHTS, PRIOR_WEIGHTS.next, false);
   const nextNoIntent = fit(collected.nextNoIntent, EXPERT_WEIGHTS.nextNoIntent, BACKOFF_WEIGHTS, PRIOR_WEIGHTS.nextNoIntent, false);
   const search = fit(collected.search, EXPERT_WEIGHTS.search, LEXICAL_WEIGHTS, PRIOR_WEIGHTS.search, true);
   const unseen = fitUnseen(collected, search.w, search.report.selected, { usable, folds, catalog, keep: keepSearch, options });
@@ -209,12 +226,20 @@ export function fitWeights(
   const evidence = heldOutEvidence(usable, catalog, weights, { ...modelOptions, most: maxQueries });
   const noMatch = fitNoMatch(evidence);
   const steps = fitStepCalibration(foldModels, served, { seed: options.seed });
+  const status = fitDagStatus(foldModels, served, steps, { ...weights, ...(noMatch !== null ? { noMatch } : {}) }, catalog, modelOptions);
   // Key order as the store writes it (sql-store.ts, putWeights), so that a read back compares equal.
   const { source, ...rest } = weights;
   return {
-    weights: { ...rest, ...(noMatch !== null ? { noMatch } : {}), ...(steps.calibration !== null ? { stepCalibration: steps.calibration } : {}), source },
+    weights: {
+      ...rest,
+      ...(noMatch !== null ? { noMatch } : {}),
+      ...(steps.calibration !== null ? { stepCalibration: steps.calibration } : {}),
+      ...(status.calibration !== null ? { dagStatus: status.calibration } : {}),
+      source,
+    },
     noMatch: { requests: evidence.length, calibration: noMatch },
     steps: steps.report,
+    status,
     folds,
     next: next.report,
     nextNoIntent: nextNoIntent.report,
@@ -336,7 +361,7 @@ function fitStepCalibration(
   folds: readonly FoldModel[],
   served: readonly RecommenderModel[],
   options: { readonly seed: number | undefined },
-): { calibration: StepCalibration | null; report: StepCalibrationReport } {
+): StepSamples {
   const asked = folds.map((f) => f.heldOut.filter((t) => t.intent !== '' && t.steps.length >= 2));
   const total = asked.reduce((sum, a) => sum + a.length, 0);
   const keep = total > CALIBRATION_WORKFLOWS ? CALIBRATION_WORKFLOWS / total : 1;
@@ -344,11 +369,14 @@ function fitStepCalibration(
   const rng = createRng((options.seed ?? 7) + 2);
   const confidence: number[] = [];
   const correct: boolean[] = [];
+  const chosen: Trace[][] = folds.map(() => []);
+  const foldOfStep: number[] = [];
   let workflows = 0;
   folds.forEach((_, k) => {
     for (const t of asked[k]!) {
       if (rng() >= keep) continue;
       workflows++;
+      chosen[k]!.push(t);
       const nodes = suggestDag(served[k]!, { intent: t.intent, expandCapabilities: true }).nodes.flatMap((n) => (n.kind === 'tool' ? [n] : []));
       const right = stepsRight(
         nodes.map((n) => n.tool),
@@ -357,6 +385,7 @@ function fitStepCalibration(
       nodes.forEach((node, i) => {
         confidence.push(node.confidence);
         correct.push(right[i]!);
+        foldOfStep.push(k);
       });
     }
   });
@@ -369,6 +398,10 @@ function fitStepCalibration(
   const before = crossEntropy((p) => p);
   return {
     calibration,
+    chosen,
+    confidence,
+    correct,
+    foldOfStep,
     report: {
       workflows,
       steps: confidence.length,
@@ -377,6 +410,71 @@ function fitStepCalibration(
       lossAfter: calibration !== null ? crossEntropy((p) => calibrate(p, calibration)) : before,
       calibration,
     },
+  };
+}
+
+/** The step calibration, its report, and what it was fitted on: the workflows chosen per fold and each step's fold. */
+interface StepSamples {
+  readonly calibration: StepCalibration | null;
+  readonly report: StepCalibrationReport;
+  readonly chosen: readonly (readonly Trace[])[];
+  readonly confidence: readonly number[];
+  readonly correct: readonly boolean[];
+  readonly foldOfStep: readonly number[];
+}
+
+/**
+ * Fits the `ok` threshold (dag/status-threshold.ts) on the step calibration's held-out workflows,
+ * cross-fitted: each fold's workflows are suggested by its model with the weights the fit serves
+ * (the no-match rule included) and a step calibration fitted on the other folds' steps only, so
+ * that no DAG's confidence was calibrated on its own steps (the full calibration stands in where
+ * the other folds hold too few). Each DAG is counted as `eval dag` counts it: expanded
+ * capabilities, tools against the recorded ones. One suggestion more per workflow.
+ */
+function fitDagStatus(
+  folds: readonly FoldModel[],
+  served: readonly RecommenderModel[],
+  steps: StepSamples,
+  weights: FittedWeights,
+  catalog: ReadonlyMap<string, ToolInfo>,
+  modelOptions: { readonly seed: number | undefined; readonly embedding: TextEmbedding | null },
+): DagStatusReport {
+  const dags: HeldOutDag[] = [];
+  const turnedAway: HeldOutDag[] = [];
+  if (steps.calibration !== null) {
+    folds.forEach((fold, k) => {
+      if (steps.chosen[k]!.length === 0) return;
+      const others = steps.confidence.flatMap((p, i) => (steps.foldOfStep[i] === k ? [] : [p]));
+      const othersRight = steps.correct.filter((_, i) => steps.foldOfStep[i] !== k);
+      const stepCalibration = fitCalibration(others, othersRight) ?? steps.calibration!;
+      const model = buildModel(fold.graph, catalog, { ...weights, stepCalibration }, { ...modelOptions, parts: { snapshot: served[k]!.graph, text: served[k]!.text, capabilities: null } });
+      for (const t of steps.chosen[k]!) {
+        const dag = suggestDag(model, { intent: t.intent, expandCapabilities: true });
+        const tools = dag.nodes.flatMap((n) => (n.kind === 'tool' ? [n.tool] : n.tools));
+        const recorded = t.steps.map((s) => s.tool);
+        const matched = stepsRight(tools, recorded).filter(Boolean).length;
+        (dag.kind === 'no-match' ? turnedAway : dags).push({ confidence: dag.confidence, matched, predicted: tools.length, gold: recorded.length });
+      }
+    });
+  }
+  const calibration = fitStatusThreshold(dags, DAG_DEFAULTS.reject);
+  const threshold = calibration?.threshold ?? DAG_DEFAULTS.warn;
+  const ok = dags.filter((d) => d.confidence >= threshold);
+  const other = [...dags.filter((d) => d.confidence < threshold), ...turnedAway];
+  const f1 = (set: readonly HeldOutDag[]): number =>
+    nodeF1(
+      set.reduce((s, d) => s + d.matched, 0),
+      set.reduce((s, d) => s + d.predicted, 0),
+      set.reduce((s, d) => s + d.gold, 0),
+    );
+  return {
+    workflows: dags.length + turnedAway.length,
+    noMatch: turnedAway.length,
+    calibration,
+    okNodeF1: f1(ok),
+    okWorkflows: ok.length,
+    otherNodeF1: f1(other),
+    otherWorkflows: other.length,
   };
 }
 

@@ -11,6 +11,7 @@ import type { TextEmbedding } from '../text/text-embedding.js';
 import { buildTextModel, textModelStages, type TextModel } from '../text/text-model.js';
 import type { PreviousToolVectors } from '../text/tool-vectors.js';
 import type { StepCalibration } from './dag/calibration.js';
+import type { DagStatusCalibration } from './dag/status-threshold.js';
 import type { NoMatchCalibration } from './no-match.js';
 import { buildCapabilityModel, type CapabilityModel, type CapabilityModelInput } from './capability-model.js';
 import { buildEdgeFeedback, type EdgeFeedback, type HumanPatternScore } from './edge-adjustment.js';
@@ -29,19 +30,8 @@ export interface FittedWeights {
   /** Tools for an intent, without context. */
   readonly search: readonly number[];
   /**
-   * Least query coverage (query-coverage.ts) of the best result for a search to count as a
-   * match; below it searchTools answers `no-match`. Absent: any matched word is enough.
-   */
-  readonly noMatchCoverage?: number;
-  /**
-   * Least similarity of the query to the nearest recorded request (query-coverage.ts,
-   * intentSimilarity) for a search to count as a match; below it searchTools answers `no-match`
-   * too. Absent: not asked.
-   */
-  readonly noMatchSimilarity?: number;
-  /**
-   * The no-match rule fitted on held-out in-domain requests (no-match.ts): where present it
-   * decides, and the two floors above are not read.
+   * The no-match rule fitted on held-out in-domain requests (no-match.ts). Absent: a search
+   * matches when a word of it matched.
    */
   readonly noMatch?: NoMatchCalibration;
   /**
@@ -50,6 +40,12 @@ export interface FittedWeights {
    * the step belongs to the workflow. Absent: the raw confidences.
    */
   readonly stepCalibration?: StepCalibration;
+  /**
+   * The least DAG confidence for `status: 'ok'` (dag/status-threshold.ts), fitted on held-out
+   * suggestions so that those at or above it reach a stated node-F1. Absent: spec 003's warn
+   * threshold.
+   */
+  readonly dagStatus?: DagStatusCalibration;
   /** How they were obtained: 'prior' until a fit replaces them. */
   readonly source: 'prior' | 'fitted';
   /** The fit that gave them, when one did and said so (a service's fits do). */

@@ -6,7 +6,8 @@
  * scored exactly without visiting them). Profiles:
  *  - `default`: the fitted log-linear ranker; `score` is P(tool | context, intent) in [0, 1];
  *  - `seed`: spec 003 section 3 as written; `score` is its raw additive score.
- * With no recorded traces at all the answer is intent and popularity only, `kind: 'cold-start'`.
+ * With no recorded traces at all the answer is intent and popularity only, `kind: 'cold-start'`;
+ * with no tool known at all (no trace, no catalogue), `kind: 'empty'` (empty-store.ts).
  * Context tools the model has never seen are skipped and listed in `unknownContext`, but for a
  * last tool the live graph has learned since (with `recent`): its transitions are read live.
  * Likewise a tool the model lacks that live transitions reach is ranked (newer-tools.ts).
@@ -16,6 +17,7 @@ import type { RecentIntents } from '../text/recent-intents.js';
 import { splitClauses } from '../text/clauses.js';
 import { tokenize } from '../text/tokenize.js';
 import { withCapabilities, type PredictionItem } from './capability-items.js';
+import { EMPTY_HINT, isEmptyStore } from './empty-store.js';
 import { readContext } from './context-tools.js';
 import { breakdown, collectFeatures, type SignalBreakdown } from './features.js';
 import { logNormaliser } from './linear-profile.js';
@@ -41,13 +43,16 @@ export interface RankedTool {
 }
 
 export interface Prediction {
-  readonly kind: 'prediction' | 'cold-start';
+  /** `empty`: the store knows no tool at all (empty-store.ts); no items, and `hint` says how to fill it. */
+  readonly kind: 'prediction' | 'cold-start' | 'empty';
   readonly profile: Profile;
   /** Graph version of the snapshot that answered. */
   readonly version: number;
-  /** Tools, and capabilities whose next tool is a predicted one (capability-items.ts), by score. */
+  /** At most k items, by score, one per tool: a tool, or the capability it starts (capability-items.ts). */
   readonly items: readonly PredictionItem[];
   readonly unknownContext: readonly string[];
+  /** With `empty`: what the store lacks and how to fill it (EMPTY_HINT). */
+  readonly hint?: string;
 }
 
 export const DEFAULT_K = 5;
@@ -59,6 +64,7 @@ export const DEFAULT_K = 5;
 export function predictNext(model: RecommenderModel, request: PredictRequest, recent?: RecentTransitions, recentIntents?: RecentIntents): Prediction {
   const { graph, scratch, rowScore } = model;
   const profile = request.profile ?? 'default';
+  if (isEmptyStore(model, recent)) return { kind: 'empty', profile, version: graph.version, items: [], unknownContext: [...request.context], hint: EMPTY_HINT };
   const k = Math.min(request.k ?? DEFAULT_K, graph.n);
   const { context, unknownContext, live } = readContext(model, request.context, recent);
   // An intent with no content words (only stop words, punctuation) is no intent at all.

@@ -24,6 +24,7 @@ import { breakdown, collectFeatures, type SignalBreakdown } from './features.js'
 import { logNormaliser } from './linear-profile.js';
 import { topBuffer, type RecommenderModel } from './model.js';
 import { mergeNewer, newerSignals, scoreNewer, withNewer } from './newer-scores.js';
+import { EMPTY_HINT, isEmptyStore } from './empty-store.js';
 import { DEFAULT_K, type Profile } from './predict-next.js';
 import { fits, lowReadings, MATCH_TOOLS, type MatchEvidence } from './no-match.js';
 import { coverage, intentSimilarity, queryWords } from './query-coverage.js';
@@ -53,8 +54,11 @@ export interface SearchItem {
 }
 
 export interface SearchResult {
-  /** `no-match`: nothing in the catalogue fits; `items` are then only the nearest tools. */
-  readonly kind: 'results' | 'no-match';
+  /**
+   * `no-match`: nothing in the catalogue fits; `items` are then only the nearest tools. `empty`:
+   * the store knows no tool at all (empty-store.ts); no items, and `hint` says how to fill it.
+   */
+  readonly kind: 'results' | 'no-match' | 'empty';
   readonly profile: Profile;
   readonly version: number;
   readonly items: readonly SearchItem[];
@@ -68,7 +72,7 @@ export interface SearchResult {
    * intentSimilarity), where a fitted no-match rule reads it.
    */
   readonly similarity?: number;
-  /** With `no-match`: the query words none of those tools explains, and a sentence saying so. */
+  /** With `no-match`: the query words none of those tools explains, and a sentence saying so (with `empty`: EMPTY_HINT). */
   readonly unmatched?: readonly string[];
   readonly hint?: string;
   /** Context tools neither the model nor the live graph has, ignored (as predictNext's). */
@@ -84,6 +88,9 @@ export interface SearchResult {
  * they (or, with context, the live transitions) reach is ranked too (newer-scores.ts).
  */
 export function searchTools(model: RecommenderModel, request: SearchRequest, recent?: RecentTransitions, recentIntents?: RecentIntents): SearchResult {
+  if (isEmptyStore(model, recent)) {
+    return { kind: 'empty', profile: request.profile ?? 'default', version: model.graph.version, items: [], coverage: 0, hint: EMPTY_HINT, unknownContext: [...(request.context ?? [])] };
+  }
   return search(model, request, recent, recentIntents).result;
 }
 
@@ -151,7 +158,7 @@ function search(
     const fit = coverage(model.text, words, kept, Math.min(kept.length, MATCH_TOOLS), intents);
     if (items.length > k) items.length = k;
     // Measured where a fitted rule reads it (or the fit asks for every reading).
-    const read = model.weights.noMatch !== undefined || model.weights.noMatchSimilarity !== undefined || measureAll;
+    const read = model.weights.noMatch !== undefined || measureAll;
     const similarity = read ? intentSimilarity(model.text, words) : undefined;
     const evidence: MatchEvidence = {
       coverage: fit.best,
@@ -180,20 +187,13 @@ function search(
 
 /**
  * Whether an answer with these readings fits: null when it does, else the hint saying what fell
- * short. A fitted calibration decides where there is one (no-match.ts); weights stored before it
- * carry a floor per reading, read as they were; with neither, an answer fits when a word matched.
+ * short. A fitted calibration decides where there is one (no-match.ts); without one (before a
+ * fit), an answer fits when a word of the request matched.
  */
 function verdict(model: RecommenderModel, e: MatchEvidence, wordsOnly: boolean, unmatched: readonly string[]): string | null {
   const calibration = model.weights.noMatch;
   if (calibration !== undefined) return fits(calibration, e, wordsOnly) ? null : calibratedHint(lowReadings(calibration, e, wordsOnly), e, unmatched);
-  const threshold = model.weights.noMatchCoverage ?? Number.MIN_VALUE;
-  const floor = model.weights.noMatchSimilarity;
-  // Nobody has asked for a tool no recorded request called (a catalogue entry added since, or
-  // never used): a request it covers is expected to resemble none, so the floor does not apply.
-  const unlike = floor !== undefined && e.similarity < floor && !(e.unaskedCoverage > 0 && e.unaskedCoverage >= threshold);
-  if (e.coverage >= threshold && !unlike) return null;
-  if (unlike && e.coverage >= threshold) return `no tool fits: no recorded request resembles this one (similarity ${e.similarity.toFixed(2)}, least ${floor.toFixed(2)})`;
-  return wordsHint(unmatched);
+  return e.coverage > 0 ? null : wordsHint(unmatched);
 }
 
 function wordsHint(unmatched: readonly string[]): string {

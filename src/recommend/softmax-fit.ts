@@ -70,8 +70,9 @@ export function fitSoftmax(
   const groupFeat = groups.map(() => new Float64Array(dims));
   const groupOuter = groups.map(() => new Float64Array(d2));
   const bgScores = groups.map((g) => new Float64Array(g.n));
+  const sets = rowSets(queries);
   let maxRows = 0;
-  for (const q of queries) maxRows = Math.max(maxRows, q.tools.length);
+  for (const q of sets) maxRows = Math.max(maxRows, q.tools.length);
   const rowScore = new Float64Array(maxRows);
   // Each touched row's exp(score - max), as its own row and as the background it replaces:
   // the normaliser computes them, the gradient and the Hessian read them again.
@@ -124,8 +125,9 @@ export function fitSoftmax(
       groupSum[g] = sum;
     }
     let loss = 0;
-    for (const q of queries) {
-      const { rows, tools } = q;
+    for (const q of sets) {
+      const { rows, tools, targets } = q;
+      const m = targets.length;
       const count = tools.length;
       const bgMax = groupMax[q.group]!;
       const scores = bgScores[q.group]!;
@@ -150,7 +152,8 @@ export function fitSoftmax(
         rowExp[r] = Math.exp(rowScore[r]! - max);
         z += rowExp[r]!;
       }
-      loss += max + Math.log(z) - rowScore[q.target]!;
+      loss += m * (max + Math.log(z));
+      for (const t of targets) loss -= rowScore[t]!;
       if (order === 0) continue;
 
       // E[phi] and E[phi phi^T] under the query's softmax, with the same subtraction trick.
@@ -186,13 +189,15 @@ export function fitSoftmax(
       const inv = 1 / z;
       for (let f = 0; f < dims; f++) {
         mean[f] = mean[f]! * inv;
-        grad[f]! += mean[f]! - rows[q.target * dims + f]!;
+        grad[f]! += m * mean[f]!;
+        for (const t of targets) grad[f]! -= rows[t * dims + f]!;
       }
-      // An inactive feature's entries would add 0 * inv - 0 * 0: nothing.
+      // An inactive feature's entries would add 0 * inv - 0 * 0: nothing. The softmax's
+      // covariance is the same for every target of the set: counted m times.
       if (order === 2) {
         for (let a = 0; a < na; a++) {
           const f = active[a]!;
-          for (let b = 0; b <= a; b++) hess[f * dims + active[b]!]! += packed[a * na + b]! * inv - mean[f]! * mean[active[b]!]!;
+          for (let b = 0; b <= a; b++) hess[f * dims + active[b]!]! += m * (packed[a * na + b]! * inv - mean[f]! * mean[active[b]!]!);
         }
       }
     }
@@ -242,6 +247,35 @@ export function fitSoftmax(
   // `loss` is the loss at w: every accepted step set both, and the loss part of an evaluation is
   // the same sums whatever its order. (Evaluated again, it cost fitScale half its time.)
   return { weights: Array.from(w), loss, initialLoss, iterations };
+}
+
+/** Queries that share one feature collection (the same `rows`): one softmax, several targets. */
+interface RowSet {
+  readonly group: number;
+  readonly rows: Float64Array;
+  readonly tools: Int32Array;
+  readonly targets: number[];
+}
+
+/**
+ * The queries grouped by their rows: a search for a workflow's intent is one query per gold tool
+ * (fit-weights.ts), all over one collection, whose normaliser, expected features and covariance
+ * are the same for each. Computed once per set and counted once per target, they cost a set what
+ * one query costs: the same loss, gradient and Hessian, summed in another order.
+ */
+function rowSets(queries: readonly FitQuery[]): RowSet[] {
+  const byRows = new Map<Float64Array, RowSet>();
+  const out: RowSet[] = [];
+  for (const q of queries) {
+    let set = byRows.get(q.rows);
+    if (set === undefined || set.group !== q.group) {
+      set = { group: q.group, rows: q.rows, tools: q.tools, targets: [] };
+      byRows.set(q.rows, set);
+      out.push(set);
+    }
+    set.targets.push(q.target);
+  }
+  return out;
 }
 
 /**
@@ -296,7 +330,13 @@ export function fitScale(dims: number, groups: readonly FitGroup[], queries: rea
     return out;
   };
   const scored = groups.map((g) => ({ background: project(g.background, g.n), n: g.n }));
-  const projected = queries.map((q) => ({ group: q.group, rows: project(q.rows, q.tools.length), tools: q.tools, target: q.target }));
+  // Projected once per collection, so that queries sharing rows still share them (rowSets).
+  const projections = new Map<Float64Array, Float64Array>();
+  const projected = queries.map((q) => {
+    let rows = projections.get(q.rows);
+    if (rows === undefined) projections.set(q.rows, (rows = project(q.rows, q.tools.length)));
+    return { group: q.group, rows, tools: q.tools, target: q.target };
+  });
   let spread = 0;
   for (const g of scored) for (let c = 0; c < g.n; c++) spread = Math.max(spread, Math.abs(g.background[c]!));
   for (const q of projected) for (let r = 0; r < q.rows.length; r++) spread = Math.max(spread, Math.abs(q.rows[r]!));

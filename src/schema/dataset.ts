@@ -1,6 +1,8 @@
 /**
  * Loads an evaluation dataset folder (format: data/README.md): `workflows.jsonl` (required) and
- * `tools.jsonl` (optional), every line validated.
+ * `tools.jsonl` (optional), every line validated. A tools.jsonl line that cannot be read (not
+ * JSON, no usable name) is skipped with a warning: the workflows may still name that tool, which
+ * is then a tool with no description, as for any tool the catalogue lacks.
  *
  * Third-party catalogues repeat tools: NESTFUL's tools.jsonl lists five tools two or three times,
  * byte for byte. A repeat identical to the first entry (after normalisation) is dropped. A repeat
@@ -13,10 +15,12 @@
 import { stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { ToolgraphError } from './errors.js';
-import { canonicalJson } from './json.js';
-import { parseJsonlLines, readTextFile } from './jsonl.js';
+import { skipReason, type CatalogRead, type SkippedEntry } from './catalog.js';
+import { issuesError } from './issues.js';
+import { assertJsonDepth, canonicalJson } from './json.js';
+import { jsonlLines, parseJsonlLines, readTextFile } from './jsonl.js';
 import { MAX_CATALOG_TOOLS } from './limits.js';
-import { parseTool } from './tool.js';
+import { checkTool, parseTool } from './tool.js';
 import { parseWorkflowRecord, type WorkflowRecord } from './trace.js';
 import type { ToolInfo } from './types.js';
 
@@ -29,8 +33,8 @@ export interface Dataset {
   readonly tools: ToolInfo[];
   readonly workflows: WorkflowRecord[];
   /**
-   * What loading read past: each tool name repeated with another definition, the first kept.
-   * Absent in a Dataset built by hand: none.
+   * What loading read past: each tools.jsonl line that could not be read, and each tool name
+   * repeated with another definition (the first kept). Absent in a Dataset built by hand: none.
    */
   readonly warnings?: readonly string[];
 }
@@ -47,10 +51,10 @@ async function assertFolder(dir: string): Promise<void> {
   try {
     isDirectory = (await stat(dir)).isDirectory();
   } catch {
-    throw new ToolgraphError('NOT_FOUND', `loadDataset: no such folder: ${dir}`, { path: dir });
+    throw new ToolgraphError('NOT_FOUND', `loadDataset: ${dir}: no such folder`, { path: dir }, { file: dir });
   }
   if (!isDirectory) {
-    throw new ToolgraphError('INVALID_INPUT', `loadDataset: expected a folder, found a file: ${dir}`, { path: dir });
+    throw new ToolgraphError('INVALID_INPUT', `loadDataset: ${dir}: expected a folder, found a file`, { path: dir }, { file: dir });
   }
 }
 
@@ -63,14 +67,8 @@ async function readOptional(path: string): Promise<string | undefined> {
   }
 }
 
-/**
- * A JSONL catalogue: one tool a line. Third-party catalogues repeat a tool byte for byte
- * (NESTFUL does), so an identical repeat is dropped. A repeat that differs is INVALID_INPUT
- * naming both lines, unless `onConflict` is given: then the first definition is kept and
- * `onConflict` is told, in the same words.
- */
-export function parseCatalogJsonl(text: string, source: string, onConflict?: (message: string) => void): ToolInfo[] {
-  const entries = parseJsonlLines(text, (value, line) => ({ tool: parseTool(value), line }), source);
+/** Catalogue lines with their numbers, repeats dropped or reported (see parseCatalogJsonl). */
+function distinctTools(entries: readonly { tool: ToolInfo; line: number }[], source: string, onConflict?: (message: string) => void): ToolInfo[] {
   const first = new Map<string, { line: number; json: string }>();
   const tools: ToolInfo[] = [];
   for (const { tool, line } of entries) {
@@ -82,7 +80,7 @@ export function parseCatalogJsonl(text: string, source: string, onConflict?: (me
     } else if (seen.json !== json) {
       const message = `${source}:${line}: duplicate tool name ${quoted(tool.name)} with a different definition (first at line ${seen.line})`;
       if (onConflict === undefined) {
-        throw new ToolgraphError('INVALID_INPUT', message, { source, line, name: tool.name, firstLine: seen.line });
+        throw new ToolgraphError('INVALID_INPUT', message, { source, line, name: tool.name, firstLine: seen.line }, { file: source, line });
       }
       onConflict(`${message}; the first is kept`);
     }
@@ -92,9 +90,49 @@ export function parseCatalogJsonl(text: string, source: string, onConflict?: (me
       'PAYLOAD_TOO_LARGE',
       `${source}: too many tools: ${tools.length}, the limit is ${MAX_CATALOG_TOOLS}`,
       { source },
+      { file: source },
     );
   }
   return tools;
+}
+
+/**
+ * A JSONL catalogue: one tool a line, every line readable (a bad one is INVALID_INPUT naming
+ * `source:line`). Third-party catalogues repeat a tool byte for byte (NESTFUL does), so an
+ * identical repeat is dropped. A repeat that differs is INVALID_INPUT naming both lines, unless
+ * `onConflict` is given: then the first definition is kept and `onConflict` is told, in the
+ * same words.
+ */
+export function parseCatalogJsonl(text: string, source: string, onConflict?: (message: string) => void): ToolInfo[] {
+  return distinctTools(parseJsonlLines(text, (value, line) => ({ tool: parseTool(value), line }), source), source, onConflict);
+}
+
+/**
+ * A JSONL catalogue read leniently: a line that is not JSON, or whose tool cannot be read (no
+ * usable name, ...: tool.ts), is skipped with its line and reason, and the others are read.
+ * Repeats as parseCatalogJsonl. A line past a limit still refuses the file: PAYLOAD_TOO_LARGE
+ * naming `source:line`.
+ */
+export function readCatalogJsonl(text: string, source: string, onConflict?: (message: string) => void): CatalogRead {
+  const entries: { tool: ToolInfo; line: number }[] = [];
+  const skipped: SkippedEntry[] = [];
+  for (const item of jsonlLines(text, source)) {
+    if ('invalid' in item) {
+      skipped.push({ line: item.line, reason: item.invalid });
+      continue;
+    }
+    try {
+      assertJsonDepth(item.value, `${source}:${item.line}`);
+    } catch (error) {
+      if (error instanceof ToolgraphError && error.code === 'PAYLOAD_TOO_LARGE') throw new ToolgraphError(error.code, error.message, { source, line: item.line });
+      throw error;
+    }
+    const checked = checkTool(item.value, []);
+    if (checked.issues === undefined) entries.push({ tool: checked.tool, line: item.line });
+    else if (checked.issues.some((i) => i.limit)) throw issuesError(`${source}:${item.line}`, checked.issues);
+    else skipped.push({ line: item.line, reason: skipReason(checked.issues) });
+  }
+  return { tools: distinctTools(entries, source, onConflict), skipped };
 }
 
 function loadWorkflows(text: string, source: string): WorkflowRecord[] {
@@ -107,6 +145,7 @@ function loadWorkflows(text: string, source: string): WorkflowRecord[] {
         'INVALID_INPUT',
         `${source}:${line}: duplicate workflow id ${quoted(record.id)} (first at line ${seen})`,
         { source, line, id: record.id, firstLine: seen },
+        { file: source, line },
       );
     }
     first.set(record.id, line);
@@ -117,8 +156,8 @@ function loadWorkflows(text: string, source: string): WorkflowRecord[] {
 /**
  * Loads `dir/workflows.jsonl` and, when present, `dir/tools.jsonl`. Errors: NOT_FOUND for a
  * missing folder or workflows.jsonl (naming the path); INVALID_INPUT (`file:line: ...`) for a bad
- * line or a repeated workflow id; PAYLOAD_TOO_LARGE past a limit. A tool repeated with another
- * definition is a warning (`warnings`), its first definition kept.
+ * workflow line or a repeated workflow id; PAYLOAD_TOO_LARGE past a limit. An unreadable
+ * tools.jsonl line and a tool repeated with another definition are warnings (`warnings`).
  */
 export async function loadDataset(dir: string): Promise<Dataset> {
   const root = resolve(dir);
@@ -127,15 +166,15 @@ export async function loadDataset(dir: string): Promise<Dataset> {
   const toolsPath = join(root, TOOLS_FILE);
   const [workflowsText, toolsText] = await Promise.all([readOptional(workflowsPath), readOptional(toolsPath)]);
   if (workflowsText === undefined) {
-    throw new ToolgraphError('NOT_FOUND', `loadDataset: missing ${WORKFLOWS_FILE}: ${workflowsPath}`, {
-      path: workflowsPath,
-    });
+    throw new ToolgraphError('NOT_FOUND', `loadDataset: ${root}: missing ${WORKFLOWS_FILE}`, { path: workflowsPath }, { file: root });
   }
   const warnings: string[] = [];
+  const catalogue = toolsText === undefined ? { tools: [], skipped: [] } : readCatalogJsonl(toolsText, toolsPath, (message) => warnings.push(message));
+  for (const s of catalogue.skipped) warnings.push(`${toolsPath}:${s.line}: ${s.reason}; the entry is skipped`);
   return {
     name: basename(root),
     dir: root,
-    tools: toolsText === undefined ? [] : parseCatalogJsonl(toolsText, toolsPath, (message) => warnings.push(message)),
+    tools: catalogue.tools,
     workflows: loadWorkflows(workflowsText, workflowsPath),
     warnings,
   };

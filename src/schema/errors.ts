@@ -20,15 +20,27 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+/**
+ * Where in a file the input that failed is: the file as the caller named it, and the 1-based
+ * line when the file is read by lines. Data, so that each face says it its own way (the CLI:
+ * `toolgraph ingest: traces.jsonl:12: INVALID_INPUT: ...`, cli/error-text.ts).
+ */
+export interface ErrorLocation {
+  readonly file: string;
+  readonly line?: number;
+}
+
 export class ToolgraphError extends Error {
   readonly code: ErrorCode;
   readonly details: unknown;
+  readonly location: ErrorLocation | undefined;
 
-  constructor(code: ErrorCode, message: string, details?: unknown) {
+  constructor(code: ErrorCode, message: string, details?: unknown, location?: ErrorLocation) {
     super(message);
     this.name = 'ToolgraphError';
     this.code = code;
     this.details = details;
+    this.location = location;
   }
 
   toJSON(): { code: ErrorCode; message: string } {
@@ -38,4 +50,14 @@ export class ToolgraphError extends Error {
 
 export function isToolgraphError(value: unknown): value is ToolgraphError {
   return value instanceof ToolgraphError;
+}
+
+/**
+ * `error` as read from `location`, unless it already says where it is: the same code, message
+ * and details, for an error raised by what a file held (a catalogue's entry, a capability).
+ */
+export function inFile(error: unknown, location: ErrorLocation): unknown {
+  if (!(error instanceof ToolgraphError) || error.location !== undefined) return error;
+  if (error.code === 'INTERNAL' || error.code === 'EMBEDDER_FAILED') return error;
+  return new ToolgraphError(error.code, error.message, error.details, location);
 }

@@ -40,6 +40,7 @@ export function parseJsonlLines<T>(text: string, parseLine: NumberedLineParser<T
         'PAYLOAD_TOO_LARGE',
         `${at}: line too long: ${line.length} characters, the limit is ${MAX_JSONL_LINE_LENGTH}`,
         { source, line: i + 1 },
+        { file: source, line: i + 1 },
       );
     }
     let value: unknown;
@@ -47,20 +48,57 @@ export function parseJsonlLines<T>(text: string, parseLine: NumberedLineParser<T
       value = JSON.parse(line);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw new ToolgraphError('INVALID_INPUT', `${at}: invalid JSON: ${reason}`, { source, line: i + 1 });
+      throw new ToolgraphError('INVALID_INPUT', `${at}: invalid JSON: ${reason}`, { source, line: i + 1 }, { file: source, line: i + 1 });
     }
     try {
       out.push(parseLine(value, i + 1));
     } catch (error) {
       if (isToolgraphError(error)) {
-        throw new ToolgraphError(error.code, `${at}: ${error.message}`, {
-          source,
-          line: i + 1,
-          cause: error.details,
-        });
+        throw new ToolgraphError(
+          error.code,
+          `${at}: ${error.message}`,
+          {
+            source,
+            line: i + 1,
+            cause: error.details,
+          },
+          { file: source, line: i + 1 },
+        );
       }
       const reason = error instanceof Error ? error.message : String(error);
-      throw new ToolgraphError('INVALID_INPUT', `${at}: ${reason}`, { source, line: i + 1 });
+      throw new ToolgraphError('INVALID_INPUT', `${at}: ${reason}`, { source, line: i + 1 }, { file: source, line: i + 1 });
+    }
+  }
+  return out;
+}
+
+/** One non-blank line of a JSON Lines text: its 1-based number and its value, or why it is not JSON. */
+export type JsonlLine = { readonly line: number; readonly value: unknown } | { readonly line: number; readonly invalid: string };
+
+/**
+ * Every non-blank line of `text` as JSON, a line that is not JSON kept as such rather than
+ * thrown, for a reader that reports bad lines and goes on. A line past MAX_JSONL_LINE_LENGTH is
+ * still PAYLOAD_TOO_LARGE (`source:line: ...`): the limit refuses the file. BOM and CRLF as
+ * parseJsonlLines.
+ */
+export function jsonlLines(text: string, source: string): JsonlLine[] {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const lines = body.split(/\r?\n/);
+  const out: JsonlLine[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (line.trim() === '') continue;
+    if (line.length > MAX_JSONL_LINE_LENGTH) {
+      throw new ToolgraphError(
+        'PAYLOAD_TOO_LARGE',
+        `${source}:${i + 1}: line too long: ${line.length} characters, the limit is ${MAX_JSONL_LINE_LENGTH}`,
+        { source, line: i + 1 },
+      );
+    }
+    try {
+      out.push({ line: i + 1, value: JSON.parse(line) as unknown });
+    } catch (error) {
+      out.push({ line: i + 1, invalid: `invalid JSON: ${error instanceof Error ? error.message : String(error)}` });
     }
   }
   return out;
@@ -73,21 +111,22 @@ function errnoCode(error: unknown): string | undefined {
 
 /**
  * Reads a whole UTF-8 text file. A missing file is NOT_FOUND naming the path; a directory is
- * INVALID_INPUT; anything else (permissions, I/O) is INTERNAL.
+ * INVALID_INPUT; anything else (permissions, I/O) is INTERNAL. Each error's location is the path.
  */
 export async function readTextFile(path: string): Promise<string> {
   try {
     return await readFile(path, 'utf8');
   } catch (error) {
     const code = errnoCode(error);
+    const at = { file: path };
     if (code === 'ENOENT' || code === 'ENOTDIR') {
-      throw new ToolgraphError('NOT_FOUND', `readJsonlFile: no such file: ${path}`, { path });
+      throw new ToolgraphError('NOT_FOUND', `readTextFile: ${path}: no such file`, { path }, at);
     }
     if (code === 'EISDIR') {
-      throw new ToolgraphError('INVALID_INPUT', `readJsonlFile: expected a file, found a directory: ${path}`, { path });
+      throw new ToolgraphError('INVALID_INPUT', `readTextFile: ${path}: expected a file, found a directory`, { path }, at);
     }
     const reason = error instanceof Error ? error.message : String(error);
-    throw new ToolgraphError('INTERNAL', `readJsonlFile: cannot read ${path}: ${reason}`, { path, errno: code });
+    throw new ToolgraphError('INTERNAL', `readTextFile: ${path}: cannot read: ${reason}`, { path, errno: code }, at);
   }
 }
 

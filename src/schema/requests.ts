@@ -48,11 +48,17 @@ export const dagRequestBaseSchema = z.strictObject({
   context: contextSchema,
   maxNodes: z.int().min(1).max(MAX_DAG_NODES).default(10),
   expandCapabilities: z.boolean().default(false),
-  thresholds: z.strictObject({ reject: thresholdSchema.default(0.5), warn: thresholdSchema.default(0.65) }).default({ reject: 0.5, warn: 0.65 }),
+  thresholds: z
+    .strictObject({
+      reject: thresholdSchema.default(0.5).describe('Confidence below which the status is reject'),
+      // No default: a fitted model's `ok` threshold serves (dag/status-threshold.ts), else 0.65.
+      warn: thresholdSchema.optional().describe("Confidence below which the status is warn; default the fitted threshold from which held-out workflows reached node-F1 0.8, else 0.65"),
+    })
+    .default({ reject: 0.5 }),
 });
 
 export const dagRequestSchema = dagRequestBaseSchema
-  .refine((r) => r.thresholds.reject <= r.thresholds.warn, {
+  .refine((r) => r.thresholds.warn === undefined || r.thresholds.reject <= r.thresholds.warn, {
     message: 'thresholds.reject must not exceed thresholds.warn',
     path: ['thresholds'],
   });

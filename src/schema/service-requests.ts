@@ -49,10 +49,11 @@ export const expandCapabilityRequestSchema = z.strictObject({ id: z.string().des
 export const traceInputSchema = z.union([reasoningTraceSchema, compactTraceSchema]);
 export const tracesBodySchema = z.union([traceInputSchema, z.array(traceInputSchema)]);
 
-/** PUT /v1/tools, for the OpenAPI document: an array of tools or a tools/list result. */
+/** PUT /v1/tools, for the OpenAPI document: an array of tools, a tools/list result, or an OpenAPI 3 document. */
 export const catalogBodySchema = z.union([
-  z.array(z.record(z.string(), z.unknown())),
-  z.looseObject({ tools: z.array(z.record(z.string(), z.unknown())) }),
+  z.array(z.record(z.string(), z.unknown())).describe('Tools: MCP tools/list entries or dataset tools.jsonl lines, mixed'),
+  z.looseObject({ tools: z.array(z.record(z.string(), z.unknown())) }).describe('An MCP tools/list result'),
+  z.looseObject({ openapi: z.string(), paths: z.record(z.string(), z.unknown()).optional() }).describe('An OpenAPI 3 document: each operation is a tool'),
 ]);
 
 // ---------------------------------------------------------------------------------------------
@@ -65,22 +66,27 @@ const rankedItemSchema = z.object({
   signals: z.record(z.string(), z.number()).describe('Per-signal breakdown of the score'),
 });
 
-/** A capability whose next tool is a predicted one (predictNext mixes them with tools). */
+/** A predicted tool answered as the capability it starts (capability-items.ts): one item per tool. */
 const capabilityItemSchema = z.looseObject({
   kind: z.literal('capability'),
   capability: z.string(),
-  tool: z.string().describe('The predicted tool that starts what is left of the capability'),
+  tool: z.string().describe('The predicted tool that starts what is left of the capability; the item stands in its place'),
   tools: z.array(z.string()),
-  score: z.number(),
+  score: z.number().describe("The tool's probability, as its tool item would have"),
+  capabilityScore: z.number().describe("The capability's own passive-suggestion score"),
   signals: z.record(z.string(), z.number()),
 });
 
+/** With kind `empty` in the three answers: the store knows no tool, and how to fill it. */
+const emptyHint = z.string().optional().describe("With kind 'empty': the store has no trace and no catalogue, and how to fill it");
+
 export const predictionSchema = z.object({
-  kind: z.enum(['prediction', 'cold-start']),
+  kind: z.enum(['prediction', 'cold-start', 'empty']).describe("'cold-start': no trace yet, intent and popularity only; 'empty': no trace and no catalogue, no items"),
   profile: z.enum(['default', 'seed']),
   version: z.number().describe('Graph version of the model that answered'),
-  items: z.array(z.union([rankedItemSchema, capabilityItemSchema])),
+  items: z.array(z.union([rankedItemSchema, capabilityItemSchema])).describe('At most k items, one per tool'),
   unknownContext: z.array(z.string()).describe('Context tools the graph has never seen, ignored'),
+  hint: emptyHint,
 });
 
 const searchItemSchema = rankedItemSchema.extend({
@@ -88,19 +94,19 @@ const searchItemSchema = rankedItemSchema.extend({
 });
 
 export const searchResultSchema = z.object({
-  kind: z.enum(['results', 'no-match']).describe("'no-match': nothing fits; items are only the nearest tools"),
+  kind: z.enum(['results', 'no-match', 'empty']).describe("'no-match': nothing fits; items are only the nearest tools. 'empty': no trace and no catalogue, no items"),
   profile: z.enum(['default', 'seed']).describe("'seed': spec 003 section 1 as written, score in [0, 1]; 'default': fitted, score a probability"),
   version: z.number(),
   items: z.array(searchItemSchema),
   coverage: z.number().describe('Best share of the query a returned tool accounts for'),
   similarity: z.number().optional().describe('How much the query resembles the nearest recorded request, where a fitted no-match rule reads it'),
   unmatched: z.array(z.string()).optional().describe('With no-match: the query words no returned tool explains'),
-  hint: z.string().optional(),
+  hint: z.string().optional().describe("With no-match: what fell short; with empty: how to fill the store"),
   unknownContext: z.array(z.string()).describe('Context tools the graph has never seen, ignored'),
 });
 
 export const dagSchema = z.object({
-  kind: z.enum(['workflow', 'no-match']).describe('no-match: nothing fits the intent (as search_tools says); the nodes are the nearest tools, for review'),
+  kind: z.enum(['workflow', 'no-match', 'empty']).describe("no-match: nothing fits the intent (as search_tools says); empty: no trace and no catalogue; both: no nodes, edges or layers, status reject"),
   nodes: z.array(
     z.union([
       z.object({ id: z.string(), kind: z.literal('tool'), tool: z.string(), confidence: z.number() }),
@@ -113,6 +119,7 @@ export const dagSchema = z.object({
   status: z.enum(['ok', 'warn', 'reject']),
   warnings: z.array(z.string()),
   version: z.number(),
+  hint: emptyHint,
 });
 
 export const patternSchema = z.looseObject({
@@ -191,7 +198,19 @@ export const toolInfoSchema = z.object({
 
 export const toolsResponseSchema = z.object({ tools: z.array(toolInfoSchema) });
 
-export const setToolsResponseSchema = z.object({ tools: z.number(), added: z.number(), version: z.number() });
+export const skippedEntrySchema = z.object({
+  index: z.number().optional().describe('0-based position of the entry in the array, or among the OpenAPI operations'),
+  line: z.number().optional().describe('1-based line of a JSON Lines catalogue'),
+  at: z.string().optional().describe('Path of the entry in the body, e.g. tools[3] or paths["/pets"].get'),
+  reason: z.string().describe('What cannot be read, with the path of the field'),
+});
+
+export const setToolsResponseSchema = z.object({
+  tools: z.number().describe('Entries the catalogue holds now'),
+  added: z.number().describe('Entries of this request the catalogue did not have'),
+  version: z.number(),
+  skipped: z.array(skippedEntrySchema).describe('Entries that could not be read (no usable name, ...), left out while the others were written'),
+});
 
 export const capabilityViewSchema = z.object({
   id: z.string(),

@@ -1,48 +1,47 @@
 /**
- * Tool catalogues at the boundary: dataset tools.jsonl lines and MCP `tools/list` entries, both
- * normalised into `ToolInfo {name, description, params, outputs?}`, which reads back as a
- * dataset line.
+ * One catalogue entry at the boundary: a dataset tools.jsonl line or an MCP `tools/list` entry,
+ * normalised into `ToolInfo {name, description, params, outputs?, outputTypes?}`, which reads back
+ * as a dataset line. Whole catalogues (arrays, tools/list results, OpenAPI documents) are read by
+ * catalog.ts.
  *
- * Both formats are loose (unknown keys allowed): they are written by third parties and grow over
- * time (MCP added `title`, `outputSchema`, `icons` and `_meta` across revisions; datasets carry
- * `desc_source`, `output_parameters`). The fields we read are checked strictly.
+ * Both formats are loose: they are written by third parties and grow over time (MCP added
+ * `title`, `outputSchema`, `icons` and `_meta` across revisions; registries add `category`,
+ * `server`, `tags`; datasets carry `desc_source`). What toolgraph does not read is ignored,
+ * whatever it holds. What it reads is read as published, not as we would have written it: a
+ * parameter's type is labelled from any JSON Schema (json-schema-type.ts), null means unknown,
+ * `required` may be the text "true". A value toolgraph reads but cannot make sense of (a
+ * description that is a number, a parameter without a name, an unusable tool name) is an issue
+ * naming its path: the entry cannot be read.
  */
 import { z } from 'zod';
 import { ToolgraphError } from './errors.js';
-import { labelSchema, paramNameSchema, textSchema, toolNameSchema } from './fields.js';
-import {
-  flattenError,
-  formatPath,
-  issuesError,
-  limitedArray,
-  parseWith,
-  type FlatIssue,
-  type PathSegment,
-} from './issues.js';
+import { labelSchema, looseBooleanSchema, paramNameSchema, textSchema, toolNameSchema } from './fields.js';
+import { flattenError, issuesError, limitedArray, type FlatIssue, type PathSegment } from './issues.js';
 import { assertJsonDepth } from './json.js';
-import { MAX_CATALOG_TOOLS, MAX_ID_LENGTH, MAX_TOOL_PARAMS } from './limits.js';
+import { ownValue, schemaTypeLabel, typeFieldLabel } from './json-schema-type.js';
+import { MAX_CATALOG_TOOLS, MAX_TEXT_LENGTH, MAX_TOOL_PARAMS } from './limits.js';
 import { isTypeName } from './type-names.js';
 import type { ToolInfo, ToolParam } from './types.js';
 
 // ---------------------------------------------------------------------------------------------
 // Dataset catalogue (tools.jsonl)
 
-/** A parameter as datasets write it; `null` means unknown (e.g. UltraTool's `required`). */
+/**
+ * A parameter as datasets write it; `null` means unknown (e.g. UltraTool's `required`). `type` is
+ * a label whatever it holds: a name, a union `["string", "null"]`, a JSON Schema.
+ */
 const catalogParamSchema = z.looseObject({
   name: paramNameSchema,
-  type: labelSchema.nullable().optional(),
+  type: z.unknown().optional(),
   description: textSchema.nullable().optional(),
-  required: z.boolean().nullable().optional(),
+  required: looseBooleanSchema.nullable().optional(),
 });
 
-/** One line of a dataset's tools.jsonl. */
+/** One line of a dataset's tools.jsonl (`domain`, `server`, `category` and the rest: ignored). */
 export const catalogToolSchema = z.looseObject({
   name: toolNameSchema,
   description: textSchema.nullable().optional(),
-  params: limitedArray(catalogParamSchema, MAX_TOOL_PARAMS).optional(),
-  domain: z.union([labelSchema, limitedArray(labelSchema, MAX_TOOL_PARAMS)]).optional(),
-  server: labelSchema.optional(),
-  category: labelSchema.optional(),
+  params: limitedArray(catalogParamSchema, MAX_TOOL_PARAMS).nullable().optional(),
   output_parameters: limitedArray(paramNameSchema, MAX_TOOL_PARAMS).nullable().optional(),
   // ToolInfo's own name for them: a catalogue read back (GET /v1/tools, the store, a dataset
   // already loaded) must keep its data flow, which DAG suggestion reads.
@@ -56,44 +55,26 @@ export type CatalogTool = z.output<typeof catalogToolSchema>;
 // MCP tools/list entries
 
 /**
- * JSON Schema allows `true`/`false` as schemas; objects are read for type and description (and,
- * leniently, for the name of their type: typeName).
+ * The parts of an input schema toolgraph reads: its properties (the parameters) and its
+ * `required` list (names; anything else in it names no parameter). `type` is not read: a
+ * registry that writes `{type: "array"}` or leaves it out still lists the tool's properties.
  */
-const mcpPropertySchema = z.union([
-  z.boolean(),
-  z.looseObject({
-    type: z.union([labelSchema, limitedArray(labelSchema, 16)]).optional(),
-    description: textSchema.optional(),
-    title: textSchema.optional(),
-  }),
-]);
-
 const objectSchemaSchema = z.looseObject({
-  type: z.literal('object'),
-  properties: z.record(z.string(), mcpPropertySchema).optional(),
-  required: limitedArray(z.string(), MAX_TOOL_PARAMS).optional(),
+  properties: z.looseObject({}).nullable().optional(),
+  required: limitedArray(z.unknown(), MAX_TOOL_PARAMS).nullable().optional(),
 });
 
-/** An MCP `Tool` as listed by `tools/list`. */
+/** A property's description, when it has one; its other keywords are read by schemaTypeLabel. */
+const propertySchema = z.looseObject({ description: textSchema.nullable().optional() });
+
+/** An MCP `Tool` as listed by `tools/list` (`title`, `annotations`, `outputSchema`: read leniently). */
 export const mcpToolSchema = z.looseObject({
   name: toolNameSchema,
-  title: labelSchema.optional(),
-  description: textSchema.optional(),
-  inputSchema: objectSchemaSchema,
-  outputSchema: objectSchemaSchema.optional(),
-  annotations: z.looseObject({ title: labelSchema.optional() }).optional(),
+  description: textSchema.nullable().optional(),
+  inputSchema: objectSchemaSchema.nullable(),
 });
 
 export type McpTool = z.output<typeof mcpToolSchema>;
-
-/** The `tools/list` result wrapper. */
-const toolsListSchema = z.strictObject({
-  tools: limitedArray(z.unknown(), MAX_CATALOG_TOOLS),
-  nextCursor: z.string().optional(),
-  _meta: z.record(z.string(), z.unknown()).optional(),
-});
-
-const catalogArraySchema = limitedArray(z.unknown(), MAX_CATALOG_TOOLS);
 
 // ---------------------------------------------------------------------------------------------
 // Normalisation
@@ -110,7 +91,7 @@ export function isMcpToolShape(input: unknown): boolean {
 function fromCatalog(tool: CatalogTool): ToolInfo {
   const params: ToolParam[] = (tool.params ?? []).map((p) => ({
     name: p.name,
-    type: p.type ?? '',
+    type: typeFieldLabel(p.type),
     description: p.description ?? '',
     required: p.required ?? false,
   }));
@@ -125,51 +106,20 @@ function fromCatalog(tool: CatalogTool): ToolInfo {
   };
 }
 
-/** The last segment of a schema's own `$ref` (`#/$defs/Airport` -> `Airport`), or null. */
-function refName(schema: unknown): string | null {
-  const ref = isRecord(schema) ? ownValue(schema, '$ref') : undefined;
-  if (typeof ref !== 'string' || ref.length > MAX_ID_LENGTH) return null;
-  const name = ref.slice(ref.lastIndexOf('/') + 1);
-  return name === '' ? null : name;
-}
-
-/**
- * The name of the type a schema stands for, or null: the definition its `$ref` points to, alone
- * or as the one `allOf` entry (pydantic writes a described field so), else an object schema's
- * `title` (a field's title is its label, not a type). Read leniently: these keys are optional
- * and loose in MCP, and an odd one names no type rather than failing the tool.
- */
-function typeName(schema: unknown): string | null {
-  if (!isRecord(schema)) return null;
-  const allOf = ownValue(schema, 'allOf');
-  const named = refName(schema) ?? (Array.isArray(allOf) && allOf.length === 1 ? refName(allOf[0]) : null);
-  if (named !== null) return named;
-  const title = ownValue(schema, 'title');
-  return ownValue(schema, 'type') === 'object' && typeof title === 'string' && title !== '' && title.length <= MAX_ID_LENGTH ? title : null;
-}
-
-/** A property's type: the name of its type (typeName), else its JSON Schema type ('' for none). */
-function jsonSchemaType(property: z.output<typeof mcpPropertySchema>): string {
-  if (typeof property === 'boolean') return '';
-  const named = typeName(property);
-  if (named !== null) return named;
-  if (property.type === undefined) return '';
-  return typeof property.type === 'string' ? property.type : property.type.join(' | ');
-}
-
 /** A tool, or everything wrong with it. Issues are collected, not thrown, so a catalogue reports all. */
-type Checked = { readonly tool: ToolInfo; readonly issues?: undefined } | { readonly issues: FlatIssue[] };
+export type CheckedTool = { readonly tool: ToolInfo; readonly issues?: undefined } | { readonly issues: FlatIssue[] };
 
-function ownValue(record: Record<string, unknown>, key: string): unknown {
-  return Object.getOwnPropertyDescriptor(record, key)?.value;
+/** A string usable as a fallback description (a title), or undefined. */
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length <= MAX_TEXT_LENGTH ? value : undefined;
 }
 
 /**
- * Parameters from `inputSchema.properties`, in key order. zod's record skips an own `__proto__`
- * key (assigning it would set the prototype), so names come from the raw input and that one
- * property's schema is validated here. Names follow the tool-name rules.
+ * Parameters from `inputSchema.properties`, in key order. Names come from the raw input's own
+ * keys (an own `__proto__` key is a parameter like any other) and follow the tool-name rules;
+ * a property's type is its schemaTypeLabel, its description its `description`, else its `title`.
  */
-function mcpParams(raw: Record<string, unknown>, tool: McpTool, base: readonly PathSegment[]): Checked | ToolParam[] {
+function mcpParams(tool: McpTool, raw: Record<string, unknown>, base: readonly PathSegment[]): CheckedTool | ToolParam[] {
   const rawSchema = ownValue(raw, 'inputSchema');
   const rawProps = isRecord(rawSchema) ? ownValue(rawSchema, 'properties') : undefined;
   if (!isRecord(rawProps)) return [];
@@ -179,67 +129,58 @@ function mcpParams(raw: Record<string, unknown>, tool: McpTool, base: readonly P
     const message = `too many items: ${names.length}, the limit is ${MAX_TOOL_PARAMS}`;
     return { issues: [{ path: at, code: 'too_big', message, limit: true }] };
   }
-  const required = new Set(tool.inputSchema.required ?? []);
-  const parsed = tool.inputSchema.properties ?? {};
+  const required = new Set((tool.inputSchema?.required ?? []).filter((r): r is string => typeof r === 'string'));
   const issues: FlatIssue[] = [];
   const params: ToolParam[] = [];
   for (const name of names) {
     const nameCheck = paramNameSchema.safeParse(name, { reportInput: true });
     if (!nameCheck.success) issues.push(...flattenError(nameCheck.error, [...at, name]));
-    let property = Object.hasOwn(parsed, name) ? parsed[name] : undefined;
-    if (property === undefined) {
-      const checked = mcpPropertySchema.safeParse(ownValue(rawProps, name), { reportInput: true });
-      if (!checked.success) {
-        issues.push(...flattenError(checked.error, [...at, name]));
-        continue;
-      }
-      property = checked.data;
+    const property = ownValue(rawProps, name);
+    let description = '';
+    if (isRecord(property)) {
+      const checked = propertySchema.safeParse(property, { reportInput: true });
+      if (!checked.success) issues.push(...flattenError(checked.error, [...at, name]));
+      else description = checked.data.description ?? text(ownValue(property, 'title')) ?? '';
     }
-    params.push({
-      name,
-      type: jsonSchemaType(property),
-      description: typeof property === 'boolean' ? '' : (property.description ?? property.title ?? ''),
-      required: required.has(name),
-    });
+    params.push({ name, type: schemaTypeLabel(property), description, required: required.has(name) });
   }
   return issues.length > 0 ? { issues } : params;
 }
 
 /**
- * The named types an MCP tool returns: its output schema's own `title` (a function returning an
- * `Airport` model), then its properties' types, each once, type names only (isTypeName).
+ * What an MCP tool returns: its output schema's property names (own keys, usable names only) and
+ * the named types among the schema's own `title` (a function returning an `Airport` model) and
+ * its properties' types, each once. An output schema of another shape declares nothing.
  */
-function mcpOutputTypes(tool: McpTool, outputs: readonly string[], rawProps: Record<string, unknown> | undefined): string[] {
+function mcpOutputs(raw: Record<string, unknown>): Pick<ToolInfo, 'outputs' | 'outputTypes'> {
+  const schema = ownValue(raw, 'outputSchema');
+  if (!isRecord(schema)) return {};
+  const props = ownValue(schema, 'properties');
+  const outputs = isRecord(props) ? Object.keys(props).filter((k) => paramNameSchema.safeParse(k).success).slice(0, MAX_TOOL_PARAMS) : [];
   const types = new Set<string>();
-  const title = tool.outputSchema === undefined ? undefined : tool.outputSchema['title'];
-  if (typeof title === 'string' && title.length <= MAX_ID_LENGTH && isTypeName(title)) types.add(title);
-  // Parsed with the tool, but for an own `__proto__` key, which zod's record skips (mcpParams).
-  const parsed = tool.outputSchema?.properties ?? {};
+  const title = text(ownValue(schema, 'title'));
+  if (title !== undefined && isTypeName(title)) types.add(title);
   for (const name of outputs) {
-    const property = Object.hasOwn(parsed, name) ? parsed[name] : mcpPropertySchema.safeParse(rawProps === undefined ? undefined : ownValue(rawProps, name)).data;
-    if (property === undefined) continue;
-    const type = jsonSchemaType(property);
+    const type = schemaTypeLabel(ownValue(props as Record<string, unknown>, name));
     if (isTypeName(type)) types.add(type);
   }
-  return [...types];
+  return { ...(outputs.length > 0 ? { outputs } : {}), ...(types.size > 0 ? { outputTypes: [...types] } : {}) };
 }
 
-function checkTool(input: unknown, base: readonly PathSegment[]): Checked {
-  if (isRecord(input) && isMcpToolShape(input)) {
-    const result = mcpToolSchema.safeParse(input, { reportInput: true });
-    if (!result.success) return { issues: flattenError(result.error, base) };
-    const tool = result.data;
-    const params = mcpParams(input, tool, base);
-    if (!Array.isArray(params)) return params;
-    const description = tool.description ?? tool.title ?? tool.annotations?.title ?? '';
-    // Own keys only: an output field may be called `__proto__` as well as any other.
-    const outputProps = tool.outputSchema === undefined ? undefined : ownValue(ownValue(input, 'outputSchema') as Record<string, unknown>, 'properties');
-    const outputs = isRecord(outputProps) ? Object.keys(outputProps).filter((k) => paramNameSchema.safeParse(k).success) : [];
-    const outputTypes = mcpOutputTypes(tool, outputs, isRecord(outputProps) ? outputProps : undefined);
-    return {
-      tool: { name: tool.name, description, params, ...(outputs.length > 0 ? { outputs } : {}), ...(outputTypes.length > 0 ? { outputTypes } : {}) },
-    };
-  }
+function checkMcpTool(input: Record<string, unknown>, base: readonly PathSegment[]): CheckedTool {
+  const result = mcpToolSchema.safeParse(input, { reportInput: true });
+  if (!result.success) return { issues: flattenError(result.error, base) };
+  const tool = result.data;
+  const params = mcpParams(tool, input, base);
+  if (!Array.isArray(params)) return params;
+  const annotations = ownValue(input, 'annotations');
+  const description = tool.description ?? text(ownValue(input, 'title')) ?? (isRecord(annotations) ? text(ownValue(annotations, 'title')) : undefined) ?? '';
+  return { tool: { name: tool.name, description, params, ...mcpOutputs(input) } };
+}
+
+/** Checks one entry (either format) under `base`, its place in a larger input. */
+export function checkTool(input: unknown, base: readonly PathSegment[]): CheckedTool {
+  if (isRecord(input) && isMcpToolShape(input)) return checkMcpTool(input, base);
   const result = catalogToolSchema.safeParse(input, { reportInput: true });
   if (!result.success) return { issues: flattenError(result.error, base) };
   return { tool: fromCatalog(result.data) };
@@ -248,59 +189,14 @@ function checkTool(input: unknown, base: readonly PathSegment[]): Checked {
 /**
  * One tool: an MCP `tools/list` entry (it has `inputSchema`; params from its properties, required
  * from its `required`) or a dataset tools.jsonl line (null type/description/required become
- * '' / '' / false). Throws INVALID_INPUT naming the path, PAYLOAD_TOO_LARGE past a limit.
+ * '' / '' / false). Throws INVALID_INPUT naming the path of every issue, PAYLOAD_TOO_LARGE past a
+ * limit.
  */
 export function parseTool(input: unknown): ToolInfo {
   assertJsonDepth(input, 'parseTool');
   const checked = checkTool(input, []);
   if (checked.issues !== undefined) throw issuesError('parseTool', checked.issues);
   return checked.tool;
-}
-
-function nameLabel(name: string): string {
-  return JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name);
-}
-
-/** Throws INVALID_INPUT naming a repeated tool name, where it repeats and where it came first. */
-function assertUniqueToolNames(tools: readonly ToolInfo[], caller: string, base: readonly PathSegment[]): void {
-  const first = new Map<string, number>();
-  tools.forEach((tool, index) => {
-    const seen = first.get(tool.name);
-    if (seen !== undefined) {
-      const at = formatPath([...base, index, 'name']);
-      throw new ToolgraphError(
-        'INVALID_INPUT',
-        `${caller}: ${at}: duplicate tool name ${nameLabel(tool.name)} (first at ${formatPath([...base, seen])})`,
-        { issues: [{ path: at, code: 'duplicate', message: 'duplicate tool name' }], total: 1, name: tool.name },
-      );
-    }
-    first.set(tool.name, index);
-  });
-}
-
-/**
- * A whole catalogue: an array of tools (either format, mixed) or an MCP `tools/list` result
- * `{tools: [...], nextCursor?, _meta?}`. Every tool is checked and all issues are reported
- * together; names must be unique (INVALID_INPUT naming the duplicate and its first place).
- */
-export function parseCatalog(input: unknown): ToolInfo[] {
-  const caller = 'parseCatalog';
-  assertJsonDepth(input, caller);
-  const wrapped = isRecord(input);
-  const items = wrapped
-    ? parseWith(toolsListSchema, input, caller).tools
-    : parseWith(catalogArraySchema, input, caller);
-  const base: PathSegment[] = wrapped ? ['tools'] : [];
-  const tools: ToolInfo[] = [];
-  const issues: FlatIssue[] = [];
-  items.forEach((item, index) => {
-    const checked = checkTool(item, [...base, index]);
-    if (checked.issues !== undefined) issues.push(...checked.issues);
-    else tools.push(checked.tool);
-  });
-  if (issues.length > 0) throw issuesError(caller, issues);
-  assertUniqueToolNames(tools, caller, base);
-  return tools;
 }
 
 /**

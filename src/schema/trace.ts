@@ -134,8 +134,11 @@ export type CompactTrace = z.output<typeof compactTraceSchema>;
 const toolIndexSchema = z.number().int().min(0);
 
 /**
- * One line of a dataset's workflows.jsonl. Loose: it is third-party data, and unknown keys are
- * kept. Edge indices must point into `tools`.
+ * One line of a dataset's workflows.jsonl: the fields the evaluator and the trace replay read.
+ * Loose: it is third-party data, and every other key is kept as it is, whatever its type. The
+ * format's informational fields (`steps`, `orig_split`, `edges_note`, and `source`, where the
+ * record came from) are among those: a dataset that writes `steps` as one text rather than a
+ * list is still a dataset. Edge indices must point into `tools`.
  */
 export const workflowRecordSchema = z
   .looseObject({
@@ -147,11 +150,6 @@ export const workflowRecordSchema = z
     structure: z.enum(['single', 'chain', 'dag', 'parallel', 'set']),
     ordered: z.boolean(),
     split: z.enum(['train', 'test']),
-    source: labelSchema,
-    // Informational.
-    steps: limitedArray(textSchema, MAX_TRACE_STEPS).optional(),
-    orig_split: labelSchema.optional(),
-    edges_note: textSchema.optional(),
   })
   .superRefine((record, ctx) => {
     const n = record.tools.length;

@@ -87,20 +87,28 @@ export class BackgroundFit {
   private readonly holder = randomUUID();
   private running: Promise<unknown> | null = null;
   private failedAt: number | null = null;
+  private lastTraceAt: number | null = null;
   private fits = 0;
   private failures = 0;
   private totalMs = 0;
   private closed = false;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  private timerAt = 0;
   private readonly clock: () => number;
 
   constructor(private readonly deps: BackgroundFitDeps) {
     this.clock = deps.clock ?? Date.now;
   }
 
+  /** Traces were applied: notes when, then as note(). */
+  applied(): void {
+    this.lastTraceAt = this.clock();
+    this.note();
+  }
+
   /**
-   * Traces were applied (or weights adopted, or a fit ended): starts a fit when one is due and
-   * none is under way, or sets a timer for when the one the traces call for will be due.
+   * Starts a fit when one is due and none is under way, or sets a timer for when the one the
+   * traces call for will be due.
    */
   note(): void {
     const { settings, engine } = this.deps;
@@ -109,13 +117,15 @@ export class BackgroundFit {
     if (at === null) return;
     const wait = at - this.clock();
     if (wait > 0) {
-      if (this.timer === null) {
-        this.timer = setTimeout(() => {
-          this.timer = null;
-          this.note();
-        }, Math.min(wait, MAX_TIMER_MS));
-        this.timer.unref?.();
-      }
+      // One timer, for the earliest time asked; when it fires, everything is read again.
+      if (this.timer !== null && this.timerAt <= at) return;
+      if (this.timer !== null) clearTimeout(this.timer);
+      this.timerAt = at;
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        this.note();
+      }, Math.min(wait, MAX_TIMER_MS));
+      this.timer.unref?.();
       return;
     }
     const job = this.track(this.leased({}, true));
@@ -135,7 +145,7 @@ export class BackgroundFit {
    * nothing, when no stored trace succeeded. Waits for a fit under way first.
    */
   async fit(options: FitJobOptions = {}): Promise<FitReport> {
-    while (this.running !== null) await this.running.catch(() => {});
+    await this.idle();
     return this.track(this.leased(options, false)).then((report) => {
       if (report === null) throw new ToolgraphError('CONFLICT', 'fit: another instance is fitting this store; try again once its weights are stored');
       return report;
@@ -146,19 +156,34 @@ export class BackgroundFit {
     return describeFit(this.deps.engine.fittedWeights, { running: this.running !== null, fits: this.fits, failures: this.failures, totalMs: this.totalMs });
   }
 
-  /** Stops starting fits and waits for the one under way to settle (its worker is the engine's). */
-  async close(): Promise<void> {
+  /**
+   * Starts no more fits. One under way is not waited for: closing the engine stops its worker,
+   * and the fit settles as failed, storing nothing (idle() resolves then).
+   */
+  close(): void {
     this.closed = true;
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
-    await this.running?.catch(() => {});
+  }
+
+  /** When the next fit is due (ms; in the past when it is due now), or null: none under way, none called for. */
+  nextAt(): number | null {
+    const { settings, engine } = this.deps;
+    if (this.running !== null) return this.clock();
+    if (settings === null || this.closed) return null;
+    return this.dueAt(engine.fittedWeights, settings);
+  }
+
+  /** Resolves once no fit is under way. */
+  async idle(): Promise<void> {
+    while (this.running !== null) await this.running.catch(() => {});
   }
 
   /** When the traces call for a fit after the one behind `weights`, or null while they call for none. */
   private dueAt(weights: FittedWeights, settings: AutoFitSettings): number | null {
     // Fitted weights without an account (an older version's): as if fitted on nothing yet.
     const last = weights.source === 'fitted' ? { traces: weights.fit?.traces ?? 0, at: weights.fit?.fittedAt ?? 0 } : null;
-    return nextFitAt({ traces: this.deps.engine.stats().traces, last, failedAt: this.failedAt }, settings);
+    return nextFitAt({ traces: this.deps.engine.stats().traces, last, failedAt: this.failedAt, lastTraceAt: this.lastTraceAt }, settings);
   }
 
   private warn(message: string): void {
@@ -186,7 +211,8 @@ export class BackgroundFit {
       // unless they too call for a fit.
       const { settings, engine } = this.deps;
       if (background && settings !== null) {
-        const stored = await store.getWeights();
+        // Weights this version cannot read are no reason not to fit: they are replaced.
+        const stored = await store.getWeights().catch(() => null);
         if (stored !== null && stored.fit !== undefined && stored.fit.fittedAt !== engine.fittedWeights.fit?.fittedAt) {
           const at = this.dueAt(stored, settings);
           if (at === null || at > this.clock()) {

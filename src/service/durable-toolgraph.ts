@@ -32,7 +32,8 @@ import type { SearchResult } from '../recommend/search-tools.js';
 import type { ContributionResult } from '../scoring/contribute-trace.js';
 import type { Capability } from '../schema/capability.js';
 import { ToolgraphError } from '../schema/errors.js';
-import { assertCatalogRoom, parseCatalog, parseTool } from '../schema/tool.js';
+import { assertSomeRead, readCatalogAs } from '../schema/catalog.js';
+import { assertCatalogRoom, parseTool } from '../schema/tool.js';
 import { MAX_CATALOG_TOOLS } from '../schema/limits.js';
 import { parseTraceBatch } from '../schema/trace.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
@@ -50,7 +51,7 @@ import { FIRST_MODEL_OFF_THREAD_FROM } from '../graph/snapshot-thread.js';
 import { parseOpenToolgraphOptions } from '../schema/options.js';
 import { autoFitSettings, type AutoFitOptions } from '../schema/fit-options.js';
 import { BackgroundFit } from './background-fit.js';
-import { Toolgraph, type IngestResult, type RestoredCaches, type ScoreOptions, type SetToolsResult, type ToolgraphStats } from './toolgraph.js';
+import { Toolgraph, type IngestResult, type RestoredCaches, type ScoreOptions, type SetToolsOptions, type SetToolsResult, type ToolgraphStats } from './toolgraph.js';
 
 export interface OpenToolgraphOptions extends OpenStoreOptions {
   /** An already open, migrated store to use instead of opening one; close() closes it too. */
@@ -150,6 +151,12 @@ export interface DurableToolgraph extends ToolgraphService {
   capabilitiesLearned(): Promise<void>;
   /** Commits whatever is queued; resolves when it is durable and applied. */
   flush(): Promise<void>;
+  /**
+   * flush(), then waits until no fit is under way or called for (one due later, after the quiet
+   * time of autoFit's idleMs, is waited for) and the model answering is current: what a service
+   * answers once it has caught up with what it was sent and gone quiet (evaluations, tests).
+   */
+  settled(): Promise<void>;
   /** Applies traces other instances committed since appliedSeq; resolves with the new appliedSeq. */
   catchUp(): Promise<number>;
   /** Writes a graph snapshot now (rebuilding the model first if it is stale). */
@@ -593,7 +600,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
   }
 
   private noteApplied(n: number): void {
-    if (n > 0) this.fitting.note();
+    if (n > 0) this.fitting.applied();
     this.sinceSnapshot += n;
     if (this.sinceSnapshot >= this.snapshotEvery && this.closed === null) {
       this.sinceSnapshot = 0;
@@ -640,16 +647,17 @@ class DurableToolgraphImpl implements DurableToolgraph {
     if (this.closed !== null) throw new ToolgraphError('INTERNAL', `${action}: the toolgraph is closed`);
   }
 
-  async setTools(input: unknown): Promise<SetToolsResult> {
+  /** As Toolgraph.setTools; resolves once the entries are durable and searchable. */
+  async setTools(input: unknown, options: SetToolsOptions = {}): Promise<SetToolsResult> {
     this.assertOpen('setTools');
-    const tools = parseCatalog(input);
+    const { tools, skipped } = assertSomeRead(readCatalogAs(input, 'setTools', options), 'setTools');
     // Checked here against what this instance has, and again by the store in its transaction
     // against what every instance wrote: a catalogue past the limit is never stored.
     assertCatalogRoom(this.engine.catalogNames(), tools, 'setTools');
     await this.store.putTools(tools, { maxTotal: MAX_CATALOG_TOOLS });
     const result = await this.applying.run(async () => {
       this.shared?.noteTools(tools);
-      return this.engine.putTools(tools);
+      return { ...this.engine.putTools(tools), skipped };
     });
     // Acknowledged once searchable: the next query after the answer sees the new entries.
     await this.engine.modelWithWrites();
@@ -796,12 +804,28 @@ class DurableToolgraphImpl implements DurableToolgraph {
     await this.applying.idle();
   }
 
+  async settled(): Promise<void> {
+    for (;;) {
+      await this.flush();
+      await this.fitting.idle();
+      // A fit that just ended asks at once whether the next one is due.
+      await new Promise((resolve) => setImmediate(resolve));
+      const at = this.fitting.nextAt();
+      if (at !== null) {
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now()) + 1));
+        continue;
+      }
+      await this.engine.rebuildInBackground();
+      if (this.fitting.nextAt() === null && this.engine.modelCurrent()) return;
+    }
+  }
+
   close(): Promise<void> {
     this.closed ??= (async () => {
       if (this.poll !== null) clearInterval(this.poll);
       try {
         await this.writer.flush();
-        await this.fitting.close();
+        this.fitting.close();
         await this.verdicts.idle();
         await this.registrations.idle();
         await this.backfill;
@@ -813,6 +837,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
         await this.snapshotting;
       } finally {
         this.engine.close();
+        await this.fitting.idle();
         await this.store.close();
       }
     })();

@@ -13,7 +13,7 @@ import type { ContributionResult } from '../scoring/contribute-trace.js';
 import { parsePatternDecision } from '../schema/pattern-requests.js';
 import type { ToolInfo } from '../schema/types.js';
 import type { PatternView } from './pattern-view.js';
-import type { IngestResult, ScoreOptions, SetToolsResult, Toolgraph, ToolgraphStats } from './toolgraph.js';
+import type { IngestResult, ScoreOptions, SetToolsOptions, SetToolsResult, Toolgraph, ToolgraphStats } from './toolgraph.js';
 
 /**
  * What `/healthz` reports: `ok`, or `degraded` with the reason while the store cannot be
@@ -23,10 +23,12 @@ export type ServiceHealth = { readonly status: 'ok' } | { readonly status: 'degr
 
 export interface ToolgraphService {
   /**
-   * Adds or replaces catalogue entries (MCP tools/list entries or dataset tools). Resolves once
-   * they are durable and a model holds them: the next query finds them.
+   * Adds or replaces catalogue entries (MCP tools/list entries or dataset tools, a tools/list
+   * result, an OpenAPI 3 document). Entries that cannot be read are left out and listed in
+   * `skipped` (none is written when `strict`). Resolves once they are durable and a model holds
+   * them: the next query finds them.
    */
-  setTools(input: unknown): Promise<SetToolsResult>;
+  setTools(input: unknown, options?: SetToolsOptions): Promise<SetToolsResult>;
   tools(): Promise<readonly ToolInfo[]>;
   /**
    * Adds or replaces registered capabilities by id (an array or `{capabilities: [...]}`); every
@@ -68,7 +70,7 @@ export function inMemoryService(tg: Toolgraph): ToolgraphService {
     return result;
   };
   return {
-    setTools: async (input) => heldBy(tg.setTools(input)),
+    setTools: async (input, options) => heldBy(tg.setTools(input, options)),
     tools: async () => tg.tools(),
     setCapabilities: async (input) => heldBy(tg.setCapabilities(input)),
     capabilities: async () => tg.capabilities().map(describeCapability),

@@ -9,6 +9,7 @@
  * coming back from the store is recognised as nothing new, and an entry replaced in place is not.
  */
 import type { FittedWeights } from '../recommend/model.js';
+import { weightsRecord } from '../recommend/weights-record.js';
 import type { ToolInfo } from '../schema/types.js';
 import type { CapabilityInfo, SharedKind, StoreRevisions, StoredPatternFeedback } from '../store/store.js';
 
@@ -22,9 +23,9 @@ function capabilityKey(c: CapabilityInfo): string {
   return JSON.stringify([c.description, c.tools, c.ordered, c.code ?? null, c.successes, c.failures]);
 }
 
-/** Weights as the store keeps them (sql-store.ts, putWeights). */
+/** Weights as the store keeps them (weights-record.ts), the fit's account with them. */
 function weightsKey(w: FittedWeights): string {
-  return JSON.stringify([[...w.next], [...w.nextNoIntent], [...w.search], w.noMatchCoverage ?? null, w.noMatchSimilarity ?? null, w.noMatch ?? null, w.stepCalibration ?? null, w.source]);
+  return JSON.stringify(weightsRecord(w, 'weightsKey'));
 }
 
 export class SharedState {

@@ -38,7 +38,8 @@ import { ToolgraphError } from '../schema/errors.js';
 import { parseDagRequest, parsePredictRequest, parseSearchRequest } from '../schema/requests.js';
 import { suggestDag, type DagSuggestion } from '../recommend/dag/suggest-dag.js';
 import { parseToolgraphOptions } from '../schema/options.js';
-import { assertCatalogRoom, parseCatalog } from '../schema/tool.js';
+import { assertSomeRead, readCatalogAs, type SkippedEntry } from '../schema/catalog.js';
+import { assertCatalogRoom } from '../schema/tool.js';
 import { parseTraceBatch } from '../schema/trace.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
 import { humanScore } from '../scoring/human-score.js';
@@ -191,6 +192,13 @@ export interface SetToolsResult {
   /** Of the request's entries, those the catalogue did not have before. */
   readonly added: number;
   readonly version: number;
+  /** The request's entries that could not be read, left out (readCatalog); empty when strict. */
+  readonly skipped: readonly SkippedEntry[];
+}
+
+export interface SetToolsOptions {
+  /** Write nothing, and throw INVALID_INPUT, when any entry cannot be read. */
+  readonly strict?: boolean;
 }
 
 /** A turn of the event loop longer than this ran other work (an idle turn takes microseconds). */
@@ -328,21 +336,24 @@ export class Toolgraph {
   }
 
   /**
-   * Adds or replaces catalogue entries (MCP tools/list entries or dataset tools). A request of
-   * more than MAX_CATALOG_TOOLS entries, or one that would make the catalogue hold more, is
-   * PAYLOAD_TOO_LARGE and changes nothing. `added`: the entries the catalogue did not have.
+   * Adds or replaces catalogue entries (an array of MCP tools/list entries or dataset tools, a
+   * tools/list result, an OpenAPI 3 document). An entry that cannot be read is left out and
+   * reported in `skipped` (unless `strict`: then nothing is written); a request whose every
+   * entry is unreadable is INVALID_INPUT. A request of more than MAX_CATALOG_TOOLS entries, or
+   * one that would make the catalogue hold more, is PAYLOAD_TOO_LARGE and changes nothing.
+   * `added`: the entries the catalogue did not have.
    */
-  setTools(input: unknown): SetToolsResult {
-    const tools = parseCatalog(input);
+  setTools(input: unknown, options: SetToolsOptions = {}): SetToolsResult {
+    const { tools, skipped } = assertSomeRead(readCatalogAs(input, 'setTools', options), 'setTools');
     assertCatalogRoom(this.catalog, tools, 'setTools');
-    return this.putTools(tools);
+    return { ...this.putTools(tools), skipped };
   }
 
   /**
    * Catalogue entries already checked (by parseCatalog or parseTool), from the store or another
    * instance: no request limit applies, so a store always opens with what it holds.
    */
-  putTools(tools: readonly ToolInfo[]): SetToolsResult {
+  putTools(tools: readonly ToolInfo[]): Omit<SetToolsResult, 'skipped'> {
     let added = 0;
     for (const tool of tools) {
       if (!this.catalog.has(tool.name)) added++;
@@ -685,6 +696,11 @@ export class Toolgraph {
       // Closed: nothing will ask again. The model is finished only if there is none to return.
       if (this.closed) return this.model ?? runStages(stages);
     }
+  }
+
+  /** The model answering queries is built from everything learned and registered so far, with the weights in force. */
+  modelCurrent(): boolean {
+    return !this.modelStale();
   }
 
   private modelStale(): boolean {

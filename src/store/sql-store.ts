@@ -5,10 +5,8 @@
  */
 import { promisify } from 'node:util';
 import { deflate, inflate } from 'node:zlib';
-import { z } from 'zod';
 import type { FittedWeights } from '../recommend/model.js';
-import type { StepCalibration } from '../recommend/dag/calibration.js';
-import { validNoMatch, type NoMatchCalibration } from '../recommend/no-match.js';
+import { weightsFromRecord, weightsRecord } from '../recommend/weights-record.js';
 import { ToolgraphError } from '../schema/errors.js';
 import { parseWith } from '../schema/issues.js';
 import { catalogFullError } from '../schema/tool.js';
@@ -59,47 +57,6 @@ const BUMP_REVISION = `WITH bumped AS (UPDATE revisions SET revision = revision 
   SELECT pg_notify('toolgraph:' || current_schema(), kind) FROM bumped`;
 /** Snapshots kept: the newest and the one before, in case the newest cannot be decoded. */
 const SNAPSHOTS_KEPT = 2;
-
-const keptSchema = z.enum(['fitted', 'backoff', 'prior']);
-
-// Stored weights are read back from a database other versions may have written: a boundary.
-const weightsSchema = z.strictObject({
-  next: z.array(z.number()),
-  nextNoIntent: z.array(z.number()),
-  search: z.array(z.number()),
-  noMatchCoverage: z.number().min(0).max(1).optional(),
-  noMatchSimilarity: z.number().min(0).max(1).optional(),
-  noMatch: z
-    .strictObject({ coverage: z.array(z.number()), similarity: z.array(z.number()), confidence: z.array(z.number()), threshold: z.number(), wordsThreshold: z.number() })
-    .refine(validNoMatch, 'noMatch: samples must be ascending in [0, 1], at least one each, thresholds finite and at most 0')
-    .optional(),
-  stepCalibration: z.strictObject({ upper: z.array(z.number()), value: z.array(z.number().min(0).max(1)) }).optional(),
-  source: z.enum(['prior', 'fitted']),
-  fit: z
-    .strictObject({
-      traces: z.int().min(0),
-      fittedAt: z.number().finite(),
-      ms: z.number().min(0),
-      kept: z.strictObject({ next: keptSchema, nextNoIntent: keptSchema, search: keptSchema }),
-    })
-    .optional(),
-});
-
-/** A no-match calibration as stored: copies of its arrays, its keys in this order. */
-function noMatchBody(c: NoMatchCalibration): NoMatchCalibration {
-  return { coverage: [...c.coverage], similarity: [...c.similarity], confidence: [...c.confidence], threshold: c.threshold, wordsThreshold: c.wordsThreshold };
-}
-
-/** A step calibration calibrate() can read: one value per block, both increasing, values in [0, 1]. */
-function validCalibration(c: StepCalibration): boolean {
-  const { upper, value } = c;
-  if (upper.length === 0 || upper.length !== value.length) return false;
-  for (let k = 0; k < upper.length; k++) {
-    if (!Number.isFinite(upper[k]) || !(value[k]! >= 0 && value[k]! <= 1)) return false;
-    if (k > 0 && !(upper[k]! >= upper[k - 1]! && value[k]! >= value[k - 1]!)) return false;
-  }
-  return true;
-}
 
 function placeholders(rows: number, columns: number, casts: readonly string[] = []): string {
   const out: string[] = [];
@@ -573,36 +530,8 @@ export class SqlStore implements Store {
 
   putWeights(weights: FittedWeights): Promise<void> {
     return this.run('putWeights', async () => {
-      // Checked before it is copied: a calibration of any shape may come in.
-      if (weights.noMatch !== undefined && !validNoMatch(weights.noMatch)) {
-        throw new ToolgraphError('INVALID_INPUT', 'putWeights: noMatch must hold ascending samples in [0, 1], at least one each, and finite thresholds at most 0');
-      }
-      const body = {
-        next: [...weights.next],
-        nextNoIntent: [...weights.nextNoIntent],
-        search: [...weights.search],
-        ...(weights.noMatchCoverage !== undefined ? { noMatchCoverage: weights.noMatchCoverage } : {}),
-        ...(weights.noMatchSimilarity !== undefined ? { noMatchSimilarity: weights.noMatchSimilarity } : {}),
-        ...(weights.noMatch !== undefined ? { noMatch: noMatchBody(weights.noMatch) } : {}),
-        ...(weights.stepCalibration !== undefined ? { stepCalibration: { upper: [...weights.stepCalibration.upper], value: [...weights.stepCalibration.value] } } : {}),
-        source: weights.source,
-        ...(weights.fit !== undefined ? { fit: { traces: weights.fit.traces, fittedAt: weights.fit.fittedAt, ms: weights.fit.ms, kept: { ...weights.fit.kept } } } : {}),
-      };
-      const steps = body.stepCalibration;
-      if (steps !== undefined && !validCalibration(steps)) {
-        throw new ToolgraphError('INVALID_INPUT', 'putWeights: stepCalibration must hold as many increasing upper bounds as increasing values in [0, 1], at least one');
-      }
-      for (const [key, vector] of Object.entries(body)) {
-        if (Array.isArray(vector) && !vector.every((v) => Number.isFinite(v))) {
-          throw new ToolgraphError('INVALID_INPUT', `putWeights: ${key} must hold finite numbers`);
-        }
-      }
-      for (const key of ['noMatchCoverage', 'noMatchSimilarity'] as const) {
-        const share = body[key];
-        if (share !== undefined && !(share >= 0 && share <= 1)) {
-          throw new ToolgraphError('INVALID_INPUT', `putWeights: ${key} must be a number in [0, 1], got ${String(share)}`);
-        }
-      }
+      // Checked before it is written: named by signal (weights-record.ts), every number finite.
+      const body = weightsRecord(weights, 'putWeights');
       await this.driver.transaction(async (tx) => {
         await tx.query(BUMP_REVISION, ['weights']);
         await tx.query('INSERT INTO weights (body) VALUES ($1::json)', [JSON.stringify(body)]);
@@ -614,11 +543,7 @@ export class SqlStore implements Store {
     return this.run('getWeights', async () => {
       const rows = await this.driver.query('SELECT body::text AS body FROM weights ORDER BY seq DESC LIMIT 1');
       if (rows.length === 0) return null;
-      const parsed = weightsSchema.safeParse(JSON.parse(str(rows[0]!['body'])));
-      if (!parsed.success) {
-        throw new ToolgraphError('INTERNAL', `getWeights: the stored weights are malformed (${parsed.error.issues[0]?.message ?? 'invalid'}); refit and store them again`);
-      }
-      return parsed.data;
+      return weightsFromRecord(JSON.parse(str(rows[0]!['body'])), 'getWeights');
     });
   }
 

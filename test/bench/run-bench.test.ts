@@ -49,7 +49,7 @@ describe('npm run bench', () => {
 
   it('runs the search and dag cases, each latency with its quality beside it', async () => {
     // A small catalogue: the shape of the lines, and that speed was not bought with quality.
-    // The 10,000-tool targets are the bench's to measure (README, Performance), never a test's.
+    // The 10,000-tool targets are the bench's to measure (README, Performance at a glance), never a test's.
     const small = ['--tools', '500', '--edges', '4000', '--json'];
     const [search, dag] = await Promise.all([benchAsync(['--case', 'search', ...small]), benchAsync(['--case', 'dag', ...small])]);
     for (const result of [search, dag]) expect(result.status, result.stderr).toBe(0);

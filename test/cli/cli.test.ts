@@ -87,16 +87,16 @@ describe('toolgraph CLI', () => {
     expect(nodes.length).toBeGreaterThan(0);
     expect(JSON.parse((await cli(['dag', '--intent', 'find an airport, then book a flight to Rome', '--data', FIXTURE, '--json'])).stdout).nodes).toEqual(nodes);
     const cases: [string[], string][] = [
-      [['predict', '--data', FIXTURE, '--after', 'a', '--context', 'b'], 'INVALID_INPUT: predict: --after and --context are the same list: give one'],
+      [['predict', '--data', FIXTURE, '--after', 'a', '--context', 'b'], 'toolgraph predict: INVALID_INPUT: --after and --context are the same list: give one'],
       [['predict', '--data', FIXTURE, 'search_airport'], "too many arguments for 'predict'"],
       [['stats', 'everything'], "too many arguments for 'stats'"],
-      [['search', 'flights', '--query', 'flights', '--data', FIXTURE], 'INVALID_INPUT: search: give the query as words or as --query, not both'],
-      [['search', '--data', FIXTURE], 'INVALID_INPUT: search: expected the query in words'],
-      [['dag', '--data', FIXTURE], 'INVALID_INPUT: dag: expected the intent in words'],
+      [['search', 'flights', '--query', 'flights', '--data', FIXTURE], 'toolgraph search: INVALID_INPUT: give the query as words or as --query, not both'],
+      [['search', '--data', FIXTURE], 'toolgraph search: INVALID_INPUT: expected the query in words'],
+      [['dag', '--data', FIXTURE], 'toolgraph dag: INVALID_INPUT: expected the intent in words'],
       [['eval', 'next', 'search', '--data', FIXTURE], "too many arguments for 'eval'"],
-      [['eval', 'next', '--context', '--data', FIXTURE], "INVALID_INPUT: eval: --context applies to 'search' only, not 'next'"],
-      [['eval', 'next', '--cold-tools', '--data', FIXTURE], "INVALID_INPUT: eval: --cold-tools applies to 'search' without --context only"],
-      [['eval', 'search', '--cold-tools', '--context', '--data', FIXTURE], "INVALID_INPUT: eval: --cold-tools applies to 'search' without --context only"],
+      [['eval', 'next', '--context', '--data', FIXTURE], "toolgraph eval: INVALID_INPUT: --context applies to 'search' only, not 'next'"],
+      [['eval', 'next', '--cold-tools', '--data', FIXTURE], "toolgraph eval: INVALID_INPUT: --cold-tools applies to 'search' without --context only"],
+      [['eval', 'search', '--cold-tools', '--context', '--data', FIXTURE], "toolgraph eval: INVALID_INPUT: --cold-tools applies to 'search' without --context only"],
       [['eval', 'nomatch', '--data', FIXTURE], 'INVALID_INPUT: eval nomatch: --foreign DIR2 is required'],
       [['search', 'flights', '--profile', 'spec', '--data', FIXTURE], 'INVALID_INPUT'],
     ];
@@ -390,7 +390,7 @@ describe('toolgraph CLI', () => {
       const summary = JSON.parse(ingest.stdout) as { accepted: number; ingested: number; rejected: { line: number; reason: string }[] };
       expect(summary.rejected.map((r) => r.line)).toEqual([2, 3]);
       expect(summary.rejected[0]!.reason).toMatch(/invalid JSON/);
-      expect(summary.rejected[1]!.reason).toMatch(/^INVALID_INPUT: parseTrace: tools/);
+      expect(summary.rejected[1]!.reason).toMatch(/^INVALID_INPUT: tools/);
       const fixtureLines = readFileSync(`${FIXTURE}/workflows.jsonl`, 'utf8').split('\n').filter((l) => l.trim() !== '').length;
       expect(summary.accepted).toBe(3 + fixtureLines);
       expect(summary.ingested).toBe(3 + fixtureLines);
@@ -521,7 +521,7 @@ describe('toolgraph CLI', () => {
       writeFileSync(join(dataset, 'tools.jsonl'), readFileSync(`${FIXTURE}/tools.jsonl`, 'utf8'));
       const strict = await cli(['ingest', dataset, '--data-dir', join(dir, 'strict'), '--strict']);
       expect(strict.status).toBe(2);
-      expect(strict.stderr).toMatch(/1 rejected line\(s\), nothing written; first: .*workflows\.jsonl:2: INVALID_INPUT: parseWorkflowRecord: edges/);
+      expect(strict.stderr).toMatch(/^toolgraph ingest: .*workflows\.jsonl:2: INVALID_INPUT: 1 rejected line\(s\), nothing written \(--strict\); the first: INVALID_INPUT: edges/);
       const ingest = await cli(['ingest', dataset, '--data-dir', join(dir, 'store'), '--json']);
       expect(ingest.status, ingest.stderr).toBe(0);
       const summary = JSON.parse(ingest.stdout) as { lines: number; accepted: number; ingested: number; tools: number; rejected: { file: string; line: number; reason: string }[] };
@@ -529,7 +529,7 @@ describe('toolgraph CLI', () => {
       expect(summary.tools).toBeGreaterThan(0);
       expect(summary.rejected).toHaveLength(1);
       expect(summary.rejected[0]).toMatchObject({ file: join(dataset, 'workflows.jsonl'), line: 2 });
-      expect(summary.rejected[0]!.reason).toMatch(/^INVALID_INPUT: parseWorkflowRecord: edges\[0\]\[1\]: index 5 is out of range/);
+      expect(summary.rejected[0]!.reason).toMatch(/^INVALID_INPUT: edges\[0\]\[1\]: index 5 is out of range/);
       // The same answer as predict --data and eval give: a missing file.
       const toolsOnly = `${ROOT}test/fixtures/schema/tools-only`;
       for (const args of [['ingest', toolsOnly, '--data-dir', join(dir, 'store')], ['predict', '--data', toolsOnly, '--after', 'a'], ['eval', 'next', '--data', toolsOnly]]) {
@@ -572,11 +572,130 @@ describe('toolgraph CLI', () => {
       const array = join(dir, 'cat.txt');
       writeFileSync(array, JSON.stringify(listed.trim().split('\n').map((l) => JSON.parse(l) as unknown)));
       expect((await cli(['tools', 'import', array, '--data-dir', dataDir])).status).toBe(0);
+      // A line that is not JSON is an entry that cannot be read: skipped and named, or with
+      // --strict the whole file refused.
       const garbled = join(dir, 'cat.data');
       writeFileSync(garbled, `${listed}{not json\n`);
-      const refused = await cli(['tools', 'import', garbled, '--data-dir', dataDir]);
+      const badLine = listed.trim().split('\n').length + 1;
+      const skipped = await cli(['tools', 'import', garbled, '--data-dir', dataDir]);
+      expect(skipped.status, skipped.stderr).toBe(0);
+      expect(skipped.stderr).toMatch(new RegExp(`^skipped ${garbled.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:${badLine}: invalid JSON`, 'm'));
+      const refused = await cli(['tools', 'import', garbled, '--strict', '--data-dir', dataDir]);
       expect(refused.status).toBe(2);
-      expect(refused.stderr).toContain(`INVALID_INPUT: ${garbled}:${listed.trim().split('\n').length + 1}`);
+      expect(refused.stderr).toContain(`INVALID_INPUT: tools import --strict: 1 unreadable entry, nothing imported; first: ${garbled}:${badLine}: invalid JSON`);
+    });
+  });
+
+  it('imports the catalogues registries publish: the MCP reference servers\' tools/list and an OpenAPI document', async () => {
+    await inTempDir('toolgraph-cli-published-', async (dir) => {
+      const dataDir = join(dir, 'store');
+      const catalogues = `${ROOT}test/fixtures/catalogues`;
+      const mcp = await cli(['tools', 'import', `${catalogues}/mcp-reference-servers.tools-list.json`, '--data-dir', dataDir, '--json']);
+      expect(mcp.status, mcp.stderr).toBe(0);
+      expect(JSON.parse(mcp.stdout)).toMatchObject({ imported: 9, added: 9, tools: 9, skipped: [] });
+      const openapi = await cli(['tools', 'import', `${catalogues}/petstore-expanded.openapi.json`, '--data-dir', dataDir]);
+      expect(openapi.status, openapi.stderr).toBe(0);
+      expect(openapi.stderr).toBe('');
+      expect(openapi.stdout).toMatch(/imported\s+new\s+catalogue now\s+skipped/);
+      const listed = jsonLines<{ name: string; params: { name: string; type: string }[] }>((await cli(['tools', 'list', '--data-dir', dataDir, '--json'])).stdout);
+      expect(listed.map((t) => t.name)).toEqual(expect.arrayContaining(['edit_file', 'git_log', 'book_trip', 'findPets', 'addPet', 'find pet by id', 'deletePet']));
+      expect(listed.find((t) => t.name === 'book_trip')!.params.map((p) => p.type)).toEqual(['Airport', 'Airport', 'Cabin', 'string | null', 'array']);
+    });
+  });
+
+  it('tools import skips an entry it cannot read, says where and why, and imports the rest; --strict imports nothing', async () => {
+    await inTempDir('toolgraph-cli-skipped-', async (dir) => {
+      const dataDir = join(dir, 'store');
+      // As a published registry writes them: lists in category-like fields, type unions, "true".
+      const good = [
+        { name: 'create_issue', description: 'Create an issue', category: ['developer-tools'], server: ['github'], params: [{ name: 'title', type: ['string', 'null'], required: 'true' }] },
+        { name: 'close_issue', description: 'Close an issue', tags: ['issues'] },
+      ];
+      const lines = [JSON.stringify(good[0]), JSON.stringify({ description: 'no name' }), JSON.stringify({ name: '\u200b' }), JSON.stringify(good[1]), JSON.stringify({ name: 'file_\u202eeteled' })];
+      const registry = join(dir, 'registry.jsonl');
+      writeFileSync(registry, `${lines.join('\n')}\n`);
+
+      const strict = await cli(['tools', 'import', registry, '--strict', '--data-dir', dataDir]);
+      expect(strict.status).toBe(2);
+      expect(strict.stderr).toContain(`INVALID_INPUT: tools import --strict: 3 unreadable entries, nothing imported; first: ${registry}:2: name: missing, expected string`);
+      expect((await cli(['tools', 'list', '--data-dir', dataDir, '--json'])).stdout).toBe('');
+
+      const imported = await cli(['tools', 'import', registry, '--data-dir', dataDir]);
+      expect(imported.status, imported.stderr).toBe(0);
+      expect(imported.stderr.trim().split('\n')).toEqual([
+        `skipped 3 unreadable catalogue entries of ${registry}:`,
+        `skipped ${registry}:2: name: missing, expected string`,
+        `skipped ${registry}:3: name: must not be blank (white space, zero-width or format characters only)`,
+        `skipped ${registry}:5: name: must not contain bidirectional control characters (U+202E at 5)`,
+      ]);
+      expect(imported.stdout).toMatch(/^\s*2\s+2\s+2\s+3\s*$/m);
+      const listed = jsonLines<{ name: string; params: { type: string; required: boolean }[] }>((await cli(['tools', 'list', '--data-dir', dataDir, '--json'])).stdout);
+      expect(listed.map((t) => t.name)).toEqual(['create_issue', 'close_issue']);
+      expect(listed[0]!.params).toEqual([{ name: 'title', type: 'string | null', description: '', required: true }]);
+
+      // JSON: each skipped entry by its place in the document, in --json too.
+      const array = join(dir, 'registry.json');
+      writeFileSync(array, JSON.stringify({ tools: [good[0], { name: 7 }, good[1]] }));
+      const json = await cli(['tools', 'import', array, '--data-dir', dataDir, '--json']);
+      expect(json.status, json.stderr).toBe(0);
+      expect(JSON.parse(json.stdout)).toMatchObject({ imported: 2, added: 0, tools: 2, skipped: [{ index: 1, at: 'tools[1]', reason: 'tools[1].name: expected string, received number' }] });
+      const table = await cli(['tools', 'import', array, '--data-dir', dataDir]);
+      expect(table.stderr).toContain(`skipped ${array}: tools[1]: name: expected string, received number`);
+
+      // Nothing readable at all: an error, and nothing written.
+      const hopeless = join(dir, 'hopeless.jsonl');
+      writeFileSync(hopeless, `${JSON.stringify({ name: '' })}\n{oops\n`);
+      const none = await cli(['tools', 'import', hopeless, '--data-dir', dataDir]);
+      expect(none.status).toBe(2);
+      expect(none.stderr).toContain(`INVALID_INPUT: tools import: no entry of ${hopeless} could be read (2 skipped), nothing imported; first: ${hopeless}:1: name: must not be empty`);
+      // A limit still refuses the file whole, naming the line.
+      const long = join(dir, 'long.jsonl');
+      writeFileSync(long, `${JSON.stringify(good[1])}\n${JSON.stringify({ name: 'n'.repeat(2_000) })}\n`);
+      const tooLong = await cli(['tools', 'import', long, '--data-dir', dataDir]);
+      expect(tooLong.status).toBe(2);
+      expect(tooLong.stderr).toContain(`PAYLOAD_TOO_LARGE: ${long}:2: name: too long: 2000 characters, the limit is 1024`);
+    });
+  });
+
+  it('ingest rejects a trace line that names a tool with bidi controls or invisible characters only, and keeps the others', async () => {
+    await inTempDir('toolgraph-cli-bidi-', async (dir) => {
+      const dataDir = join(dir, 'store');
+      const traces = join(dir, 'traces.jsonl');
+      writeFileSync(traces, [{ id: 't1', tools: ['file_read', 'file_delete'] }, { id: 't2', tools: ['file_read', 'file_\u202eeteled'] }, { id: 't3', tools: ['\u200b', 'file_read'] }, { id: 't4', tools: ['file_read', 'file_write'] }].map((t) => JSON.stringify(t)).join('\n'));
+      const result = await cli(['ingest', traces, '--data-dir', dataDir, '--json']);
+      expect(result.status, result.stderr).toBe(0);
+      const summary = JSON.parse(result.stdout) as { ingested: number; rejected: { line: number; reason: string }[] };
+      expect(summary.ingested).toBe(2);
+      expect(summary.rejected.map((r) => [r.line, r.reason])).toEqual([
+        [2, 'INVALID_INPUT: parseTrace: tools[1]: must not contain bidirectional control characters (U+202E at 5)'],
+        [3, 'INVALID_INPUT: parseTrace: tools[0]: must not be blank (white space, zero-width or format characters only)'],
+      ]);
+    });
+  });
+
+  it('evaluates a dataset whose informational fields have another type and whose catalogue has an unreadable line', async () => {
+    await inTempDir('toolgraph-cli-informational-', async (dir) => {
+      const data = join(dir, 'loose');
+      mkdirSync(data);
+      const workflows = readFileSync(join(FIXTURE, 'workflows.jsonl'), 'utf8')
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => ({ ...(JSON.parse(line) as Record<string, unknown>), steps: 'Step 1 search; Step 2 book', orig_split: 3, edges_note: ['x'] }));
+      writeFileSync(join(data, 'workflows.jsonl'), workflows.map((w) => JSON.stringify(w)).join('\n'));
+      writeFileSync(join(data, 'tools.jsonl'), `${readFileSync(join(FIXTURE, 'tools.jsonl'), 'utf8').trimEnd()}\n${JSON.stringify({ description: 'a tool without a name' })}\n`);
+      const lines = readFileSync(join(data, 'tools.jsonl'), 'utf8').trim().split('\n').length;
+      const evaluated = await cli(['eval', 'search', '--data', data, '--folds', '2', '--json']);
+      expect(evaluated.status, evaluated.stderr).toBe(0);
+      expect(evaluated.stderr).toContain(`warning: ${join(data, 'tools.jsonl')}:${lines}: name: missing, expected string; the entry is skipped`);
+      expect(jsonLines<{ method: string }>(evaluated.stdout).map((l) => l.method)).toContain('toolgraph');
+      // ingest reads the folder alike: the catalogue line is rejected as a trace line would be.
+      const dataDir = join(dir, 'store');
+      const strict = await cli(['ingest', data, '--strict', '--data-dir', dataDir]);
+      expect(strict.status).toBe(2);
+      expect(strict.stderr).toContain(`${join(data, 'tools.jsonl')}:${lines}: INVALID_INPUT: name: missing, expected string`);
+      const ingested = await cli(['ingest', data, '--data-dir', dataDir, '--json']);
+      expect(ingested.status, ingested.stderr).toBe(0);
+      expect(JSON.parse(ingested.stdout)).toMatchObject({ accepted: workflows.length, rejected: [{ file: join(data, 'tools.jsonl'), line: lines, reason: 'INVALID_INPUT: name: missing, expected string' }] });
     });
   });
 
@@ -585,7 +704,7 @@ describe('toolgraph CLI', () => {
       const dataDir = join(dir, 'store');
       const empty = await cli(['fit', '--data-dir', dataDir]);
       expect(empty.status).toBe(2);
-      expect(empty.stderr).toContain('INVALID_INPUT: fit: nothing to fit: the store has no successful traces');
+      expect(empty.stderr).toContain('toolgraph fit: INVALID_INPUT: nothing to fit: the store has no successful traces');
       const failed = join(dir, 'failed.jsonl');
       writeFileSync(failed, `${JSON.stringify({ id: 'f1', intent: 'cancel then refund', tools: ['cancel', 'refund'], success: false })}\n`);
       expect((await cli(['ingest', failed, '--data-dir', dataDir])).status).toBe(0);
@@ -595,7 +714,7 @@ describe('toolgraph CLI', () => {
       // In memory, the same.
       const inMemory = await cli(['fit', '--traces', failed]);
       expect(inMemory.status).toBe(2);
-      expect(inMemory.stderr).toContain('INVALID_INPUT: fit: nothing to fit: the traces given have no successful one');
+      expect(inMemory.stderr).toContain('toolgraph fit: INVALID_INPUT: nothing to fit: the traces given have no successful one');
       // One successful trace: no fold holds a query out, so nothing is fitted, and the table and
       // the stored weights say so (the search row said "fitted" whatever was kept).
       const one = join(dir, 'one.jsonl');

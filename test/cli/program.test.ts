@@ -196,7 +196,7 @@ describe.runIf(existsSync(BIN))('the toolgraph binary', () => {
   it('reports embedder set-up problems with their code and exit code', async () => {
     const folder = await run(['score', 'samples/reasoning-traces.jsonl', '--embedder', `transformers:${join(dir, 'missing')}`]);
     expect(folder.status).toBe(3);
-    expect(folder.stderr).toContain('NOT_FOUND: transformersEmbedder: no model folder at');
+    expect(folder.stderr).toContain('toolgraph score: NOT_FOUND: no model folder at');
     server.behave(() => ({ status: 401, body: '{"error":{"message":"bad key"}}' }));
     const rejected = await run(['score', 'samples/reasoning-traces.jsonl', '--embedder', `openai:${server.baseUrl}`], { TOOLGRAPH_EMBEDDINGS_MODEL: 'mini' });
     server.behave(null);

@@ -247,14 +247,14 @@ describe('predictNext with capabilities', () => {
     expect(plain.items.every((i) => i.kind === 'tool')).toBe(true);
   });
 
-  it('suggests a capability whose next missing tool is predicted, below that tool, tools untouched', () => {
+  it('answers a predicted tool that starts a capability as that capability, in its place, tools untouched', () => {
     const g = chainGraph();
     const plain = predictNext(buildModel(g, new Map()), { context: ['a'], k: 3 });
     const caps = [cap('abc', ['a', 'b', 'c']), cap('cd', ['c', 'd']), cap('ad', ['a', 'd'], { failures: 20 })];
     const model = buildModel(g, new Map(), undefined, { capabilities: { capabilities: caps, traces: [] } });
     const result = predictNext(model, { context: ['a'], k: 3 });
-    expect(result.items.filter((i) => i.kind === 'tool')).toEqual(plain.items);
-    expect(result.items[0]!.kind).toBe('tool');
+    // One item per predicted tool, in the same order with the same scores.
+    expect(result.items.map((i) => [i.tool, i.score])).toEqual(plain.items.map((i) => [i.tool, i.score]));
     const capItems = result.items.filter((i) => i.kind === 'capability');
     // 'cd' does not overlap the context; 'ad' is excluded (failures); 'abc' continues with b.
     expect(capItems.map((i) => (i.kind === 'capability' ? i.capability : ''))).toEqual(['abc']);
@@ -262,11 +262,22 @@ describe('predictNext with capabilities', () => {
     const b = plain.items.find((i) => i.tool === 'b')!;
     expect(item.tool).toBe('b');
     expect(item.signals).toEqual(b.signals);
-    // P(b | a) x Jaccard({a}, {a, b, c}) x reliability 0.5 (no outcomes yet).
-    expect(item.score).toBeCloseTo(b.score * (1 / 3) * 0.5, 12);
-    expect(item.score).toBeGreaterThan(CAPABILITY_THRESHOLD);
-    const positions = result.items.map((i) => i.score);
-    for (let i = 1; i < positions.length; i++) expect(positions[i - 1]).toBeGreaterThanOrEqual(positions[i]!);
+    expect(result.items.indexOf(item)).toBe(plain.items.indexOf(b));
+    // Its own score: Jaccard({a}, {a, b, c}) x reliability 0.5 (no outcomes yet); kept since P(b | a) x that >= 0.05.
+    expect(item.kind === 'capability' ? item.capabilityScore : 0).toBeCloseTo((1 / 3) * 0.5, 12);
+    expect(b.score * (1 / 3) * 0.5).toBeGreaterThan(CAPABILITY_THRESHOLD);
+  });
+
+  it('keeps one item per tool when two capabilities start with the same tool: the higher, ties by id', () => {
+    const g = chainGraph();
+    const caps = [cap('abc', ['a', 'b', 'c']), cap('ab', ['a', 'b']), cap('zab', ['a', 'b'])];
+    const model = buildModel(g, new Map(), undefined, { capabilities: { capabilities: caps, traces: [] } });
+    const result = predictNext(model, { context: ['a'], k: 3 });
+    expect(result.items.length).toBeLessThanOrEqual(3);
+    expect(new Set(result.items.map((i) => i.tool)).size).toBe(result.items.length);
+    // Jaccard({a}, {a, b}) = 1/2 beats 1/3; 'ab' and 'zab' tie, the id decides.
+    const b = result.items.find((i) => i.tool === 'b')!;
+    expect(b.kind === 'capability' ? b.capability : '').toBe('ab');
   });
 
   it('drops capabilities under the threshold and those already done', () => {

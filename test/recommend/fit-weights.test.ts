@@ -49,8 +49,9 @@ describe('fitWeights', () => {
     for (const w of [report.weights.next, report.weights.nextNoIntent, report.weights.search]) expect(w).toHaveLength(SIGNALS.length);
     expect(report.next.queries).toBeGreaterThan(100);
     expect(report.next.loss).toBeLessThan(report.next.initialLoss);
-    // The intent separates read from write: the fitted ranker is clearly better than back-off.
-    expect(report.next.hit1Fitted).toBeGreaterThan(report.next.hit1Backoff + 0.2);
+    // The intent separates read from write. The rule reads the request's words too (here the
+    // tools' names), but only where no transition speaks: the fitted ranker is better still.
+    expect(report.next.hit1Fitted).toBeGreaterThan(report.next.hit1Backoff + 0.1);
     expect(report.next.selected).toBe('fitted');
   });
 
@@ -215,9 +216,6 @@ describe('fitWeights', () => {
     // The rule turns away at most its quantile of the requests it was fitted on.
     const refused = held.filter((e) => !fits(calibration, e, false)).length;
     expect(refused).toBeLessThanOrEqual(Math.floor(NO_MATCH_QUANTILE * traces.length));
-    // The fit writes the calibration, not the floors of the rule before it.
-    expect(report.weights.noMatchCoverage).toBeUndefined();
-    expect(report.weights.noMatchSimilarity).toBeUndefined();
   });
 
   it('is deterministic for the same traces and seed', () => {

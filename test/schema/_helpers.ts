@@ -88,7 +88,27 @@ export const HOSTILE_NAMES = [
   '🔧🛠️ tool 👩‍💻',
   'أداة_البحث',
   'כלי חיפוש',
-  '\u202Eevil\u202C',
   'a.b[0]["c"]',
   ' padded ',
+  // Visible text around invisible characters is a name: a soft hyphen, a joiner in an emoji.
+  'file\u00adname',
+  'a\u200bb',
 ] as const;
+
+/**
+ * Names every boundary refuses, with the words of the refusal: nothing that shows (blank), and
+ * bidirectional controls, which make a name display as another (`file_\u202eeteled` shows as
+ * `file_deleted`).
+ */
+export const REFUSED_NAMES: readonly (readonly [string, string])[] = [
+  ['\u200b', 'must not be blank'],
+  ['\u200b\u200c\u200d\u2060\ufeff', 'must not be blank'],
+  [' \u00a0\u3000', 'must not be blank'],
+  ['\ufe0f\u3164', 'must not be blank'],
+  ['file_\u202eeteled', 'must not contain bidirectional control characters (U+202E at 5)'],
+  ['\u202Eevil\u202C', 'must not contain bidirectional control characters (U+202E at 0)'],
+  ['a\u2066b\u2069', 'must not contain bidirectional control characters (U+2066 at 1)'],
+  ['mark\u200f', 'must not contain bidirectional control characters (U+200F at 4)'],
+  ['ltr\u200e', 'must not contain bidirectional control characters (U+200E at 3)'],
+  ['arabic\u061c', 'must not contain bidirectional control characters (U+061C at 6)'],
+];

@@ -47,11 +47,13 @@ describe('loadDataset: fixtures', () => {
 
   it('is NOT_FOUND, naming the path, without workflows.jsonl', async () => {
     const dir = join(FIXTURES, 'tools-only');
-    await expectRejection(loadDataset(dir), 'NOT_FOUND', 'missing workflows.jsonl', join(dir, 'workflows.jsonl'));
+    const error = await expectRejection(loadDataset(dir), 'NOT_FOUND', 'missing workflows.jsonl', dir);
+    expect(error.location).toEqual({ file: dir });
   });
 
-  it('is NOT_FOUND for a missing folder', async () => {
-    await expectRejection(loadDataset(join(FIXTURES, 'nope')), 'NOT_FOUND', join(FIXTURES, 'nope'));
+  it('is NOT_FOUND for a missing folder, the folder as its location', async () => {
+    const error = await expectRejection(loadDataset(join(FIXTURES, 'nope')), 'NOT_FOUND', join(FIXTURES, 'nope'));
+    expect(error.location).toEqual({ file: join(FIXTURES, 'nope') });
   });
 
   it('is INVALID_INPUT for a file given as folder', async () => {
@@ -92,12 +94,25 @@ describe('loadDataset: broken folders', () => {
     await expectRejection(loadDataset(dir), 'INVALID_INPUT', 'workflows.jsonl:2: invalid JSON');
   });
 
-  it('names file and line of a bad tool', async () => {
+  it('skips an unreadable tool line with a warning naming file, line and reason, and reads the rest', async () => {
     const dir = await folder('bad-tool', {
       'workflows.jsonl': workflow('w:1'),
-      'tools.jsonl': '{"name":"a"}\n{"name":"b","params":[{"name":""}]}',
+      'tools.jsonl': '{"name":"a"}\n{"name":"b","params":[{"name":""}]}\n{oops\n{"description":"no name"}\n{"name":"\u200b"}\n{"name":"c","category":["x","y"]}\n',
     });
-    await expectRejection(loadDataset(dir), 'INVALID_INPUT', 'tools.jsonl:2: parseTool: params[0].name: must not be empty');
+    const dataset = await loadDataset(dir);
+    expect(dataset.tools.map((t) => t.name)).toEqual(['a', 'c']);
+    const at = join(dir, 'tools.jsonl');
+    expect(dataset.warnings).toEqual([
+      `${at}:2: params[0].name: must not be empty; the entry is skipped`,
+      expect.stringMatching(new RegExp(`^${at.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3: invalid JSON: .*; the entry is skipped$`)),
+      `${at}:4: name: missing, expected string; the entry is skipped`,
+      `${at}:5: name: must not be blank (white space, zero-width or format characters only); the entry is skipped`,
+    ]);
+  });
+
+  it('still refuses a tool line past a limit, naming file and line', async () => {
+    const dir = await folder('long-name', { 'workflows.jsonl': workflow('w:1'), 'tools.jsonl': `{"name":"a"}\n${JSON.stringify({ name: 'n'.repeat(2_000) })}\n` });
+    await expectRejection(loadDataset(dir), 'PAYLOAD_TOO_LARGE', 'tools.jsonl:2: name: too long: 2000 characters, the limit is 1024');
   });
 
   it('keeps the first of a tool repeated with a different definition, and says so', async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_CATALOG_TOOLS, MAX_TOOL_NAME_LENGTH, MAX_TOOL_PARAMS } from '../../src/schema/limits.js';
-import { catalogToolSchema, mcpToolSchema, parseCatalog, parseTool } from '../../src/schema/tool.js';
-import { HOSTILE_NAMES, expectError, issuesOf, nestedArrays } from './_helpers.js';
+import { parseCatalog } from '../../src/schema/catalog.js';
+import { catalogToolSchema, mcpToolSchema, parseTool } from '../../src/schema/tool.js';
+import { HOSTILE_NAMES, REFUSED_NAMES, expectError, issuesOf, nestedArrays } from './_helpers.js';
 
 /** A dataset line as data/ultratool/tools.jsonl writes it: `required` null, domain an array. */
 const ultratoolLine = {
@@ -59,6 +60,36 @@ describe('parseTool: dataset lines', () => {
     expect(parseTool({ name: 'x', domain: ['a', 'b'] }).name).toBe('x');
   });
 
+  // A published registry of MCP tools writes category-like fields as lists; toolgraph reads none
+  // of them, so whatever they hold is no reason to refuse the tool.
+  it('ignores the fields it does not read, whatever they hold', () => {
+    for (const extra of [{ category: ['files', 'search'] }, { domain: 5 }, { domain: [5, null] }, { server: { name: 's' } }, { tags: 'a,b' }, { tags: [['x']] }]) {
+      expect(parseTool({ name: 'x', ...extra }), JSON.stringify(extra)).toEqual({ name: 'x', description: '', params: [] });
+    }
+  });
+
+  it('reads a parameter type written as a union, a JSON Schema or null, and required written as text', () => {
+    const tool = parseTool({
+      name: 'x',
+      description: null,
+      params: [
+        { name: 'a', type: ['string', 'null'], required: 'true' },
+        { name: 'b', type: { type: 'integer' }, required: 'False' },
+        { name: 'c', type: { anyOf: [{ type: 'string' }, { type: 'null' }] }, required: ' TRUE ' },
+        { name: 'd', type: null, description: null, required: null },
+        { name: 'e', type: 7 },
+      ],
+    });
+    expect(tool.params.map((p) => [p.name, p.type, p.required])).toEqual([
+      ['a', 'string | null', true],
+      ['b', 'integer', false],
+      ['c', 'string | null', true],
+      ['d', '', false],
+      ['e', '', false],
+    ]);
+    expect(tool.description).toBe('');
+  });
+
   const cases: [string, unknown, string][] = [
     ['a missing name', { description: 'd' }, 'parseTool: name: missing, expected string'],
     ['an empty name', { name: '' }, 'parseTool: name: must not be empty'],
@@ -67,8 +98,8 @@ describe('parseTool: dataset lines', () => {
     ['params not an array', { name: 'a', params: {} }, 'parseTool: params: expected array, received object'],
     ['a param without name', { name: 'a', params: [{ type: 'string' }] }, 'parseTool: params[0].name: missing, expected string'],
     ['a string required', { name: 'a', params: [{ name: 'p', required: 'yes' }] }, 'parseTool: params[0].required: expected boolean, received string'],
-    ['a numeric domain', { name: 'a', domain: 5 }, 'parseTool: domain: expected string or array, received number'],
-    ['a list of numbers as domain', { name: 'a', domain: [5] }, 'parseTool: domain[0]: expected string, received number'],
+    ['a zero-width name', { name: '\u200b' }, 'parseTool: name: must not be blank'],
+    ['a name with a bidi override', { name: 'file_\u202eeteled' }, 'parseTool: name: must not contain bidirectional control characters (U+202E at 5)'],
     ['null', null, 'parseTool: expected object, received null'],
     ['a string', 'tool', 'parseTool: expected object, received string'],
   ];
@@ -185,15 +216,68 @@ describe('parseTool: MCP tools/list entries', () => {
   });
 
   it('validates the schema of a __proto__ property too', () => {
-    const input = JSON.parse('{"name":"t","inputSchema":{"type":"object","properties":{"__proto__":{"type":5}}}}');
-    expectError(() => parseTool(input), 'INVALID_INPUT', 'parseTool: inputSchema.properties.__proto__.type');
+    const input = JSON.parse('{"name":"t","inputSchema":{"type":"object","properties":{"__proto__":{"type":"string","description":5}}}}');
+    expectError(() => parseTool(input), 'INVALID_INPUT', 'parseTool: inputSchema.properties.__proto__.description: expected string, received number');
+  });
+
+  it('labels the types real servers publish: unions, anyOf/oneOf, enum, const, $ref, nested objects, nullable', () => {
+    const properties = {
+      union: { type: ['string', 'null'] },
+      optional: { anyOf: [{ type: 'string' }, { type: 'null' }], default: null, title: 'Optional' },
+      either: { oneOf: [{ type: 'integer' }, { $ref: '#/$defs/Range' }] },
+      choice: { enum: ['name', 'size'] },
+      mixed: { enum: ['a', 1, null] },
+      fixed: { const: 3.5 },
+      ref: { $ref: '#/$defs/Airport' },
+      nested: { type: 'object', properties: { oldText: { type: 'string' } } },
+      untyped: { properties: { a: {} } },
+      list: { items: { type: 'string' } },
+      nullable: { type: 'string', nullable: true },
+      any: {},
+      odd: { type: 7 },
+      oddMembers: { type: ['string', 3] },
+      number: 4,
+    };
+    const tool = parseTool({ name: 't', inputSchema: { type: 'object', properties, $defs: { Airport: { type: 'object' }, Range: { type: 'object' } } } });
+    expect(Object.fromEntries(tool.params.map((p) => [p.name, p.type]))).toEqual({
+      union: 'string | null',
+      optional: 'string | null',
+      either: 'integer | Range',
+      choice: 'string',
+      mixed: 'string | integer | null',
+      fixed: 'number',
+      ref: 'Airport',
+      nested: 'object',
+      untyped: 'object',
+      list: 'array',
+      nullable: 'string | null',
+      any: '',
+      odd: '',
+      oddMembers: 'string',
+      number: '',
+    });
+    expect(tool.params.find((p) => p.name === 'optional')!.description).toBe('Optional');
+  });
+
+  it('reads an input schema whatever its type says, null as no parameters, and null descriptions', () => {
+    expect(parseTool({ name: 't', inputSchema: { type: 'array' } }).params).toEqual([]);
+    expect(parseTool({ name: 't', inputSchema: { properties: { q: { type: 'string' } } } }).params).toEqual([{ name: 'q', type: 'string', description: '', required: false }]);
+    expect(parseTool({ name: 't', description: null, inputSchema: null })).toEqual({ name: 't', description: '', params: [] });
+    expect(parseTool({ name: 't', title: 'T', description: null, inputSchema: { type: 'object', properties: { p: { description: null, title: 'P' } }, required: ['p', 7] } })).toEqual({
+      name: 't',
+      description: 'T',
+      params: [{ name: 'p', type: '', description: 'P', required: true }],
+    });
+    // An output schema of another shape declares no outputs, and refuses nothing.
+    expect(parseTool({ name: 't', inputSchema: {}, outputSchema: 'text' })).toEqual({ name: 't', description: '', params: [] });
   });
 
   const cases: [string, unknown, string][] = [
-    ['a non-object input schema', { name: 't', inputSchema: { type: 'array' } }, 'parseTool: inputSchema.type: expected "object", received "array"'],
-    ['a null input schema', { name: 't', inputSchema: null }, 'parseTool: inputSchema: expected object, received null'],
-    ['a numeric property', { name: 't', inputSchema: { type: 'object', properties: { p: 1 } } }, 'parseTool: inputSchema.properties.p: expected boolean or object, received number'],
-    ['a numeric property type', { name: 't', inputSchema: { type: 'object', properties: { p: { type: 1 } } } }, 'parseTool: inputSchema.properties.p.type: expected string or array, received number'],
+    ['a text input schema', { name: 't', inputSchema: 'q' }, 'parseTool: inputSchema: expected object, received string'],
+    ['properties that are a list', { name: 't', inputSchema: { type: 'object', properties: [] } }, 'parseTool: inputSchema.properties: expected object, received array'],
+    ['a numeric property description', { name: 't', inputSchema: { type: 'object', properties: { p: { description: 1 } } } }, 'parseTool: inputSchema.properties.p.description: expected string, received number'],
+    ['a numeric description', { name: 't', description: 2, inputSchema: {} }, 'parseTool: description: expected string, received number'],
+    ['a zero-width parameter name', { name: 't', inputSchema: { properties: { '\u200b': {} } } }, 'parseTool: inputSchema.properties["\u200b"]: must not be blank'],
     ['required not an array', { name: 't', inputSchema: { type: 'object', required: 'p' } }, 'parseTool: inputSchema.required: expected array, received string'],
     ['an empty parameter name', { name: 't', inputSchema: { type: 'object', properties: { '': {} } } }, 'parseTool: inputSchema.properties[""]: must not be empty'],
     ['a numeric name', { name: 9, inputSchema: { type: 'object' } }, 'parseTool: name: expected string, received number'],
@@ -221,6 +305,14 @@ describe('parseTool: MCP tools/list entries', () => {
 });
 
 describe('parseTool: hostile names', () => {
+  for (const [name, reason] of REFUSED_NAMES) {
+    it(`refuses ${JSON.stringify(name)} as a tool or parameter name in both formats`, () => {
+      expectError(() => parseTool({ name }), 'INVALID_INPUT', `parseTool: name: ${reason}`);
+      expectError(() => parseTool({ name, inputSchema: { type: 'object' } }), 'INVALID_INPUT', `parseTool: name: ${reason}`);
+      expectError(() => parseTool({ name: 't', params: [{ name }] }), 'INVALID_INPUT', `parseTool: params[0].name: ${reason}`);
+    });
+  }
+
   for (const name of HOSTILE_NAMES) {
     it(`round-trips ${JSON.stringify(name.slice(0, 24))}${name.length > 24 ? '…' : ''} in both formats`, () => {
       expect(parseTool({ name }).name).toBe(name);
@@ -280,18 +372,24 @@ describe('parseCatalog', () => {
 
   it('reports every bad tool with its index', () => {
     const error = expectError(
-      () => parseCatalog({ tools: [{ name: 'ok' }, { name: '' }, { name: 'x', inputSchema: { type: 'string' } }] }),
+      () => parseCatalog({ tools: [{ name: 'ok' }, { name: '' }, { name: 'x', inputSchema: 'string' }] }),
       'INVALID_INPUT',
       'parseCatalog: tools[1].name: must not be empty (and 1 more issue)',
     );
-    expect(issuesOf(error).map((i) => i.path)).toEqual(['tools[1].name', 'tools[2].inputSchema.type']);
+    expect(issuesOf(error).map((i) => i.path)).toEqual(['tools[1].name', 'tools[2].inputSchema']);
+  });
+
+  it('reads a tools/list result with keys of a newer revision, and a JSON-RPC answer carrying one', () => {
+    expect(parseCatalog({ tools: [{ name: 'a' }], servers: [], nextCursor: null }).map((t) => t.name)).toEqual(['a']);
+    expect(parseCatalog({ jsonrpc: '2.0', id: 1, result: { tools: [mcpEntry] } })).toEqual([parseTool(mcpEntry)]);
+    expectError(() => parseCatalog({ jsonrpc: '2.0', id: 1, result: { tools: [{}] } }), 'INVALID_INPUT', 'parseCatalog: result.tools[0].name: missing, expected string');
   });
 
   const cases: [string, unknown, string][] = [
     ['null', null, 'parseCatalog: expected array, received null'],
     ['a string', 'tools', 'parseCatalog: expected array, received string'],
     ['a wrapper without tools', { nextCursor: 'x' }, 'parseCatalog: tools: missing, expected array'],
-    ['a wrapper with unknown keys', { tools: [], servers: [] }, 'parseCatalog: servers: unknown key'],
+    ['a wrapper whose tools is not a list', { tools: { a: {} } }, 'parseCatalog: tools: expected array, received object'],
     ['a non-object tool', [{ name: 'a' }, 7], 'parseCatalog: [1]: expected object, received number'],
   ];
   for (const [label, input, message] of cases) {

@@ -54,7 +54,6 @@ describe('parseWorkflowRecord', () => {
     ['an unknown structure', (r) => (r['structure'] = 'tree'), 'parseWorkflowRecord: structure: expected "single" | "chain" | "dag" | "parallel" | "set", received "tree"'],
     ['an unknown split', (r) => (r['split'] = 'dev'), 'parseWorkflowRecord: split: expected "train" | "test", received "dev"'],
     ['a string ordered', (r) => (r['ordered'] = 'true'), 'parseWorkflowRecord: ordered: expected boolean, received string'],
-    ['non-string steps', (r) => (r['steps'] = [1]), 'parseWorkflowRecord: steps[0]: expected string, received number'],
   ];
   for (const [label, mutate, message] of cases) {
     it(`rejects ${label}`, () => {
@@ -63,6 +62,27 @@ describe('parseWorkflowRecord', () => {
       expectError(() => parseWorkflowRecord(input), 'INVALID_INPUT', message);
     });
   }
+
+  // data/README.md: "Other fields (steps, orig_split, edges_note) are informational". A public
+  // dataset writes `steps` as one text; the evaluator reads none of them, nor `source`.
+  it('keeps informational fields as they are, whatever their type', () => {
+    const informational: [string, unknown][] = [
+      ['steps', 'Step 1 Call clock_alarm_cancel; Step 2 Call clock_alarm_change'],
+      ['steps', [1, { call: 'x' }]],
+      ['orig_split', 7],
+      ['edges_note', ['a', 'b']],
+      ['source', null],
+      ['desc', { nested: [true] }],
+    ];
+    for (const [key, value] of informational) {
+      const input = record();
+      input[key] = value;
+      expect(parseWorkflowRecord(input)[key], key).toEqual(value);
+    }
+    const withoutSource = record();
+    delete withoutSource['source'];
+    expect(parseWorkflowRecord(withoutSource).id).toBe(record()['id']);
+  });
 
   it('is workflowRecordSchema', () => {
     expect(workflowRecordSchema.safeParse(record()).success).toBe(true);

@@ -13,6 +13,9 @@ import { workflowToTraceAt } from '../../src/schema/trace.js';
 import type { Trace } from '../../src/schema/types.js';
 import { openToolgraph, type DurableToolgraph, type OpenToolgraphOptions } from '../../src/service/durable-toolgraph.js';
 import { openStore } from '../../src/store/open-store.js';
+import { startHttpServer } from '../../src/service/http/server.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { rejectionOf } from '../helpers/expect-code.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -132,6 +135,40 @@ describe('background fitting on PGlite', () => {
       await tg.close();
     }
   });
+});
+
+describe('background fitting through the faces', () => {
+  it('fits a store fed over HTTP and MCP, and says so in /v1/stats and /metrics', async () => {
+    const { tools, traces } = await sample();
+    const tg = await pglite(`f${++counter}`, { autoFit: { firstAt: 30, minIntervalMs: 0 } });
+    const server = await startHttpServer(tg, { port: 0, host: '127.0.0.1' }, { logger: false });
+    const client = new Client({ name: 'toolgraph-test', version: '0.0.0' });
+    try {
+      const json = async (path: string, init?: RequestInit): Promise<any> => (await fetch(`${server.url}${path}`, init)).json();
+      const put = await fetch(`${server.url}/v1/tools`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(tools) });
+      expect(put.status).toBe(200);
+      expect((await json('/v1/stats')).fit).toMatchObject({ state: 'prior', traces: 0, kept: null });
+      const compact = (t: Trace) => ({ id: t.id, intent: t.intent, tools: t.steps.map((s) => s.tool), success: t.success });
+      const posted = await fetch(`${server.url}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(traces.slice(0, 20).map(compact)) });
+      expect(posted.status).toBe(200);
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+      for (const t of traces.slice(20, 30)) {
+        const recorded = await client.callTool({ name: 'record_trace', arguments: { trace: compact(t) } });
+        expect(recorded.isError).toBeFalsy();
+      }
+      expect(await within(60_000, async () => (await json('/v1/stats')).fit.state === 'fitted')).toBe(true);
+      const fit = (await json('/v1/stats')).fit;
+      expect(fit).toMatchObject({ state: 'fitted', traces: 30, fits: 1, failures: 0, running: false });
+      const metrics = await (await fetch(`${server.url}/metrics`)).text();
+      expect(metrics).toMatch(/^toolgraph_fitted 1$/m);
+      expect(metrics).toMatch(/^toolgraph_fits_total 1$/m);
+      expect(metrics).toMatch(/^toolgraph_fit_traces 30$/m);
+      expect(Number(/^toolgraph_fit_seconds_total (\S+)$/m.exec(metrics)![1])).toBeCloseTo(fit.totalMs / 1000, 6);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  }, 120_000);
 });
 
 const URL_ENV = process.env['TOOLGRAPH_TEST_DATABASE_URL'];

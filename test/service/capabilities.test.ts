@@ -38,10 +38,9 @@ describe('Toolgraph capabilities', () => {
     const ids = tg.capabilities().map((c) => c.id);
     expect(ids).toContain('learned:book_hotel+search_hotels+send_confirmation');
     const prediction = tg.predictNext({ context: ['search_hotels'] });
-    expect(prediction.items[0]).toMatchObject({ kind: 'tool', tool: 'book_hotel' });
-    const suggested = prediction.items.filter((i) => i.kind === 'capability');
-    expect(suggested.length).toBeGreaterThan(0);
-    expect(suggested.every((i) => i.tool === 'book_hotel')).toBe(true);
+    // The predicted next tool, answered as the capability it starts.
+    expect(prediction.items[0]).toMatchObject({ kind: 'capability', tool: 'book_hotel', capability: 'learned:book_hotel+search_hotels+send_confirmation' });
+    expect(prediction.items.filter((i) => i.tool === 'book_hotel')).toHaveLength(1);
     const full = tg.expandCapability('learned:book_hotel+search_hotels+send_confirmation');
     expect(full.tools).toEqual(['search_hotels', 'book_hotel', 'send_confirmation']);
   });

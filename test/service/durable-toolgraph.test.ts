@@ -16,6 +16,7 @@ import { workflowToTraceAt } from '../../src/schema/trace.js';
 import type { Trace } from '../../src/schema/types.js';
 import { openToolgraph, type DurableToolgraph, type OpenToolgraphOptions } from '../../src/service/durable-toolgraph.js';
 import { Toolgraph } from '../../src/service/toolgraph.js';
+import { EXPERT_WEIGHTS } from '../../src/recommend/model.js';
 import { openStore } from '../../src/store/open-store.js';
 import { iterateTraces } from '../../src/store/store.js';
 import { rejectionOf } from '../helpers/expect-code.js';
@@ -170,8 +171,10 @@ describe('durable toolgraph on PGlite', () => {
   });
 
   it('counts an acknowledged trace\'s transitions in the next prediction, before any rebuild', async () => {
-    // Rebuilds held off: only the live transitions beside the model can carry the trace.
-    const tg = await pglite(`d${++counter}`, { rebuildDelayMs: 3_600_000 });
+    // Rebuilds held off: only the live transitions beside the model can carry the trace. Every
+    // signal counts (the product of experts), the live intents' too, which the prior's rules leave out.
+    const tg = await pglite(`d${++counter}`, { rebuildDelayMs: 3_600_000, autoFit: false });
+    tg.engine.setWeights(EXPERT_WEIGHTS);
     try {
       await tg.ingest([
         { id: 'w1', tools: ['p', 'q'] },

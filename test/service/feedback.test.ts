@@ -12,7 +12,8 @@ function compact(tools: (string | { name: string; ok: boolean })[], timestamp: n
 }
 
 function ranks(tg: Toolgraph, context: string[]): string[] {
-  return tg.predictNext({ context, k: 10 }).items.filter((it) => it.kind === 'tool').map((it) => it.tool);
+  // A tool that starts a capability is answered as that capability, in its place: its tool is the rank's.
+  return tg.predictNext({ context, k: 10 }).items.map((it) => it.tool);
 }
 
 describe('the feedback loop through the facade', () => {

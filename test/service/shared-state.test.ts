@@ -41,12 +41,13 @@ describe('SharedState', () => {
 
   it('tells new weights from the ones it has', () => {
     const shared = new SharedState(zero);
-    const fitted = { ...PRIOR_WEIGHTS, source: 'fitted' as const, noMatchCoverage: 0.2 };
+    const fitted = { ...PRIOR_WEIGHTS, source: 'fitted' as const };
     expect(shared.weightsChanged(fitted)).toBe(true);
     shared.noteWeights(fitted);
     expect(shared.weightsChanged({ ...fitted, next: [...fitted.next] })).toBe(false);
-    expect(shared.weightsChanged({ ...fitted, noMatchCoverage: 0.3 })).toBe(true);
-    expect(shared.weightsChanged({ ...fitted, noMatchSimilarity: 0.05 })).toBe(true);
+    expect(shared.weightsChanged({ ...fitted, search: fitted.search.map((w, f) => (f === 2 ? w + 0.5 : w)) })).toBe(true);
+    // The same weights from another fit: its account differs, and stats report it.
+    expect(shared.weightsChanged({ ...fitted, fit: { traces: 40, fittedAt: 1_000, ms: 5, kept: { next: 'fitted', nextNoIntent: 'backoff', search: 'fitted' } } })).toBe(true);
     expect(shared.weightsChanged({ ...fitted, noMatch: { coverage: [0.2], similarity: [0.1], confidence: [0.5], threshold: -7, wordsThreshold: -5 } })).toBe(true);
     expect(shared.weightsChanged({ ...fitted, stepCalibration: { upper: [1], value: [0.5] } })).toBe(true);
   });

@@ -4,6 +4,7 @@
  * closes it and opens the same data again.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { SIGNALS } from '../../src/recommend/features.js';
 import { PRIOR_WEIGHTS, type FittedWeights } from '../../src/recommend/model.js';
 import type { ToolInfo, Trace } from '../../src/schema/types.js';
 import { LATEST_SCHEMA_VERSION } from '../../src/store/migrations.js';
@@ -270,21 +271,35 @@ export function storeContract(name: string, harness: StoreHarness): void {
       await store.putWeights(PRIOR_WEIGHTS);
       expect(await store.getWeights()).toEqual(PRIOR_WEIGHTS);
       const noMatch = { coverage: [0.1, 0.35, 1], similarity: [0, 0.2, 0.9], confidence: [0.05, 0.6], threshold: -7.25, wordsThreshold: -5.5 };
-      const fitted: FittedWeights = { next: [0.5, -1.25], nextNoIntent: [1e-9], search: [], noMatchCoverage: 0.18, noMatchSimilarity: 0.07, noMatch, stepCalibration: { upper: [0.01, 0.4, 1], value: [0.31, 0.62, 0.9] }, source: 'fitted' };
+      const vector = (k: number) => SIGNALS.map((_, f) => (f * k) / 7 - 1.25);
+      const fitted: FittedWeights = {
+        next: vector(1),
+        nextNoIntent: vector(2).map((w, f) => (f === 1 ? 1e-9 : w)),
+        search: vector(3),
+        noMatch,
+        stepCalibration: { upper: [0.01, 0.4, 1], value: [0.31, 0.62, 0.9] },
+        dagStatus: { threshold: 0.71, target: 0.8, nodeF1: 0.83, share: 0.64 },
+        source: 'fitted',
+        fit: { traces: 120, fittedAt: 1_765_000_000_000, ms: 812, kept: { next: 'fitted', nextNoIntent: 'backoff', search: 'fitted' } },
+      };
       await store.putWeights(fitted);
-      // The no-match rule and the steps' calibration are part of the fit: they survive with the weights.
+      // The no-match rule, the steps' calibration, the DAG status threshold and the fit's account are part of the fit: they survive with the weights.
       expect(await store.getWeights()).toEqual(fitted);
+      // Stored by signal name: a list of the wrong length is refused before it is written.
+      expect((await rejectionOf(store.putWeights({ ...fitted, next: [0.5, -1.25] }))).message).toBe(`putWeights: next holds 2 weights, there are ${SIGNALS.length} signals`);
       for (const stepCalibration of [{ upper: [], value: [] }, { upper: [0.5, 1], value: [0.5] }, { upper: [1, 0.5], value: [0.2, 0.4] }, { upper: [0.5, 1], value: [0.4, 0.2] }, { upper: [1], value: [1.5] }, { upper: [Number.NaN], value: [0.5] }]) {
         expect((await rejectionOf(store.putWeights({ ...fitted, stepCalibration }))).code, JSON.stringify(stepCalibration)).toBe('INVALID_INPUT');
       }
-      const error = await rejectionOf(store.putWeights({ ...fitted, next: [Number.NaN] }));
+      for (const dagStatus of [{ ...fitted.dagStatus!, threshold: 1.5 }, { ...fitted.dagStatus!, nodeF1: Number.NaN }, { threshold: 0.7 } as never]) {
+        expect((await rejectionOf(store.putWeights({ ...fitted, dagStatus }))).code, JSON.stringify(dagStatus)).toBe('INVALID_INPUT');
+      }
+      const error = await rejectionOf(store.putWeights({ ...fitted, next: fitted.next.map((w, f) => (f === 3 ? Number.NaN : w)) }));
       expect(error.code).toBe('INVALID_INPUT');
-      expect((await rejectionOf(store.putWeights({ ...fitted, noMatchCoverage: 2 }))).code).toBe('INVALID_INPUT');
-      expect((await rejectionOf(store.putWeights({ ...fitted, noMatchSimilarity: -0.1 }))).message).toContain('noMatchSimilarity must be a number in [0, 1]');
+      expect(error.message).toContain('next.lexical');
       for (const broken of [{ ...noMatch, coverage: [0.4, 0.1] }, { ...noMatch, similarity: [] }, { ...noMatch, confidence: [1.2] }, { ...noMatch, threshold: Number.NaN }, { ...noMatch, wordsThreshold: 1 }, { ...noMatch, coverage: 'low' as unknown as number[] }]) {
         const rejected = await rejectionOf(store.putWeights({ ...fitted, noMatch: broken }));
         expect(rejected.code, JSON.stringify(broken)).toBe('INVALID_INPUT');
-        expect(rejected.message).toContain('noMatch must hold ascending samples in [0, 1]');
+        expect(rejected.message).toMatch(/noMatch/);
       }
       expect(await store.getWeights()).toEqual(fitted);
     });

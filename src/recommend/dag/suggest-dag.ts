@@ -50,11 +50,13 @@
  * The DAG's confidence is the geometric mean of its node and edge confidences: a typical
  * step's certainty, which does not shrink merely because a workflow is long. Spec 003's
  * thresholds (reject below 0.50, warn below 0.65; both configurable) apply to it: the status
- * says `reject` or `warn`, with a warning, and the nodes are still returned for review. A request
+ * says `reject` or `warn`, with a warning, and the nodes are still returned for review. After a
+ * fit, `ok` starts at the fitted threshold instead of 0.65 (status-threshold.ts: held-out DAGs
+ * at or above it reached node-F1 0.8), unless the request sets its own warn threshold. A request
  * that search answers `no-match` (search-tools.ts: nothing covers enough of its words, or nobody
- * asked anything like it) gets `kind: 'no-match'` and `reject` with search's hint, whatever the
- * steps' confidences: they are calibrated on requests that fit, and a workflow of the nearest
- * tools is no answer to one that does not.
+ * asked anything like it) gets `kind: 'no-match'`, `reject`, no nodes and search's hint: the
+ * steps' confidences are calibrated on requests that fit, and a workflow of the nearest tools is
+ * no answer to one that does not (search_tools lists those tools, for review).
  * Dropping single nodes below the threshold was measured and lost: node-F1 0.811 -> 0.708 on
  * UltraTool, because membership confidence is spread across a workflow's tools.
  */
@@ -64,6 +66,7 @@ import type { RecentTransitions } from '../../graph/recent-transitions.js';
 import { clauseParts } from '../../text/clauses.js';
 import type { RecentIntents } from '../../text/recent-intents.js';
 import { tokenize } from '../../text/tokenize.js';
+import { EMPTY_HINT, isEmptyStore } from '../empty-store.js';
 import type { RecommenderModel } from '../model.js';
 import { DEFAULT_K } from '../predict-next.js';
 import { searchTools } from '../search-tools.js';
@@ -71,6 +74,7 @@ import { layers, type WeightedEdge } from './acyclic.js';
 import { calibrate } from './calibration.js';
 import { capabilityUnits, unitEdges } from './capability-nodes.js';
 import { chooseTools, type Step } from './choose-tools.js';
+import { statusOf } from './status-threshold.js';
 import { producers } from './data-flow.js';
 import { declaredOutputs } from './declared-outputs.js';
 import { flowKey, orderSteps, statedFlows, stepClauses } from './order-steps.js';
@@ -105,17 +109,26 @@ export interface DagEdge {
 }
 
 export interface DagSuggestion {
-  /** `no-match`: search finds nothing that fits the intent; the nodes are the nearest tools, for review. */
-  readonly kind: 'workflow' | 'no-match';
+  /**
+   * `no-match`: search finds nothing that fits the intent; `empty`: the store knows no tool at
+   * all (empty-store.ts), and `hint` says how to fill it. Both: no nodes, edges or layers,
+   * confidence 0, `reject`.
+   */
+  readonly kind: 'workflow' | 'no-match' | 'empty';
   readonly nodes: readonly DagNode[];
   readonly edges: readonly DagEdge[];
   /** Node ids by layer: a layer's nodes depend only on earlier layers. */
   readonly layers: readonly (readonly string[])[];
   readonly confidence: number;
-  /** `reject` below the reject threshold (or nothing fits), `warn` below the warn threshold. */
+  /**
+   * `reject` below the reject threshold (or nothing fits), `warn` below the warn threshold: after
+   * a fit, the confidence from which held-out workflows reached node-F1 0.8 (status-threshold.ts).
+   */
   readonly status: 'ok' | 'warn' | 'reject';
   readonly warnings: readonly string[];
   readonly version: number;
+  /** With `empty`: what the store lacks and how to fill it (EMPTY_HINT), also the one warning. */
+  readonly hint?: string;
 }
 
 export const DAG_DEFAULTS = { maxNodes: 10, reject: 0.5, warn: 0.65 } as const;
@@ -155,9 +168,12 @@ function carrier(steps: readonly Step[], j: number, calibrated: boolean): number
  */
 export function suggestDag(model: RecommenderModel, request: DagRequest, recent?: RecentTransitions, recentIntents?: RecentIntents): DagSuggestion {
   const { graph, catalog } = model;
+  if (isEmptyStore(model, recent)) return { kind: 'empty', nodes: [], edges: [], layers: [], confidence: 0, status: 'reject', warnings: [EMPTY_HINT], version: graph.version, hint: EMPTY_HINT };
   const maxNodes = request.maxNodes ?? DAG_DEFAULTS.maxNodes;
   const reject = request.thresholds?.reject ?? DAG_DEFAULTS.reject;
-  const warn = request.thresholds?.warn ?? DAG_DEFAULTS.warn;
+  // `ok` from the fitted threshold (dag/status-threshold.ts) unless the request sets its own.
+  const fitted = request.thresholds?.warn === undefined ? model.weights.dagStatus : undefined;
+  const warn = request.thresholds?.warn ?? fitted?.threshold ?? DAG_DEFAULTS.warn;
   const warnings: string[] = [];
 
   const context: number[] = [];
@@ -169,6 +185,16 @@ export function suggestDag(model: RecommenderModel, request: DagRequest, recent?
     if (index !== undefined) context.push(index);
     else if (recent?.liveIndex(name) !== undefined) newerDone++;
     else warnings.push(`unknown context tool ${JSON.stringify(name)} ignored`);
+  }
+
+  // The verdict search_tools gives the intent, from the same model and what it learned since: one
+  // search more (about 0.4 ms at 10,000 tools, bench --case dag). The workflow's own ranking of
+  // the intent could stand in for it, but would part from search's on newer and failing tools.
+  // Nothing fits: no workflow of the nearest tools is suggested, only search's hint.
+  const fits = searchTools(model, { query: request.intent, k: DEFAULT_K }, recent, recentIntents);
+  if (fits.kind === 'no-match') {
+    warnings.push(fits.hint ?? 'no tool fits this intent');
+    return { kind: 'no-match', nodes: [], edges: [], layers: [], confidence: 0, status: 'reject', warnings, version: graph.version };
   }
 
   const tokens = tokenize(request.intent);
@@ -261,19 +287,15 @@ export function suggestDag(model: RecommenderModel, request: DagRequest, recent?
   for (const e of edges) logSum += Math.log(e.confidence);
   const parts = nodes.length + edges.length;
   const confidence = parts > 0 ? Math.exp(logSum / parts) : 0;
-  // The verdict search_tools gives the intent, from the same model and what it learned since: one
-  // search more (about 0.4 ms at 10,000 tools, bench --case dag). The workflow's own ranking of
-  // the intent could stand in for it, but would part from search's on newer and failing tools.
-  const fits = searchTools(model, { query: request.intent, k: DEFAULT_K }, recent, recentIntents);
-  const noMatch = fits.kind === 'no-match';
-  const status: DagSuggestion['status'] = nodes.length === 0 || noMatch || confidence < reject ? 'reject' : confidence < warn ? 'warn' : 'ok';
+  const status: DagSuggestion['status'] = nodes.length === 0 ? 'reject' : statusOf(confidence, reject, warn);
   if (nodes.length === 0) warnings.push('no tool fits this intent');
-  else if (noMatch) warnings.push(fits.hint ?? 'no tool fits this intent');
   else if (status === 'reject') warnings.push(`confidence ${confidence.toFixed(2)} is below the reject threshold ${reject}: review before running`);
-  else if (status === 'warn') warnings.push(`low confidence ${confidence.toFixed(2)} < ${warn}`);
+  else if (status === 'warn' && fitted !== undefined) {
+    warnings.push(`low confidence ${confidence.toFixed(2)} < ${fitted.threshold.toFixed(2)}, from which held-out workflows reached node-F1 ${fitted.target}`);
+  } else if (status === 'warn') warnings.push(`low confidence ${confidence.toFixed(2)} < ${warn}`);
 
   return {
-    kind: noMatch ? 'no-match' : 'workflow',
+    kind: 'workflow',
     nodes,
     edges,
     layers: layered.map((layer) => layer.map((step) => idOf[step]!)),

@@ -33,6 +33,17 @@ import { dagRequestSchema, predictRequestSchema, searchRequestSchema } from '../
 import type { ToolgraphService } from '../service.js';
 import type { HttpMetrics } from './metrics.js';
 
+/**
+ * The endpoints server.ts mounts beside the `/v1` table, for `toolgraph serve --help` (a test
+ * asks a live server each of them).
+ */
+export const SERVICE_ENDPOINTS: readonly { readonly method: string; readonly url: string; readonly summary: string }[] = [
+  { method: 'GET', url: '/healthz', summary: 'Whether the service is up (503 once shutting down).' },
+  { method: 'GET', url: '/metrics', summary: 'Prometheus metrics: requests, durations, graph size, rebuilds.' },
+  { method: 'GET', url: '/v1/openapi.json', summary: 'The OpenAPI document of the /v1 API.' },
+  { method: 'POST', url: '/mcp', summary: 'The MCP server over Streamable HTTP (stateless JSON-RPC), with the MCP tools below.' },
+];
+
 /** Body limits. Queries are small; traces and catalogues may be large, up to a point. */
 export const QUERY_BODY_LIMIT = 1024 * 1024;
 export const WRITE_BODY_LIMIT = 8 * 1024 * 1024;
@@ -150,7 +161,7 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'PUT',
     url: '/v1/tools',
-    summary: 'Add or replace catalogue entries (an array of tools, or an MCP tools/list result). Tools not named are kept.',
+    summary: 'Add or replace catalogue entries (an array of tools, an MCP tools/list result, or an OpenAPI 3 document). Tools not named are kept. An entry that cannot be read is left out and listed in `skipped`; 400 when none can be read.',
     write: true,
     body: { schema: catalogBodySchema, limit: WRITE_BODY_LIMIT },
     response: setToolsResponseSchema,

@@ -43,7 +43,7 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
     name: 'predict_next_tool',
     title: 'Predict the next tool',
     description:
-      'Rank the tools most likely to be called next, given the tools called so far in this task (in order) and, optionally, the task intent in words. Learned from recorded traces; each item has a per-signal breakdown.',
+      'Rank the tools most likely to be called next, given the tools called so far in this task (in order) and, optionally, the task intent in words. Learned from recorded traces; at most k items, one per tool, each with a per-signal breakdown (a tool that starts a known capability comes as that capability). Kind empty, with a hint, when the store has no trace and no catalogue yet.',
     write: false,
     input: predictRequestSchema,
     output: predictionSchema,
@@ -53,7 +53,7 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
     name: 'search_tools',
     title: 'Search tools',
     description:
-      'Rank the tools that fit a request in words, optionally given the tools called so far; each item has a per-signal breakdown. When nothing in the catalogue fits, kind is no-match: the items are only the nearest tools, and the hint says what fell short (the words nothing matched, or a request unlike any recorded one).',
+      'Rank the tools that fit a request in words, optionally given the tools called so far; each item has a per-signal breakdown. When nothing in the catalogue fits, kind is no-match: the items are only the nearest tools, and the hint says what fell short (the words nothing matched, or a request unlike any recorded one). Kind empty, with a hint, when the store has no trace and no catalogue yet.',
     write: false,
     input: searchRequestSchema,
     output: searchResultSchema,
@@ -63,7 +63,7 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
     name: 'suggest_dag',
     title: 'Suggest a workflow',
     description:
-      'Suggest a workflow (a DAG of tools) for a task in words: nodes with confidences, dependencies from declared data flow or the learned order, layers that can run in parallel, and warnings when confidence is low; kind no-match (status reject, with the hint) when nothing fits the task, as search_tools says.',
+      'Suggest a workflow (a DAG of tools) for a task in words: nodes with confidences, dependencies from declared data flow or the learned order, layers that can run in parallel, and warnings when confidence is low; status ok when held-out workflows of that confidence reached node-F1 0.8; kind no-match (no nodes, status reject, with the hint) when nothing fits the task, as search_tools says; kind empty when the store has no trace and no catalogue yet.',
     write: false,
     input: dagRequestBaseSchema,
     output: dagSchema,

@@ -503,12 +503,14 @@ describe('suggestDag', () => {
     expect(none.kind).toBe('no-match');
     expect(none.status).toBe('reject');
     expect(none.warnings).toContain(search.hint);
-    // The nearest tools are still there, for review, as search lists them.
-    expect(none.nodes.length).toBeGreaterThan(0);
+    // No workflow of the nearest tools: search lists them, for review.
+    expect(search.items.length).toBeGreaterThan(0);
+    expect([none.nodes, none.edges, none.layers, none.confidence]).toEqual([[], [], [], 0]);
     const fits = suggestDag(model, { intent: 'book a flight from city 9 to the coast', thresholds: lax });
     expect(fits.kind).toBe('workflow');
     expect(fits.status).toBe('ok');
-    expect(suggestDag(model, { intent: '', thresholds: lax }).kind).toBe('no-match');
+    const empty = suggestDag(model, { intent: '', thresholds: lax });
+    expect([empty.kind, empty.nodes.length]).toEqual(['no-match', 0]);
   });
 
   it('validates requests at the facade with stable codes', () => {

@@ -1,14 +1,18 @@
 /**
  * The HTTP API end to end: a real Fastify server on loopback over a real in-memory service.
  */
+import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reasoningTrace } from '../../scoring/_helpers.js';
 import { clientErrorResponse } from '../../../src/service/http/errors.js';
+import { ROUTES } from '../../../src/service/http/routes.js';
 import { inMemoryService } from '../../../src/service/service.js';
 import { Toolgraph } from '../../../src/service/toolgraph.js';
 import { call, CATALOG, eventually, startTestServer, TRACES } from './_server.js';
+
+const CATALOGUES = new URL('../../fixtures/catalogues/', import.meta.url);
 
 /** What a write would change: the graph's counts (a model rebuilt meanwhile in the background changes the rest). */
 function graphStats(stats: { tools: number; transitions: number; traces: number; version: number }) {
@@ -103,6 +107,58 @@ describe('HTTP API', () => {
     const after = await call(server.url, '/v1/tools');
     const weather = after.json.tools.find((t: { name: string }) => t.name === 'get_weather');
     expect(weather).toEqual({ name: 'get_weather', description: 'Weather forecast', params: [{ name: 'city', type: 'string', description: '', required: true }] });
+  });
+
+  it('imports the catalogues registries publish: a tools/list result of the MCP reference servers and an OpenAPI document', async () => {
+    const own = await startTestServer({}, inMemoryService(new Toolgraph({ learnCapabilities: false })));
+    try {
+      const mcp = await call(own.url, '/v1/tools', { method: 'PUT', body: readFileSync(new URL('mcp-reference-servers.tools-list.json', CATALOGUES), 'utf8') });
+      expect(mcp.status, mcp.text).toBe(200);
+      expect(mcp.json).toMatchObject({ tools: 9, added: 9, skipped: [] });
+      const openapi = await call(own.url, '/v1/tools', { method: 'PUT', body: readFileSync(new URL('petstore-expanded.openapi.json', CATALOGUES), 'utf8') });
+      expect(openapi.status, openapi.text).toBe(200);
+      expect(openapi.json).toMatchObject({ tools: 13, added: 4, skipped: [] });
+      const listed = new Map((await call(own.url, '/v1/tools')).json.tools.map((t: { name: string }) => [t.name, t]));
+      expect(listed.get('git_log')).toMatchObject({ params: [{ name: 'repo_path' }, { name: 'max_count' }, { name: 'start_timestamp', type: 'string | null' }, { name: 'end_timestamp' }] });
+      expect(listed.get('addPet')).toMatchObject({ params: [{ name: 'name', required: true }, { name: 'tag', required: false }], outputTypes: ['Pet'] });
+      // Searchable as soon as the write is answered.
+      const found = await call(own.url, '/v1/search', { body: { query: 'delete a pet', k: 3 } });
+      expect(found.json.items.map((i: { tool: string }) => i.tool)).toContain('deletePet');
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('writes the readable entries of a catalogue and lists the others in `skipped`; 400 when none is readable', async () => {
+    const own = await startTestServer({}, inMemoryService(new Toolgraph({ learnCapabilities: false })));
+    try {
+      const body = { tools: [{ name: 'ok_one', category: ['a', 'b'] }, { description: 'no name' }, { name: '\u200b' }, { name: 'file_\u202eeteled' }, { name: 'ok_two', params: [{ name: 'p', type: ['string', 'null'], required: 'true' }] }] };
+      const put = await call(own.url, '/v1/tools', { method: 'PUT', body });
+      expect(put.status, put.text).toBe(200);
+      expect(put.json).toEqual({
+        tools: 2,
+        added: 2,
+        version: expect.any(Number),
+        skipped: [
+          { index: 1, at: 'tools[1]', reason: 'tools[1].name: missing, expected string' },
+          { index: 2, at: 'tools[2]', reason: 'tools[2].name: must not be blank (white space, zero-width or format characters only)' },
+          { index: 3, at: 'tools[3]', reason: 'tools[3].name: must not contain bidirectional control characters (U+202E at 5)' },
+        ],
+      });
+      expect((await call(own.url, '/v1/tools')).json.tools.map((t: { name: string }) => t.name)).toEqual(['ok_one', 'ok_two']);
+      const none = await call(own.url, '/v1/tools', { method: 'PUT', body: [{ description: 'no name' }, { name: '\u200b' }] });
+      expect(none.status).toBe(400);
+      expect(none.json.error.code).toBe('INVALID_INPUT');
+      expect(none.json.error.message).toBe('setTools: no entry could be read (2 skipped), nothing was written; first: [0].name: missing, expected string');
+      expect((await call(own.url, '/v1/tools')).json.tools).toHaveLength(2);
+      // The answer's shape is documented: the OpenAPI document is generated from the route table.
+      const doc = (await call(own.url, '/v1/openapi.json')).json;
+      const answer = doc.paths['/v1/tools'].put.responses['200'].content['application/json'].schema;
+      expect(answer.required).toContain('skipped');
+      expect(Object.keys(answer.properties.skipped.items.properties).sort()).toEqual(['at', 'index', 'line', 'reason']);
+    } finally {
+      await own.close();
+    }
   });
 
   it('refuses with 413 a catalogue write that would make the catalogue pass its limit, and keeps what it had', async () => {
@@ -489,6 +545,27 @@ describe('HTTP service: a catalogue write is read by the next request', () => {
       const after = await call(server.url, '/v1/search', { body: { query: 'rent a kayak' } });
       expect(after.json.kind).toBe('results');
       expect(after.json.items[0].tool).toBe('kayak_rental');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('HTTP API on an empty store', () => {
+  it('says the store is empty in predict, search and dag, as data', async () => {
+    const server = await startTestServer({}, inMemoryService(new Toolgraph({ seed: 1 })));
+    try {
+      const bodies = { '/v1/predict': { context: ['a'] }, '/v1/search': { query: 'find flights' }, '/v1/dag': { intent: 'find flights' } };
+      for (const [path, body] of Object.entries(bodies)) {
+        const r = await call(server.url, path, { body });
+        expect(r.status, path).toBe(200);
+        expect(r.json.kind, path).toBe('empty');
+        expect(r.json.hint, path).toContain('toolgraph ingest');
+        expect(r.json.items ?? r.json.nodes, path).toEqual([]);
+        // The route table's response schema (OpenAPI, MCP outputSchema) describes the answer.
+        const route = ROUTES.find((row) => row.url === path)!;
+        expect(route.response.safeParse(r.json).success, path).toBe(true);
+      }
     } finally {
       await server.close();
     }
