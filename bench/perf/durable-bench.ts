@@ -71,7 +71,7 @@ function cpuSeconds(since: NodeJS.CpuUsage): number {
  * CPU seconds this thread (the service's) has run, or null where the kernel does not say: Linux's
  * /proc/thread-self/schedstat, whose first field is the thread's time on a CPU in nanoseconds.
  * The rest of the process's CPU is PGlite's thread, V8's helpers (garbage collection,
- * compilation) and the thread pool (README, Store, *Where the CPU goes, by thread*).
+ * compilation) and the thread pool (docs/decisions/store-performance/where-the-cpu-goes-by-thread.md).
  */
 function threadCpuSeconds(): number | null {
   try {

@@ -93,7 +93,7 @@ const score: Command = {
     embedder: {
       type: 'string',
       value: 'SPEC',
-      help: 'hashed, none, transformers:DIR or openai:URL (README, Embedders); default $TOOLGRAPH_EMBEDDER, else hashed',
+      help: 'hashed, none, transformers:DIR or openai:URL (docs/library.md, Embedders); default $TOOLGRAPH_EMBEDDER, else hashed',
     },
     json: { type: 'boolean', help: 'one JSON line per trace: the full breakdown' },
   },

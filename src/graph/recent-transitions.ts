@@ -2,7 +2,7 @@
  * The successful transitions a ToolGraph learned after a model's snapshot was taken, read at
  * query time beside the snapshot's CSR (features.ts): a trace counts in next-tool predictions from
  * the moment it is applied (in a durable service, before it is acknowledged), not from the next
- * model rebuild, which at 10,000 tools takes a quarter to half a second (README, Store, Visibility).
+ * model rebuild, which at 10,000 tools takes a quarter to half a second (docs/decisions/store/open-group-commit-visibility.md).
  *
  * Kept live: the first- and second-order success counts, what a trace adds to the transition
  * signals; a query reads one live count per edge changed since the snapshot. Everything else a

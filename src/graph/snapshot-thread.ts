@@ -18,8 +18,8 @@ import { packRequest, unpackSnapshot, type PackedSnapshot } from './snapshot-tra
 /**
  * Transitions from which a cold start's first model finishes its graph snapshot on the worker
  * (durable-toolgraph.ts, firstModelOffThreadFrom): the worker starts cold and builds once, and
- * was slower with it at 100,000 transitions, faster at 250,000 (docs/store-performance.md,
- * the eleventh change). The running service's rebuilds take it only when asked (Toolgraph's
+ * was slower with it at 100,000 transitions, faster at 250,000 (docs/decisions/store-performance/
+ * 11-the-graph-side-of-the-cold-start.md). The running service's rebuilds take it only when asked (Toolgraph's
  * offThreadFrom): on two cores shared with the load they showed no measurable gain.
  */
 export const FIRST_MODEL_OFF_THREAD_FROM = 200_000;

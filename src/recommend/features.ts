@@ -305,7 +305,7 @@ export function collectFeatures(graph: GraphSnapshot, text: TextModel, query: Qu
     // misspelling, an inflection the stemmer misses, a dense model's synonym). A known word
     // already touches the tools that contain it through the lexical and intent scores, so a
     // query of known words skips the search for neighbours (touching none at all left every
-    // validation figure unchanged; README, "Performance").
+    // validation figure unchanged; docs/decisions/no-match/nearest-tools-for-unknown-words-only.md).
     const neighbours = hasUnknownWord(text, query.intent) ? EMBEDDING_NEIGHBOURS : 0;
     // Rows touched so far stand in for the rows that will need a cosine (similar tasks add a few).
     if (embedded !== null && embedded.load(queryVector!, neighbours, scratch.rows) && neighbours > 0) {

@@ -254,7 +254,7 @@ export function fitWeights(
  * The plain folds hardly ever ask for such a tool, so their fit leaves the weight where it
  * started or pushes it down (metatool: 0, and 3% of those searches found their tool). Fitting
  * all weights on the two kinds of search together cost NESTFUL's five-fold validation Hit@1
- * 0.834 -> 0.808; this one weight touches only tools without traces (README, Tool search).
+ * 0.834 -> 0.808; this one weight touches only tools without traces (docs/decisions/search/tools-no-trace-has-shown.md).
  * Only a fitted ranker is refitted: the lexical rule already ranks every tool by its words, so
  * the cold searches' models are built only once the search fit has been kept.
  */
@@ -309,7 +309,7 @@ function foldGraph(usable: readonly Trace[], catalog: ReadonlyMap<string, ToolIn
  * (coverage, similarity, confidence) grows with the traces a model knows, and a fold model knows
  * (K - 1) / K of them where the served model knows all, so with the fit's four folds the rule
  * turned away less than its nominal share, of in-domain and of foreign requests alike (on
- * validation 1.0-1.7% of in-domain requests against 2.5%; README, No match).
+ * validation 1.0-1.7% of in-domain requests against 2.5%; docs/decisions/no-match/ten-folds.md).
  */
 export const NO_MATCH_FOLDS = 10;
 

@@ -13,7 +13,7 @@
  * held-out requests' own evidence, so the rule turns away about that share of in-domain requests
  * and asks nothing of out-of-domain data. A floor per reading (the rule before) turns a request
  * away for one low reading however typical the others; the sum weighs how unusual it is on all
- * three together, and a foreign request is often a little low on each (README, No match).
+ * three together, and a foreign request is often a little low on each (docs/decisions/results/no-match.md).
  *
  * The confidence is the context-free search's probability, the one the fit calibrates: a search
  * with context ranks with the next-tool weights, and the seed profile's scores are its formula's,
@@ -49,7 +49,7 @@ export interface MatchEvidence {
  * requests' evidence. The rule before, a floor per reading, had the same budget (2% for the
  * coverage, 0.5% for the similarity); on the validation split, with the readings of the fit's
  * four folds, 2% gave a mean foreign no-match rate of 0.605, this 0.630, the floors 0.564
- * (README, No match).
+ * (docs/decisions/results/no-match.md).
  */
 export const NO_MATCH_QUANTILE = 0.025;
 

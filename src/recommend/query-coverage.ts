@@ -44,7 +44,7 @@ const ceilings = new WeakMap<TextModel, number>();
  * came from (tokenizeByWord). A word the tokenizer splits into parts weighs as one word, its
  * rarest part's weight, shared among the parts in proportion to theirs: an identifier such as
  * `CyJ9LBI7y` gives four tokens nothing has seen, and counted as four unknown words it made an
- * in-domain request that passes one look like a foreign one (README, No match). A token already
+ * in-domain request that passes one look like a foreign one (docs/decisions/results/no-match.md). A token already
  * in an earlier word counts there only.
  */
 export function queryWords(text: TextModel, words: readonly (readonly string[])[]): QueryWord[] {
@@ -163,7 +163,7 @@ function normsOf(index: Bm25Index): IntentNorms {
  * the largest idf there is, an identifier weighs as one word) and each intent's as tf-idf over
  * the intents. The coverage asks whether some tool's words explain the request's; this asks
  * whether anyone has asked anything like it, which a request from another domain that shares
- * words with the catalogue has not (README, No match). 0 with no recorded intent; the intents
+ * words with the catalogue has not (docs/decisions/results/no-match.md). 0 with no recorded intent; the intents
  * recorded since the model join at the next rebuild.
  *
  * O(postings of the query's words) in the intents' index, as the similar-task search.

@@ -15,7 +15,7 @@
  *
  * On the public datasets the learned graphs are sparse (density 0.0002-0.014), so alpha is
  * 0.971-0.9997 and the graph term is too small to bring the next step forward; the fitted
- * default weighs the graph by what held-out traces say instead (README, Search with context).
+ * default weighs the graph by what held-out traces say instead (docs/decisions/results/search-with-context.md).
  */
 import { adamicAdarFrom } from '../graph/adamic-adar.js';
 import type { RecommenderModel } from './model.js';

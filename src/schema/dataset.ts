@@ -10,7 +10,7 @@
  * name alone, so they cannot say which definition they called, and an evaluation must run on any
  * folder in the format rather than stop at a catalogue that reuses a name. (`tools import` and
  * `ingest`, which write the store, still refuse such a catalogue whole.) Workflow ids must be
- * unique (the README promises it, and k-fold assignment hashes them).
+ * unique (the data format promises it, docs/evaluation.md, and k-fold assignment hashes them).
  */
 import { stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';

@@ -6,7 +6,7 @@
  * - The gap makes a burst of writes one rebuild, not one each: a write within it waits for its
  *   end, and the writes after it join that wait.
  * - A gap as long as the rebuild keeps rebuilds to at most about half of the thread under
- *   sustained ingestion (README, Store).
+ *   sustained ingestion (docs/decisions/store/open-group-commit-visibility.md).
  * - Both run from the end of the last rebuild, not from the write. A write into a service idle
  *   for longer is rebuilt at once: it used to wait the delay and the last rebuild's time again,
  *   so one trace into an idle service at 10,000 tools reached the whole model after two rebuild

@@ -17,7 +17,7 @@ export const SERVER_REBUILD_DELAY_MS = 2_000;
  * default 16 MB. A prediction allocates about 20 KB over HTTP, so at 6,000 requests/s the
  * default's scavenges come ten times a second, each holding the event loop 1.5 to 3 ms: that
  * alone put about 1% of requests above 2 ms. 64 MB makes them a quarter as frequent
- * (`npm run bench -- --case http`, README). V8 reads the flag only at start-up, so it sits in the
+ * (`npm run bench -- --case http`, docs/decisions/http-load.md). V8 reads the flag only at start-up, so it sits in the
  * `toolgraph` command's shebang (a test keeps the two equal); started otherwise, pass it in
  * NODE_OPTIONS.
  */

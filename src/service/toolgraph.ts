@@ -103,8 +103,8 @@ export interface ToolgraphOptions {
    * Transitions from which the debounced rebuilds after ingestion finish their graph snapshot
    * on a worker thread of their own while this thread builds the text model
    * (rebuildInBackground; default Infinity: never). Off unless asked: on a 2-core machine
-   * shared with the load it made no measurable difference (docs/store-performance.md, the
-   * eleventh change); with cores to spare it takes the graph signals and Louvain off the
+   * shared with the load it made no measurable difference (docs/decisions/store-performance/
+   * 11-the-graph-side-of-the-cold-start.md); with cores to spare it takes the graph signals and Louvain off the
    * service's thread.
    */
   readonly offThreadFrom?: number;
@@ -576,7 +576,7 @@ export class Toolgraph {
    * changes no snapshot: only its per-edge factors are rebuilt, O(edges), on the model as it is,
    * a stale one too (what else it lacks comes with its rebuild). A verdict used to rebuild the
    * whole model when traces were pending, the thread held: 133-280 ms at 10,000 tools with 500
-   * traces pending, against 0.7-3.7 ms now (README, Feedback loop).
+   * traces pending, against 0.7-3.7 ms now (docs/decisions/feedback-loop.md).
    */
   private takeFeedback(): void {
     if (this.model === null || this.modelFeedback === this.registry.revision) return;
@@ -1149,8 +1149,8 @@ export class Toolgraph {
   private invalidate(): void {
     if (this.timer !== null) return;
     // No sooner after the last rebuild than it took: a model that takes 300 ms to build, rebuilt
-    // 50 ms after every commit under sustained ingestion, left the thread little else (README,
-    // Store: 25 rebuilds in 49,000 traces at 2,000 per commit).
+    // 50 ms after every commit under sustained ingestion, left the thread little else (docs/decisions/
+    // store/open-group-commit-visibility.md: 25 rebuilds in 49,000 traces at 2,000 per commit).
     this.timer = setTimeout(() => {
       this.timer = null;
       // A failed build is reported and the last model kept; the next ingestion tries again.

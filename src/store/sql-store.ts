@@ -149,7 +149,7 @@ const ROWS_PER_RECORDSET = 5_000;
  * json is the text itself, so a batch's megabytes are encoded once, natively, instead of being
  * measured and re-encoded by the driver in JavaScript (PGlite walks a string parameter twice):
  * the insert alone ran 25-40% faster in a PGlite test, the service's write path 13%
- * (docs/store-performance.md, the third change). The placeholder must be typed json ($1::json).
+ * (docs/decisions/store-performance/03-batch-as-utf8-bytes.md). The placeholder must be typed json ($1::json).
  */
 function jsonParam(value: unknown): Uint8Array {
   return Buffer.from(JSON.stringify(value), 'utf8');

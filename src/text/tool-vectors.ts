@@ -17,7 +17,7 @@
  *   3. rescore those exactly (tool-major) and return the k best.
  *
  * A catalogue of at most that many tools is rescored whole, so small catalogues are exact.
- * Measured against the exact k = 32 nearest (README, "Performance"): the approximate set holds
+ * Measured against the exact k = 32 nearest (docs/decisions/query-performance.md): the approximate set holds
  * 0.98-1.00 of the exact 8 nearest on the four public catalogues' training intents (Seal-Tools'
  * 4,076 tools the lowest) at about a quarter of the exact cost.
  * Tools without a vector (an asynchronous embedder not yet prefetched) have no postings: cosine 0.

@@ -667,8 +667,8 @@ describe('toolgraph CLI', () => {
       const summary = JSON.parse(result.stdout) as { ingested: number; rejected: { line: number; reason: string }[] };
       expect(summary.ingested).toBe(2);
       expect(summary.rejected.map((r) => [r.line, r.reason])).toEqual([
-        [2, 'INVALID_INPUT: parseTrace: tools[1]: must not contain bidirectional control characters (U+202E at 5)'],
-        [3, 'INVALID_INPUT: parseTrace: tools[0]: must not be blank (white space, zero-width or format characters only)'],
+        [2, 'INVALID_INPUT: tools[1]: must not contain bidirectional control characters (U+202E at 5)'],
+        [3, 'INVALID_INPUT: tools[0]: must not be blank (white space, zero-width or format characters only)'],
       ]);
     });
   });
@@ -692,7 +692,7 @@ describe('toolgraph CLI', () => {
       const dataDir = join(dir, 'store');
       const strict = await cli(['ingest', data, '--strict', '--data-dir', dataDir]);
       expect(strict.status).toBe(2);
-      expect(strict.stderr).toContain(`${join(data, 'tools.jsonl')}:${lines}: INVALID_INPUT: name: missing, expected string`);
+      expect(strict.stderr).toContain(`toolgraph ingest: ${join(data, 'tools.jsonl')}:${lines}: INVALID_INPUT: 1 rejected line(s), nothing written (--strict); the first: INVALID_INPUT: name: missing, expected string`);
       const ingested = await cli(['ingest', data, '--data-dir', dataDir, '--json']);
       expect(ingested.status, ingested.stderr).toBe(0);
       expect(JSON.parse(ingested.stdout)).toMatchObject({ accepted: workflows.length, rejected: [{ file: join(data, 'tools.jsonl'), line: lines, reason: 'INVALID_INPUT: name: missing, expected string' }] });

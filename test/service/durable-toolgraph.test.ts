@@ -738,7 +738,7 @@ describe.runIf(URL_ENV)('durable toolgraph on PostgreSQL: two instances', () => 
         await c.capabilitiesLearned();
         for (const tg of [a, b, c]) tg.engine.rebuild();
         // Up to the capabilities' cluster ids, which a full co-clustering (an open's) may number
-        // otherwise than the cadence carried them over (README, Capabilities).
+        // otherwise than the cadence carried them over (docs/decisions/capabilities/spectral-and-cadence.md).
         const ask = async (tg: DurableToolgraph): Promise<unknown> =>
           JSON.parse(
             JSON.stringify(

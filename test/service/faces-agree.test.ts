@@ -3,7 +3,7 @@
  * setTools, the traces with ingest and then fit() (what the CLI, HTTP and MCP faces do), in
  * memory or durable (PGlite; PostgreSQL when TOOLGRAPH_TEST_DATABASE_URL names a server) and
  * reopened, and asked over HTTP or MCP, gives the same predictions, searches and DAGs as the
- * model the evaluation builds straight from the dataset (bench/eval, trainToolgraph). A field lost on the way in (catalogue outputs once were) or a
+ * model the evaluation builds straight from the dataset (src/eval, trainToolgraph). A field lost on the way in (catalogue outputs once were) or a
  * fit that differs (the durable fit once left out the embedding) shows here as a difference.
  */
 import { randomBytes } from 'node:crypto';

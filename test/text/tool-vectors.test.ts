@@ -130,7 +130,7 @@ describe('tool vectors', () => {
       wanted += exact.length;
     }
     // Random dense-ish vectors are the hard case for a probe by query magnitude; real
-    // embeddings do better (README). It must still find most of the exact set.
+    // embeddings do better (docs/decisions/query-performance.md). It must still find most of the exact set.
     expect(found / wanted).toBeGreaterThan(0.75);
   });
 

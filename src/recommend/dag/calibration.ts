@@ -10,8 +10,8 @@
  * Pool-adjacent-violators over the steps sorted by raw confidence (equal ones pooled first),
  * then each block's rate smoothed as (right + 1/2) / (steps + 1) so that no block says 0 or 1 (a
  * certainty a held-out sample cannot give; its cross-entropy would be infinite). Platt scaling,
- * sigmoid(a logit(p) + b), was measured first and did worse on all four datasets (README,
- * *Calibrated steps*): the raw confidences have atoms (capped at 1, a clause's share) that one
+ * sigmoid(a logit(p) + b), was measured first and did worse on all four datasets (docs/decisions/dag/
+ * calibrated-steps.md): the raw confidences have atoms (capped at 1, a clause's share) that one
  * slope cannot follow.
  * O(steps log steps) to fit, O(log blocks) to apply.
  */

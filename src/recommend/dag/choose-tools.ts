@@ -182,8 +182,8 @@ function addLookups(
  * A picked tool's `membership` (its node's confidence) rises to the clause's probability for it:
  * the whole request's ranking shares its probability among every step it names, so a named step
  * got a fraction of it (on validation 70% of Seal-Tools' nodes under 0.1 were right, and the
- * metatool workflows called `ok` were less often exact than those rejected; README, Workflow
- * suggestion).
+ * metatool workflows called `ok` were less often exact than those rejected; docs/decisions/dag/
+ * what-the-status-is-worth.md).
  */
 function clausePicks(
   model: RecommenderModel,

@@ -144,7 +144,7 @@ export function outputWords(tool: ToolInfo | undefined): string[][] {
  * name outputs and parameters differently (`profit` feeds `amount`), so the names alone
  * (producers) found 94 of the 296 edges of NESTFUL's training workflows; where a request names
  * the output it takes, it says the flow itself. Decided on train's held-out quarter and five
- * folds of train (README, Workflow suggestion, *Outputs the request names*).
+ * folds of train (docs/decisions/dag/outputs-the-request-names.md).
  *
  * `outputs[t]`: tool t's outputWords; `clauseOf[t]`: the request clause holding tool t
  * (clause-order.ts clausePositions), -1 for none; `clauses`: each clause's tokens. Returns the
