@@ -12,7 +12,7 @@
 import { createRng } from '../../src/graph/rng.js';
 import { ToolGraph } from '../../src/graph/tool-graph.js';
 import { suggestDag } from '../../src/recommend/dag/suggest-dag.js';
-import { buildModel, type RecommenderModel } from '../../src/recommend/model.js';
+import { buildModel, EXPERT_WEIGHTS, type RecommenderModel } from '../../src/recommend/model.js';
 import type { Profile } from '../../src/recommend/predict-next.js';
 import { fitNoMatch } from '../../src/recommend/no-match.js';
 import { searchEvidence, searchTools } from '../../src/recommend/search-tools.js';
@@ -81,7 +81,9 @@ export function queryBench(which: 'search' | 'dag', options: QueryBenchOptions):
   for (const name of catalog.keys()) graph.addTool(name);
   for (const t of train) graph.ingest(t);
   const embedding = hashedTextEmbedding();
-  const model = buildModel(graph, catalog, undefined, { seed: options.seed, embedding });
+  // The full ranker (the product of experts a fit starts from), not the simple rules a store
+  // answers with before its first fit: the bench times and scores what serves after a fit.
+  const model = buildModel(graph, catalog, EXPERT_WEIGHTS, { seed: options.seed, embedding });
   const queries = held.map((t) => ({ intent: t.intent, tools: t.steps.map((s) => s.tool) }));
   // Warm-up on other texts (a suffix makes each one new to the query-vector window).
   for (let i = 0; i < Math.min(500, queries.length); i++) {

@@ -294,7 +294,7 @@ async function runCase(name: BenchCase, options: BenchOptions): Promise<Record<s
 export async function runBench(options: BenchOptions): Promise<void> {
   for (const name of options.cases) {
     // The flags this process runs with: the young generation's size moves the durable cases by
-    // a tenth, and `toolgraph` sets it in its shebang while `node dist/src/cli/main.js` does not.
+    // a tenth, and `npm run bench` sets it while `node dist/bench/perf/main.js` does not.
     const result = { ...(await runCase(name, options)), nodeFlags: [...process.execArgv] };
     if (options.json) {
       process.stdout.write(`${JSON.stringify(result)}\n`);

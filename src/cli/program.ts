@@ -1,13 +1,15 @@
 /**
  * The `toolgraph` argument parser: a commander program built generically from the declarative
- * command table (commands.ts), so adding a command is adding a table entry.
+ * command table (commands.ts), so adding a command is adding a table entry. Building it reads
+ * the descriptors only; a command's implementation is loaded by its `run`, and the help it builds
+ * from tables (serve's, mcp's) by its `help` when a help is printed.
  *
  * Each table entry becomes a subcommand with its options (`type: 'string'` takes a value,
  * `'boolean'` is a flag, a name starting with `no-` is a flag too), its usage line, its summary,
- * and its example at the end of its `--help`. Words after the command that are not options reach
+ * and its details and example at the end of its `--help`. Words after the command that are not options reach
  * `run` as positionals (`eval next`, `score FILE`), as many as the command declares
- * (`positionals`; none by default, and more is bad usage), and `run` receives the same values
- * object as before: option name -> string | true | undefined, `--no-x` as `'no-x': true`.
+ * (`positionals`; none by default, and more is bad usage), and `run` receives the values object
+ * (option name -> string | true | undefined, `--no-x` as `'no-x': true`) and the output to write to.
  *
  * Exit codes: 0 success (and --help, --version); 2 bad usage (unknown command or option, missing
  * option value) or INVALID_INPUT and the other input codes; 3 NOT_FOUND; 1 INTERNAL, an
@@ -16,20 +18,12 @@
  */
 import { Command as Program, CommanderError, Option } from 'commander';
 import { ToolgraphError, type ErrorCode } from '../schema/errors.js';
-import type { Command, Values } from './command.js';
+import { PROCESS_OUTPUT, type CliOutput, type Command, type Values } from './command.js';
 import { errorText } from './error-text.js';
 
+export type { CliOutput } from './command.js';
+
 export const EXIT = { ok: 0, internal: 1, usage: 2, notFound: 3 } as const;
-
-export interface CliOutput {
-  out(text: string): void;
-  err(text: string): void;
-}
-
-export const PROCESS_OUTPUT: CliOutput = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-};
 
 /** How to read one table option back from commander's parsed options. */
 interface OptionBinding {
@@ -98,7 +92,7 @@ function subcommand(program: Program, command: Command, output: CliOutput, setCo
   sub.action(async (...args: unknown[]) => {
     const cmd = args[args.length - 1] as Program;
     try {
-      await command.run(valuesOf(cmd.opts(), bindings), cmd.args);
+      await command.run(valuesOf(cmd.opts(), bindings), cmd.args, output);
       setCode(EXIT.ok);
     } catch (error) {
       if (error instanceof ToolgraphError) {
@@ -139,6 +133,20 @@ export function buildProgram(
   return program;
 }
 
+/** True when commander will print a help for `argv` (a help of no command, `help`, `-h`, `--help`). */
+function asksHelp(argv: readonly string[]): boolean {
+  return argv.length === 0 || argv[0] === 'help' || argv.some((a) => a === '--help' || a === '-h');
+}
+
+/**
+ * The commands with the help their `help` builds, for a command line that prints a help: the
+ * help of the command it names (`serve --help`, `help serve`), else every command's (the list).
+ */
+async function withHelp(commands: readonly Command[], argv: readonly string[]): Promise<readonly Command[]> {
+  const named = commands.find((c) => c.name === (argv[0] === 'help' ? argv[1] : argv[0]));
+  return Promise.all(commands.map(async (c) => (c.help === undefined || (named !== undefined && c !== named) ? c : { ...c, ...(await c.help()) })));
+}
+
 /** Parses `argv` (without node and the script), runs the command, and returns the exit code. */
 export async function runCli(
   argv: readonly string[],
@@ -146,7 +154,10 @@ export async function runCli(
   options: { version: string; output?: CliOutput },
 ): Promise<number> {
   let code: number = EXIT.ok;
-  const program = buildProgram(commands, { ...options, setCode: (c) => (code = c) });
+  // The help built from tables is loaded only when a help is printed: any other command line
+  // loads no more than the descriptors and the command it runs.
+  const table = asksHelp(argv) ? await withHelp(commands, argv) : commands;
+  const program = buildProgram(table, { ...options, setCode: (c) => (code = c) });
   if (argv.length === 0) {
     program.outputHelp();
     return EXIT.ok;
@@ -154,7 +165,7 @@ export async function runCli(
   // commander answers `help nope` with the general help and never names `nope`; parsed as the
   // command it asks about, an unknown one is named as `toolgraph nope` names it.
   const [first, asked] = argv;
-  const unknownHelp = first === 'help' && asked !== undefined && !asked.startsWith('-') && !commands.some((c) => c.name === asked);
+  const unknownHelp = first === 'help' && asked !== undefined && !asked.startsWith('-') && !table.some((c) => c.name === asked);
   try {
     await program.parseAsync(unknownHelp ? [asked] : [...argv], { from: 'user' });
   } catch (error) {

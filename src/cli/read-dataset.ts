@@ -4,9 +4,10 @@
  * and the reader still learns what was left out.
  */
 import { loadDataset, type Dataset } from '../schema/dataset.js';
+import type { CliOutput } from './command.js';
 
-export async function readDataset(dir: string): Promise<Dataset> {
+export async function readDataset(dir: string, io: CliOutput): Promise<Dataset> {
   const dataset = await loadDataset(dir);
-  for (const warning of dataset.warnings ?? []) process.stderr.write(`warning: ${warning}\n`);
+  for (const warning of dataset.warnings ?? []) io.err(`warning: ${warning}\n`);
   return dataset;
 }

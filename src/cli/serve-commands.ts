@@ -2,47 +2,26 @@
  * `toolgraph serve` (HTTP + MCP over Streamable HTTP) and `toolgraph mcp` (MCP over stdio).
  * Both run until SIGINT or SIGTERM, then shut down gracefully: in-flight requests finish and the
  * service is closed (pending traces committed). A second signal exits at once.
- *
- * How the service is obtained is the caller's (commands.ts): these commands only need a
- * `ToolgraphService`.
  */
 import { ToolgraphError } from '../schema/errors.js';
-import type { ToolgraphService } from '../service/service.js';
-import type { Command, OptionSpec, Values } from './command.js';
-import { parseOriginList } from '../service/http/origin.js';
-import { ROUTES, SERVICE_ENDPOINTS } from '../service/http/routes.js';
-import { MCP_TOOLS } from '../service/mcp/tools.js';
-import { decimalOption, intOption } from './options.js';
 import { AUTO_FIT_DEFAULTS, type AutoFitOptions } from '../schema/fit-options.js';
-
-/** `name  summary` lines under a heading, the names padded to one column. */
-function listing(heading: string, rows: readonly (readonly [string, string])[]): string {
-  const width = Math.max(...rows.map(([name]) => name.length));
-  return `${heading}:\n${rows.map(([name, summary]) => `  ${name.padEnd(width)}  ${summary}`).join('\n')}`;
-}
-
-/** The MCP tools as the server registers them (mcp/tools.ts), by name and title. */
-function mcpToolsListing(): string {
-  return listing('MCP tools', MCP_TOOLS.map((t) => [t.name, `${t.title}${t.write ? ' (writes)' : ''}.`] as const));
-}
-
-/** Every HTTP endpoint the server mounts: the /v1 table (routes.ts) and the ones beside it. */
-function endpointsListing(): string {
-  const rows = [...ROUTES, ...SERVICE_ENDPOINTS].map((r) => [`${r.method} ${r.url}`, r.summary] as const);
-  return listing('Endpoints', rows);
-}
-
-export type ServiceLoader = (values: Values) => Promise<ToolgraphService>;
-
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+import { inMemoryService, type ToolgraphService } from '../service/service.js';
+import { SERVER_REBUILD_DELAY_MS } from '../service/server-defaults.js';
+import { parseOriginList } from '../service/http/origin.js';
+import { storeOptionsFromEnv } from '../store/open-store.js';
+import type { CliOutput, Values } from './command.js';
+import { fromFile, readToolsOption } from './input-files.js';
+import { loadToolgraph } from './learn.js';
+import { LOG_LEVELS } from './option-specs.js';
+import { decimalOption, intOption } from './options.js';
 
 /** Resolves on the first SIGINT or SIGTERM; a second one exits immediately. */
-function untilSignal(name: string): { signal: AbortSignal; done: Promise<string> } {
+function untilSignal(name: string, io: CliOutput): { signal: AbortSignal; done: Promise<string> } {
   const controller = new AbortController();
   const done = new Promise<string>((resolve) => {
     const onSignal = (sig: NodeJS.Signals) => {
       if (controller.signal.aborted) {
-        process.stderr.write(`toolgraph ${name}: ${sig} again, exiting now\n`);
+        io.err(`toolgraph ${name}: ${sig} again, exiting now\n`);
         process.exit(130);
       }
       controller.abort();
@@ -54,78 +33,73 @@ function untilSignal(name: string): { signal: AbortSignal; done: Promise<string>
   return { signal: controller.signal, done };
 }
 
-export function serveCommands(sourceOptions: Readonly<Record<string, OptionSpec>>, load: ServiceLoader): Command[] {
-  const { json: _json, ...rest } = sourceOptions;
-  const sources: Record<string, OptionSpec> = {
-    ...rest,
-    tools: { type: 'string', help: 'a tool catalogue (JSONL, or JSON: array or MCP tools/list result), added to the store or to what --data / --traces learn' },
-    'rebuild-delay': { type: 'string', help: 'ms from an ingestion to the model rebuild that includes it (default 2000)' },
-    'learn-capabilities': { type: 'boolean', help: 'with the store: learn capabilities from the stored traces (more memory as traces grow; the in-memory sources always learn)' },
-    'no-auto-fit': { type: 'boolean', help: 'with the store: never fit the weights by itself (toolgraph fit still does)' },
-    'fit-first-at': { type: 'string', help: `with the store: stored traces before it fits by itself the first time (default ${AUTO_FIT_DEFAULTS.firstAt})` },
-    'fit-growth': { type: 'string', help: `with the store: growth of the stored traces since the last fit that makes it fit again (default ${AUTO_FIT_DEFAULTS.growth}: a fifth more)` },
-    'fit-interval': { type: 'string', help: `with the store: least ms from one fit to the next (default ${AUTO_FIT_DEFAULTS.minIntervalMs})` },
-    'fit-idle': { type: 'string', help: `with the store: ms without a new trace after which it fits the traces its fit has not read, however few (default ${AUTO_FIT_DEFAULTS.idleMs})` },
-  };
-  const serve: Command = {
-    name: 'serve',
-    summary: `HTTP service: JSON API under /v1 (${ROUTES.length} endpoints), /healthz, /metrics, and the MCP server at /mcp (${MCP_TOOLS.length} tools).`,
-    details: `${endpointsListing()}\n\n${mcpToolsListing()}`,
-    usage: 'serve [--data-dir DIR | --data DIR | --traces FILE] [--tools FILE] [--port N] [--host H] [--log-level L] [--allow-origin O,...] [--rebuild-delay MS] [--learn-capabilities] [--no-auto-fit | --fit-first-at N --fit-growth X --fit-interval MS --fit-idle MS]',
-    example: 'TOOLGRAPH_TOKEN=secret toolgraph serve --port 8080',
-    options: {
-      ...sources,
-      port: { type: 'string', help: 'port to listen on (default 8080; 0 picks a free one)' },
-      host: { type: 'string', help: 'address to bind (default 127.0.0.1; 0.0.0.0 for every interface)' },
-      'log-level': { type: 'string', help: `request log level: ${LOG_LEVELS.join(', ')} (default info)` },
-      'allow-origin': {
-        type: 'string',
-        help: 'web origins besides loopback ones whose pages may call the server, comma-separated (default: TOOLGRAPH_ALLOWED_ORIGINS); other origins get 403',
-      },
-    },
-    async run(values) {
-      const port = intOption(values, 'port', 8080, 0, 65_535);
-      const host = typeof values['host'] === 'string' ? values['host'] : '127.0.0.1';
-      const level = typeof values['log-level'] === 'string' ? values['log-level'] : 'info';
-      if (!(LOG_LEVELS as readonly string[]).includes(level)) {
-        throw new ToolgraphError('INVALID_INPUT', `--log-level: expected one of ${LOG_LEVELS.join(', ')}, got '${level}'`);
-      }
-      const stop = untilSignal('serve');
-      const service = await load(values);
-      const token = process.env['TOOLGRAPH_TOKEN'];
-      const allowedOrigins = parseOriginList(typeof values['allow-origin'] === 'string' ? values['allow-origin'] : process.env['TOOLGRAPH_ALLOWED_ORIGINS']);
-      // Loaded here so that other commands do not pay for Fastify and the MCP SDK at start-up.
-      const { startHttpServer } = await import('../service/http/server.js');
-      const server = await startHttpServer(service, { port, host }, {
-        logger: { level },
-        allowedOrigins,
-        ...(token !== undefined && token !== '' ? { token } : {}),
-      });
-      const stats = await service.stats();
-      process.stderr.write(
-        `toolgraph serve: listening on ${server.url} (${stats.tools} tools, ${stats.traces} traces; writes ${token ? 'need the bearer token' : 'are open: set TOOLGRAPH_TOKEN to protect them'})\n`,
-      );
-      const sig = await stop.done;
-      process.stderr.write(`toolgraph serve: ${sig}: finishing in-flight requests\n`);
-      await server.close();
-      process.stderr.write('toolgraph serve: stopped\n');
-    },
-  };
-  const mcp: Command = {
-    name: 'mcp',
-    summary: `MCP server over stdio: ${MCP_TOOLS.map((t) => t.name).join(', ')}.`,
-    details: mcpToolsListing(),
-    usage: 'mcp [--data-dir DIR | --data DIR | --traces FILE] [--tools FILE] [--rebuild-delay MS] [--learn-capabilities] [--no-auto-fit | --fit-first-at N --fit-growth X --fit-interval MS --fit-idle MS]',
-    example: 'toolgraph mcp',
-    options: sources,
-    async run(values) {
-      const stop = untilSignal('mcp');
-      const service = await load(values);
-      const { serveMcpStdio } = await import('../service/mcp/stdio.js');
-      await serveMcpStdio(service, stop.signal);
-    },
-  };
-  return [serve, mcp];
+/**
+ * The service behind `serve` and `mcp`: by default the durable store (`--data-dir`, or
+ * PostgreSQL with TOOLGRAPH_DATABASE_URL), so that what is posted survives a restart and several
+ * instances share one graph; in memory when --data / --traces name what to learn from instead.
+ * `--tools` adds a catalogue either way. Rebuilds wait --rebuild-delay (default 2 s): under
+ * steady ingestion a short delay keeps the server rebuilding instead of answering.
+ */
+async function loadService(values: Values, io: CliOutput): Promise<ToolgraphService> {
+  const options = { rebuildDelayMs: intOption(values, 'rebuild-delay', SERVER_REBUILD_DELAY_MS, 0) };
+  if (values['data'] !== undefined || values['traces'] !== undefined) return inMemoryService(await loadToolgraph(values, io, options));
+  const dataDir = typeof values['data-dir'] === 'string' ? values['data-dir'] : undefined;
+  const { openToolgraph } = await import('../service/durable-toolgraph.js');
+  const service = await openToolgraph({
+    ...storeOptionsFromEnv(process.env, dataDir),
+    seed: intOption(values, 'seed', 42, 0),
+    learnCapabilities: values['learn-capabilities'] === true,
+    autoFit: autoFitFromFlags(values),
+    // What goes wrong in the background (a lost LISTEN connection, a failed snapshot) is told
+    // on stderr: stdout is the request log (serve) or the JSON-RPC channel (mcp).
+    onWarning: (message) => io.err(`toolgraph: warning: ${message}\n`),
+    ...options,
+  });
+  try {
+    const tools = values['tools'];
+    if (typeof tools === 'string') {
+      const catalog = await readToolsOption(tools, io);
+      await fromFile(tools, () => service.setTools(catalog, { strict: true }));
+    }
+  } catch (error) {
+    await service.close();
+    throw error;
+  }
+  return service;
+}
+
+export async function runServe(values: Values, _positionals: readonly string[], io: CliOutput): Promise<void> {
+  const port = intOption(values, 'port', 8080, 0, 65_535);
+  const host = typeof values['host'] === 'string' ? values['host'] : '127.0.0.1';
+  const level = typeof values['log-level'] === 'string' ? values['log-level'] : 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) {
+    throw new ToolgraphError('INVALID_INPUT', `--log-level: expected one of ${LOG_LEVELS.join(', ')}, got '${level}'`);
+  }
+  const stop = untilSignal('serve', io);
+  const service = await loadService(values, io);
+  const token = process.env['TOOLGRAPH_TOKEN'];
+  const allowedOrigins = parseOriginList(typeof values['allow-origin'] === 'string' ? values['allow-origin'] : process.env['TOOLGRAPH_ALLOWED_ORIGINS']);
+  const { startHttpServer } = await import('../service/http/server.js');
+  const server = await startHttpServer(service, { port, host }, {
+    logger: { level },
+    allowedOrigins,
+    ...(token !== undefined && token !== '' ? { token } : {}),
+  });
+  const stats = await service.stats();
+  io.err(
+    `toolgraph serve: listening on ${server.url} (${stats.tools} tools, ${stats.traces} traces; writes ${token ? 'need the bearer token' : 'are open: set TOOLGRAPH_TOKEN to protect them'})\n`,
+  );
+  const sig = await stop.done;
+  io.err(`toolgraph serve: ${sig}: finishing in-flight requests\n`);
+  await server.close();
+  io.err('toolgraph serve: stopped\n');
+}
+
+export async function runMcp(values: Values, _positionals: readonly string[], io: CliOutput): Promise<void> {
+  const stop = untilSignal('mcp', io);
+  const service = await loadService(values, io);
+  const { serveMcpStdio } = await import('../service/mcp/stdio.js');
+  await serveMcpStdio(service, stop.signal);
 }
 
 /** The store-backed service's fitting by itself, from serve's and mcp's flags. */

@@ -1,311 +1,21 @@
 /**
- * The CLI commands over the durable store: `ingest`, `tools`, `capabilities`, `stats`, `export`,
- * and the store mode of `predict`, `search`, `fit` and `demo`. The store is PGlite in
- * `--data-dir` (default `.toolgraph/` in the working directory), or PostgreSQL when
- * TOOLGRAPH_DATABASE_URL is set.
+ * The CLI commands over the durable store: `ingest`, `tools`, `capabilities`, `stats`, `export`
+ * (their descriptors are in commands.ts), and the ingestion `demo` shares. The store is PGlite
+ * in `--data-dir` (default `.toolgraph/` in the working directory), or PostgreSQL when
+ * TOOLGRAPH_DATABASE_URL is set (store-access.ts).
  */
-import { existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { toGraphml } from '../graph/graph-export.js';
-import { readCatalog, type CatalogRead, type SkippedEntry } from '../schema/catalog.js';
-import { readCatalogJsonl, TOOLS_FILE, WORKFLOWS_FILE } from '../schema/dataset.js';
-import { inFile, isToolgraphError, ToolgraphError, type ErrorLocation } from '../schema/errors.js';
-import { readTextFile } from '../schema/jsonl.js';
-import { parseTrace, parseWorkflowRecord, workflowToTrace } from '../schema/trace.js';
+import type { SkippedEntry } from '../schema/catalog.js';
+import { ToolgraphError } from '../schema/errors.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
-import { openToolgraph, type DurableToolgraph } from '../service/durable-toolgraph.js';
-import { DATABASE_URL_ENV, DEFAULT_DATA_DIR, storeOptionsFromEnv } from '../store/open-store.js';
+import type { DurableToolgraph } from '../service/durable-toolgraph.js';
+import { fromFile, message, readCatalogFile, readJson, readTraceSource, reportSkipped, skippedPlace, type Rejection } from './input-files.js';
 import { intOption, listOption, noWordAfter } from './options.js';
 import { progressBar } from './progress.js';
-import { reasonOf } from './error-text.js';
+import { storeLabel, withLearnedStore, withStore } from './store-access.js';
 import { formatTable } from './table.js';
-import { print, type Command, type OptionSpec, type Values } from './command.js';
-
-
-export const DATA_DIR_OPTION: Record<string, OptionSpec> = {
-  'data-dir': {
-    type: 'string',
-    help: `the store's folder (PGlite; default ${DEFAULT_DATA_DIR}/ here); ${DATABASE_URL_ENV} selects PostgreSQL instead`,
-  },
-};
-
-/** Where the store is, for messages: the PostgreSQL host/db or the PGlite folder. */
-export function storeLabel(values: Values): string {
-  const url = process.env[DATABASE_URL_ENV];
-  if (url !== undefined && url.trim() !== '') return `PostgreSQL (${DATABASE_URL_ENV})`;
-  return resolve(typeof values['data-dir'] === 'string' ? values['data-dir'] : DEFAULT_DATA_DIR);
-}
-
-/** Opens the durable toolgraph the options and environment name, runs `fn`, and closes it. */
-export async function withStore<T>(values: Values, fn: (tg: DurableToolgraph) => Promise<T>): Promise<T> {
-  const dataDir = typeof values['data-dir'] === 'string' ? values['data-dir'] : undefined;
-  // A command that answers once and exits does not fit by itself: `toolgraph fit` does, and a
-  // serving process (serve, mcp) fits as traces arrive.
-  const tg = await openToolgraph({ ...storeOptionsFromEnv(process.env, dataDir), seed: intOption(values, 'seed', 42, 0), autoFit: false });
-  try {
-    return await fn(tg);
-  } finally {
-    await tg.close();
-  }
-}
-
-/**
- * withStore for an answer that reads capabilities or predictions. An open that restores a
- * snapshot reads the traces before it in the background, and until then the model has no trace
- * outcomes (a registered capability's reliability is the 0.5 of none); the model rebuilt after
- * would come too late for a process that answers once, so it is built here.
- */
-export function withLearnedStore<T>(values: Values, fn: (tg: DurableToolgraph) => Promise<T>): Promise<T> {
-  return withStore(values, async (tg) => {
-    await tg.capabilitiesLearned();
-    tg.engine.rebuild();
-    return fn(tg);
-  });
-}
-
-/**
- * The line a query from the store prints on stderr while the store has traces but no fit: its
- * answer is the simple rules', and how to get the fitted ranker. Null when there is nothing to say.
- */
-export function unfittedNote(tg: DurableToolgraph): string | null {
-  if (tg.engine.fittedWeights.source === 'fitted' || tg.engine.stats().traces === 0) return null;
-  return 'toolgraph: this store has no fit yet, so this answer is the simple rules\' (BM25 for search, the back-off Markov rule for the next tool); `toolgraph fit` fits it now, and `toolgraph serve` or `mcp` fit by themselves as traces arrive\n';
-}
-
-/** withStore (withLearnedStore when `learned`) for a query: says so on stderr when the store has no fit yet (unfittedNote). */
-export function queryStore<T>(values: Values, learned: boolean, fn: (tg: DurableToolgraph) => Promise<T>): Promise<T> {
-  return (learned ? withLearnedStore : withStore)(values, async (tg) => {
-    const note = unfittedNote(tg);
-    if (note !== null) process.stderr.write(note);
-    return fn(tg);
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
-// Reading trace files
-
-export interface Rejection {
-  readonly file: string;
-  /** 1-based line, or 0 for the whole file. */
-  readonly line: number;
-  readonly reason: string;
-}
-
-export interface ReadTraces {
-  readonly traces: Trace[];
-  readonly tools: ToolInfo[];
-  readonly rejected: Rejection[];
-  readonly lines: number;
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-// Keys only a dataset workflow record has: such a line is read as one, and its errors reported
-// as a workflow's.
-const WORKFLOW_KEYS = ['edges', 'structure', 'ordered', 'split', 'source'];
-
-/** One JSON value as a trace: any accepted trace format, or a dataset workflow record. */
-function toTrace(value: unknown): Trace {
-  if (typeof value === 'object' && value !== null && !Array.isArray(value) && WORKFLOW_KEYS.some((k) => Object.hasOwn(value, k))) {
-    return workflowToTrace(parseWorkflowRecord(value));
-  }
-  return parseTrace(value);
-}
-
-/** A dataset folder's workflows.jsonl line: a workflow record only, whatever keys it has. */
-function workflowTrace(value: unknown): Trace {
-  return workflowToTrace(parseWorkflowRecord(value));
-}
-
-/**
- * The traces of FILE (JSONL/NDJSON, one trace per line; or `.json` holding one trace or an
- * array), or of a dataset folder (workflows.jsonl, and tools.jsonl as a catalogue). A bad line
- * is rejected with its reason, a folder's workflow line as a file's, and an unreadable catalogue
- * line too, as `tools import` skips one; the good ones are kept.
- */
-export async function readTraceSource(path: string, onLine: (done: number, total: number) => void = () => {}): Promise<ReadTraces> {
-  if (existsSync(path) && statSync(path).isDirectory()) {
-    const workflows = join(path, WORKFLOWS_FILE);
-    // NOT_FOUND, as loadDataset says for `--data` and `eval`: the folder lacks a file.
-    if (!existsSync(workflows)) {
-      throw new ToolgraphError('NOT_FOUND', `${path}: a folder without ${WORKFLOWS_FILE}; give trace files or a dataset folder`, undefined, { file: path });
-    }
-    const catalogue = join(path, TOOLS_FILE);
-    const read = existsSync(catalogue) ? readCatalogJsonl(await readTextFile(catalogue), catalogue) : { tools: [], skipped: [] };
-    const lines = readLines(workflows, await readTextFile(workflows), workflowTrace, onLine);
-    // An unreadable catalogue line is rejected as a trace line is: said, and refused by --strict.
-    const unreadTools = read.skipped.map((s) => ({ file: catalogue, line: s.line ?? 0, reason: `INVALID_INPUT: ${s.reason}` }));
-    return { ...lines, rejected: [...lines.rejected, ...unreadTools], tools: read.tools };
-  }
-  const text = await readTextFile(path);
-  if (path.endsWith('.json')) {
-    const traces: Trace[] = [];
-    const rejected: Rejection[] = [];
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      return { traces, tools: [], rejected: [{ file: path, line: 0, reason: `invalid JSON: ${message(error)}` }], lines: 1 };
-    }
-    const items = Array.isArray(value) ? value : [value];
-    items.forEach((item, i) => {
-      try {
-        traces.push(toTrace(item));
-      } catch (error) {
-        rejected.push({ file: path, line: 0, reason: `[${i}]: ${isToolgraphError(error) ? `${error.code}: ${reasonOf(error)}` : message(error)}` });
-      }
-    });
-    onLine(items.length, items.length);
-    return { traces, tools: [], rejected, lines: items.length };
-  }
-  return readLines(path, text, toTrace, onLine);
-}
-
-/** JSON lines of `file` as traces by `parse`, each bad line rejected with its number and reason. */
-function readLines(file: string, text: string, parse: (value: unknown) => Trace, onLine: (done: number, total: number) => void): ReadTraces {
-  const traces: Trace[] = [];
-  const rejected: Rejection[] = [];
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const lines = body.split(/\r?\n/);
-  let counted = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (i % 1_000 === 0) onLine(i, lines.length);
-    if (line.trim() === '') continue;
-    counted++;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (error) {
-      rejected.push({ file, line: i + 1, reason: `invalid JSON: ${message(error)}` });
-      continue;
-    }
-    try {
-      traces.push(parse(value));
-    } catch (error) {
-      if (!isToolgraphError(error)) throw error;
-      rejected.push({ file, line: i + 1, reason: `${error.code}: ${reasonOf(error)}` });
-    }
-  }
-  onLine(lines.length, lines.length);
-  return { traces, tools: [], rejected, lines: counted };
-}
-
-/**
- * A catalogue file (`tools import`, `--tools`), read leniently (readCatalog): JSONL as a
- * dataset's tools.jsonl (readCatalogJsonl), or JSON (an array, a tools/list result, an OpenAPI 3
- * document). `.jsonl`/`.ndjson` and `.json` say which; under any other name the text does, so
- * that a saved `tools list --json` imports whatever it is called: one JSON catalogue (an array,
- * `{tools: [...]}` or `{openapi: ...}`) is JSON; else a text whose first line is a JSON value by
- * itself is JSON lines (one tool on one line is a line), and a bad line is skipped with its
- * number; else it is JSON, with the JSON parser's error for a pretty-printed file with a mistake.
- * Errors name `command` and the file.
- */
-export async function readCatalogFile(path: string, command: string): Promise<CatalogRead> {
-  const text = await readTextFile(path);
-  const fromJson = (value: unknown): CatalogRead => atFile(path, () => readCatalog(value));
-  const fromLines = (): CatalogRead => readCatalogJsonl(text, path);
-  if (path.endsWith('.jsonl') || path.endsWith('.ndjson')) return fromLines();
-  if (path.endsWith('.json')) return fromJson(parseJson(text, path));
-  const whole = jsonValue(text);
-  if (whole !== undefined && (Array.isArray(whole.value) || (isObject(whole.value) && ['tools', 'openapi', 'swagger', 'jsonrpc'].some((k) => Object.hasOwn(whole.value as object, k))))) {
-    return fromJson(whole.value);
-  }
-  const first = text.replace(/^\uFEFF/, '').split(/\r?\n/).find((line) => line.trim() !== '');
-  if (first !== undefined && jsonValue(first) !== undefined) return fromLines();
-  return fromJson(whole !== undefined ? whole.value : parseJson(text, path));
-}
-
-/** `fn`, its ToolgraphError said at `file` (schema/errors.ts, inFile): the CLI names the file, not the reader. */
-function atFile<T>(file: string, fn: () => T): T {
-  try {
-    return fn();
-  } catch (error) {
-    throw inFile(error, { file });
-  }
-}
-
-/** Where a skipped entry was: `file:line` for JSON lines, `file: tools[3]` for JSON. */
-export function skippedPlace(file: string, entry: SkippedEntry): string {
-  return entry.line !== undefined ? `${file}:${entry.line}` : `${file}: ${entry.at ?? `[${entry.index ?? 0}]`}`;
-}
-
-/** Says each skipped entry of `file` on stderr, after their count. */
-export function reportSkipped(file: string, skipped: readonly SkippedEntry[]): void {
-  if (skipped.length === 0) return;
-  process.stderr.write(`skipped ${skipped.length} unreadable catalogue entr${skipped.length === 1 ? 'y' : 'ies'} of ${file}:\n`);
-  for (const entry of skipped) {
-    // A JSON entry's reason starts with its own path: said once.
-    const reason = entry.at !== undefined && entry.reason.startsWith(entry.at) ? entry.reason.slice(entry.at.length).replace(/^[.:]\s*/, '') : entry.reason;
-    process.stderr.write(`skipped ${skippedPlace(file, entry)}: ${reason}\n`);
-  }
-}
-
-/**
- * The catalogue of a `--tools FILE` option: read as `tools import` reads one, each unreadable
- * entry said on stderr and left out; INVALID_INPUT when none can be read.
- */
-export async function readToolsOption(file: string): Promise<ToolInfo[]> {
-  const read = await readCatalogFile(file, '--tools');
-  if (read.tools.length === 0 && read.skipped.length > 0) {
-    const first = read.skipped[0]!;
-    throw new ToolgraphError('INVALID_INPUT', `--tools: no entry of ${file} could be read (${read.skipped.length} skipped); first: ${skippedPlace(file, first)}: ${first.reason}`);
-  }
-  reportSkipped(file, read.skipped);
-  return read.tools;
-}
-
-function isObject(value: unknown): value is object {
-  return typeof value === 'object' && value !== null;
-}
-
-function jsonValue(text: string): { value: unknown } | undefined {
-  try {
-    return { value: JSON.parse(text) as unknown };
-  } catch {
-    return undefined;
-  }
-}
-
-/** A JSON file's value; INVALID_INPUT naming the file when it is not JSON. */
-async function readJson(path: string): Promise<unknown> {
-  return parseJson(await readTextFile(path), path);
-}
-
-/** `text` read from `path` as JSON; INVALID_INPUT naming the file (and the line, where the parser says where) when it is not JSON. */
-export function parseJson(text: string, path: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    const line = lineOfPosition(text, message(error));
-    const at = line === undefined ? { file: path } : { file: path, line };
-    throw new ToolgraphError('INVALID_INPUT', `${path}: not valid JSON: ${message(error)}`, undefined, at);
-  }
-}
-
-/** The 1-based line of the `position N` a JSON.parse error names, if it names one. */
-function lineOfPosition(text: string, reason: string): number | undefined {
-  const match = /position (\d+)/.exec(reason);
-  if (match === null) return undefined;
-  const position = Math.min(Number(match[1]), text.length);
-  let line = 1;
-  for (let i = 0; i < position; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
-}
-
-/**
- * Runs `fn` on what `file` held (a catalogue, capabilities, a trace): a bad input error it throws
- * is said at the file (schema/errors.ts, inFile). `file` may be a location with its line.
- */
-export async function fromFile<T>(file: string | ErrorLocation, fn: () => T | Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    throw inFile(error, typeof file === 'string' ? { file } : file);
-  }
-}
+import { print, type CliOutput, type Values } from './command.js';
 
 /** Writes `text` to `path` through a temporary file, so a reader never sees half of it. */
 function writeWhole(path: string, text: string): void {
@@ -318,9 +28,6 @@ function writeWhole(path: string, text: string): void {
     throw new ToolgraphError('INVALID_INPUT', `${path}: cannot write (${message(error)}) (--out)`, undefined, { file: path });
   }
 }
-
-// ---------------------------------------------------------------------------------------------
-// Commands
 
 export interface IngestSummary {
   readonly files: number;
@@ -375,241 +82,161 @@ export async function ingestSources(values: Values, paths: readonly string[], tg
   };
 }
 
-const ingestCommand: Command = {
-  name: 'ingest',
-  summary: 'Store traces (JSONL of any trace format, or dataset folders) durably and learn from them.',
-  usage: 'ingest FILE... [--data-dir DIR] [--strict] [--json]',
-  example: 'toolgraph ingest traces.jsonl ../shared/data/ultratool',
-  positionals: '[files...]',
-  options: {
-    ...DATA_DIR_OPTION,
-    strict: { type: 'boolean', help: 'write nothing if any line is rejected (exit 2)' },
-    seed: { type: 'string', help: 'seed of every random step (default 42)' },
-    json: { type: 'boolean', help: 'print the summary as JSON' },
-  },
-  async run(values, positionals) {
-    if (positionals.length === 0) throw new ToolgraphError('INVALID_INPUT', 'ingest: expected FILE... (JSONL trace files or dataset folders)');
-    const summary = await withStore(values, (tg) => ingestSources(values, positionals, tg));
-    if (values['json'] === true) {
-      process.stdout.write(`${JSON.stringify(summary)}\n`);
-      return;
-    }
-    for (const r of summary.rejected) process.stderr.write(`rejected ${r.file}${r.line > 0 ? `:${r.line}` : ''}: ${r.reason}\n`);
-    process.stdout.write(
-      `${formatTable(
-        ['lines', 'accepted', 'stored', 'already stored', 'rejected', 'catalogue tools'],
-        [[summary.lines, summary.accepted, summary.ingested, summary.duplicates, summary.rejected.length, summary.tools]],
-      )}\nstore: ${summary.store}\n`,
-    );
-  },
-};
-
-const toolsCommand: Command = {
-  name: 'tools',
-  summary: 'Import a tool catalogue (JSONL, a JSON array, an MCP tools/list result, an OpenAPI 3 document) into the store, or list the stored one.',
-  usage: 'tools import FILE [--strict] | tools list [--data-dir DIR] [--json]',
-  example: 'toolgraph tools import mcp-tools-list.json',
-  positionals: '[action] [file]',
-  options: {
-    ...DATA_DIR_OPTION,
-    strict: { type: 'boolean', help: 'import: import nothing if any entry cannot be read (exit 2)' },
-    json: { type: 'boolean', help: 'print JSON' },
-  },
-  async run(values, positionals) {
-    const [action, file] = positionals;
-    if (action === 'import') {
-      if (file === undefined) throw new ToolgraphError('INVALID_INPUT', 'tools import: expected FILE (JSONL, a JSON array, an MCP tools/list result, or an OpenAPI 3 document)');
-      const read = await readCatalogFile(file, 'tools import');
-      const where = (entry: SkippedEntry): string => `${skippedPlace(file, entry)}: ${entry.reason}`;
-      if (values['strict'] === true && read.skipped.length > 0) {
-        throw new ToolgraphError(
-          'INVALID_INPUT',
-          `tools import --strict: ${read.skipped.length} unreadable entr${read.skipped.length === 1 ? 'y' : 'ies'}, nothing imported; first: ${where(read.skipped[0]!)}`,
-          { skipped: read.skipped.slice(0, 100) },
-        );
-      }
-      if (read.tools.length === 0 && read.skipped.length > 0) {
-        throw new ToolgraphError('INVALID_INPUT', `tools import: no entry of ${file} could be read (${read.skipped.length} skipped), nothing imported; first: ${where(read.skipped[0]!)}`);
-      }
-      const result = await withStore(values, async (tg) => {
-        const done = await fromFile(file, () => tg.setTools(read.tools, { strict: true }));
-        return { imported: read.tools.length, tools: done.tools, added: done.added };
-      });
-      const skipped = read.skipped;
-      reportSkipped(file, skipped);
-      print(values, { ...result, skipped, store: storeLabel(values) }, () =>
-        `${formatTable(['imported', 'new', 'catalogue now', 'skipped'], [[result.imported, result.added, result.tools, skipped.length]])}\nstore: ${storeLabel(values)}`,
-      );
-      return;
-    }
-    if (action === 'list') {
-      noWordAfter('tools list', file);
-      const tools = await withStore(values, async (tg) => [...(await tg.tools())]);
-      if (values['json'] === true) {
-        for (const t of tools) process.stdout.write(`${JSON.stringify(t)}\n`);
-        return;
-      }
-      // Outputs are the data flow DAG suggestion follows: listed, so a catalogue without them shows.
-      const rows = tools.map((t) => [t.name, t.params.length, (t.outputs ?? []).join(', ').slice(0, 40) || '-', t.description.slice(0, 80)]);
-      process.stdout.write(`${formatTable(['tool', 'params', 'outputs', 'description'], rows)}\n`);
-      return;
-    }
-    throw new ToolgraphError('INVALID_INPUT', `tools: expected 'import FILE' or 'list', got '${action ?? ''}'`);
-  },
-};
-
-const capabilitiesCommand: Command = {
-  name: 'capabilities',
-  summary: 'Register capabilities (named groups of tools) in the store, list them, rank them, or show one.',
-  usage: 'capabilities import FILE | list | rank [--intent TEXT] [--context a,b] [--k N] | show ID [--data-dir DIR] [--json]',
-  example: 'toolgraph capabilities import capabilities.json && toolgraph capabilities rank --intent "book a hotel"',
-  positionals: '[action] [arg]',
-  options: {
-    ...DATA_DIR_OPTION,
-    intent: { type: 'string', help: "rank: the task's intent in words" },
-    context: { type: 'string', help: 'rank: comma-separated tools called so far, in order' },
-    k: { type: 'string', help: 'rank: number of results (default 5)' },
-    json: { type: 'boolean', help: 'print JSON' },
-  },
-  async run(values, positionals) {
-    const [action, arg] = positionals;
-    if (action === 'import') {
-      if (arg === undefined) throw new ToolgraphError('INVALID_INPUT', "capabilities import: expected FILE (JSON: an array of capabilities or {capabilities: [...]})");
-      const body = await readJson(arg);
-      const result = await withStore(values, (tg) => fromFile(arg, () => tg.setCapabilities(body)));
-      print(values, { ...result, store: storeLabel(values) }, () =>
-        `${formatTable(['registered capabilities now'], [[result.capabilities]])}\nstore: ${storeLabel(values)}`,
-      );
-      return;
-    }
-    if (action === 'list') {
-      noWordAfter('capabilities list', arg);
-      const capabilities = await withLearnedStore(values, async (tg) => [...(await tg.capabilities())]);
-      if (values['json'] === true) {
-        for (const c of capabilities) process.stdout.write(`${JSON.stringify(c)}\n`);
-        return;
-      }
-      process.stdout.write(
-        `${formatTable(['capability', 'source', 'tools', 'description'], capabilities.map((c) => [c.id, c.source, c.tools.join(c.ordered ? ' > ' : ', '), c.description.slice(0, 60)]))}\n`,
-      );
-      return;
-    }
-    if (action === 'rank') {
-      noWordAfter('capabilities rank', arg);
-      const request = {
-        context: listOption(values, 'context'),
-        ...(typeof values['intent'] === 'string' ? { intent: values['intent'] } : {}),
-        k: intOption(values, 'k', 5),
-      };
-      const ranking = await withLearnedStore(values, (tg) => tg.rankCapabilities(request));
-      print(values, ranking, () => {
-        const unknown = ranking.unknownContext.length > 0 ? `\nunknown context tools ignored: ${ranking.unknownContext.join(', ')}` : '';
-        const rows = ranking.items.map((c, i) => [i + 1, c.capability, c.source, c.score, c.relevance, c.structuralBoost, c.reliability, c.tools.join(c.ordered ? ' > ' : ', ')]);
-        return `mode: ${ranking.mode}${unknown}\n${formatTable(['#', 'capability', 'source', 'score', 'relevance', 'boost', 'reliability', 'tools'], rows)}`;
-      });
-      return;
-    }
-    if (action === 'show') {
-      if (arg === undefined) throw new ToolgraphError('INVALID_INPUT', 'capabilities show: expected ID');
-      const capability = await withLearnedStore(values, (tg) => tg.expandCapability(arg));
-      print(values, capability, () =>
-        formatTable(['capability', 'source', 'ordered', 'tools', 'description'], [[capability.id, capability.source, capability.ordered ? 'yes' : 'no', capability.tools.join(capability.ordered ? ' > ' : ', '), capability.description]]),
-      );
-      return;
-    }
-    throw new ToolgraphError('INVALID_INPUT', `capabilities: expected 'import FILE', 'list', 'rank' or 'show ID', got '${action ?? ''}'`);
-  },
-};
-
-const statsCommand: Command = {
-  name: 'stats',
-  summary: 'What the store has learned: tools, transitions, communities, top tools by PageRank.',
-  usage: 'stats [--data-dir DIR] [--top N] [--json]',
-  example: 'toolgraph stats --top 5',
-  options: {
-    ...DATA_DIR_OPTION,
-    top: { type: 'string', help: 'how many top tools to list (default 10)' },
-    json: { type: 'boolean', help: 'print JSON' },
-  },
-  async run(values) {
-    const top = intOption(values, 'top', 10, 0);
-    const out = await withStore(values, async (tg) => {
-      const model = tg.engine.rebuild();
-      const g = model.graph;
-      const order = Array.from({ length: g.n }, (_, i) => i).sort((a, b) => g.pagerank[b]! - g.pagerank[a]! || a - b);
-      const store = await tg.storeStats();
-      const learned = await tg.stats();
-      return {
-        store: { kind: store.kind, where: storeLabel(values), traces: store.traces, lastSeq: store.lastSeq, snapshotSeq: store.snapshotSeq, schemaVersion: store.schemaVersion },
-        tools: g.n,
-        catalogued: (await tg.tools()).filter((t) => t.description !== '' || t.params.length > 0).length,
-        // Every observed transition, as export writes them; those of successful steps are the
-        // graph that PageRank and Louvain read.
-        transitions: learned.transitions,
-        successfulTransitions: g.edgeCount,
-        communities: g.communityCount,
-        traces: g.traces,
-        weights: model.weights.source,
-        fit: learned.fit,
-        topTools: order.slice(0, top).map((i) => ({ tool: g.names[i]!, pagerank: g.pagerank[i]!, calls: g.calls[i]!, community: g.communities[i]! })),
-      };
-    });
-    print(values, out, () =>
-      [
-        formatTable(
-          ['store', 'traces', 'tools', 'transitions', 'successful', 'communities', 'weights', 'snapshot at'],
-          [[`${out.store.kind} ${out.store.where}`, out.traces, out.tools, out.transitions, out.successfulTransitions, out.communities, out.weights, out.store.snapshotSeq ?? '-']],
-        ),
-        out.fit.state === 'fitted'
-          ? `fitted on ${out.fit.traces} traces at ${out.fit.fittedAt ?? '-'} in ${out.fit.ms} ms; kept: next ${out.fit.kept?.next}, next without intent ${out.fit.kept?.nextNoIntent}, search ${out.fit.kept?.search}`
-          : 'no fit yet: the simple rules answer (BM25 for search, the back-off Markov rule for the next tool)',
-        '',
-        formatTable(['#', 'tool', 'pagerank', 'calls', 'community'], out.topTools.map((t, i) => [i + 1, t.tool, t.pagerank, t.calls, t.community])),
-      ].join('\n'),
-    );
-  },
-};
-
-const exportCommand: Command = {
-  name: 'export',
-  summary: 'Export the learned graph as JSON or GraphML.',
-  usage: 'export [--format json|graphml | --json] [--out FILE] [--data-dir DIR]',
-  example: 'toolgraph export --format graphml --out toolgraph.graphml',
-  options: {
-    ...DATA_DIR_OPTION,
-    format: { type: 'string', help: "'json' (default) or 'graphml'" },
-    json: { type: 'boolean', help: 'the same as --format json (as every command takes --json)' },
-    out: { type: 'string', help: 'write to FILE (whole, through a temporary file) instead of stdout' },
-  },
-  async run(values) {
-    const format = values['format'] ?? 'json';
-    if (format !== 'json' && format !== 'graphml') throw new ToolgraphError('INVALID_INPUT', `--format: expected 'json' or 'graphml', got '${String(format)}'`);
-    if (values['json'] === true && format !== 'json') throw new ToolgraphError('INVALID_INPUT', `export: --json is --format json, not '${format}': give one format`);
-    const graph = await withStore(values, async (tg) => tg.engine.exportGraph());
-    const text = format === 'json' ? `${JSON.stringify(graph)}\n` : toGraphml(graph);
-    if (typeof values['out'] === 'string') {
-      writeWhole(values['out'], text);
-      process.stderr.write(`wrote ${graph.tools.length} tools and ${graph.transitions.length} transitions to ${values['out']}\n`);
-    } else {
-      process.stdout.write(text);
-    }
-  },
-};
-
-export const STORE_COMMANDS: readonly Command[] = [ingestCommand, toolsCommand, capabilitiesCommand, statsCommand, exportCommand];
-
-/**
- * True when a command should answer from the store: no --data / --traces source given. `--tools`
- * then is bad usage rather than ignored: it adds a catalogue to what is learned in memory, and a
- * one-shot command does not change the store's.
- */
-export function usesStore(values: Values): boolean {
-  const store = values['data'] === undefined && values['traces'] === undefined;
-  if (store && values['tools'] !== undefined) {
-    throw new ToolgraphError(
-      'INVALID_INPUT',
-      '--tools goes with --data or --traces (what is learned in memory); a store\'s catalogue is imported with `toolgraph tools import FILE`',
-    );
+export async function runIngest(values: Values, positionals: readonly string[], io: CliOutput): Promise<void> {
+  if (positionals.length === 0) throw new ToolgraphError('INVALID_INPUT', 'ingest: expected FILE... (JSONL trace files or dataset folders)');
+  const summary = await withStore(values, (tg) => ingestSources(values, positionals, tg));
+  if (values['json'] === true) {
+    io.out(`${JSON.stringify(summary)}\n`);
+    return;
   }
-  return store;
+  for (const r of summary.rejected) io.err(`rejected ${r.file}${r.line > 0 ? `:${r.line}` : ''}: ${r.reason}\n`);
+  io.out(
+    `${formatTable(
+      ['lines', 'accepted', 'stored', 'already stored', 'rejected', 'catalogue tools'],
+      [[summary.lines, summary.accepted, summary.ingested, summary.duplicates, summary.rejected.length, summary.tools]],
+    )}\nstore: ${summary.store}\n`,
+  );
+}
+
+export async function runTools(values: Values, positionals: readonly string[], io: CliOutput): Promise<void> {
+  const [action, file] = positionals;
+  if (action === 'import') {
+    if (file === undefined) throw new ToolgraphError('INVALID_INPUT', 'tools import: expected FILE (JSONL, a JSON array, an MCP tools/list result, or an OpenAPI 3 document)');
+    const read = await readCatalogFile(file);
+    const where = (entry: SkippedEntry): string => `${skippedPlace(file, entry)}: ${entry.reason}`;
+    if (values['strict'] === true && read.skipped.length > 0) {
+      throw new ToolgraphError(
+        'INVALID_INPUT',
+        `tools import --strict: ${read.skipped.length} unreadable entr${read.skipped.length === 1 ? 'y' : 'ies'}, nothing imported; first: ${where(read.skipped[0]!)}`,
+        { skipped: read.skipped.slice(0, 100) },
+      );
+    }
+    if (read.tools.length === 0 && read.skipped.length > 0) {
+      throw new ToolgraphError('INVALID_INPUT', `tools import: no entry of ${file} could be read (${read.skipped.length} skipped), nothing imported; first: ${where(read.skipped[0]!)}`);
+    }
+    const result = await withStore(values, async (tg) => {
+      const done = await fromFile(file, () => tg.setTools(read.tools, { strict: true }));
+      return { imported: read.tools.length, tools: done.tools, added: done.added };
+    });
+    const skipped = read.skipped;
+    reportSkipped(file, skipped, io);
+    print(io, values, { ...result, skipped, store: storeLabel(values) }, () =>
+      `${formatTable(['imported', 'new', 'catalogue now', 'skipped'], [[result.imported, result.added, result.tools, skipped.length]])}\nstore: ${storeLabel(values)}`,
+    );
+    return;
+  }
+  if (action === 'list') {
+    noWordAfter('tools list', file);
+    const tools = await withStore(values, async (tg) => [...(await tg.tools())]);
+    if (values['json'] === true) {
+      for (const t of tools) io.out(`${JSON.stringify(t)}\n`);
+      return;
+    }
+    // Outputs are the data flow DAG suggestion follows: listed, so a catalogue without them shows.
+    const rows = tools.map((t) => [t.name, t.params.length, (t.outputs ?? []).join(', ').slice(0, 40) || '-', t.description.slice(0, 80)]);
+    io.out(`${formatTable(['tool', 'params', 'outputs', 'description'], rows)}\n`);
+    return;
+  }
+  throw new ToolgraphError('INVALID_INPUT', `tools: expected 'import FILE' or 'list', got '${action ?? ''}'`);
+}
+
+export async function runCapabilities(values: Values, positionals: readonly string[], io: CliOutput): Promise<void> {
+  const [action, arg] = positionals;
+  if (action === 'import') {
+    if (arg === undefined) throw new ToolgraphError('INVALID_INPUT', "capabilities import: expected FILE (JSON: an array of capabilities or {capabilities: [...]})");
+    const body = await readJson(arg);
+    const result = await withStore(values, (tg) => fromFile(arg, () => tg.setCapabilities(body)));
+    print(io, values, { ...result, store: storeLabel(values) }, () =>
+      `${formatTable(['registered capabilities now'], [[result.capabilities]])}\nstore: ${storeLabel(values)}`,
+    );
+    return;
+  }
+  if (action === 'list') {
+    noWordAfter('capabilities list', arg);
+    const capabilities = await withLearnedStore(values, async (tg) => [...(await tg.capabilities())]);
+    if (values['json'] === true) {
+      for (const c of capabilities) io.out(`${JSON.stringify(c)}\n`);
+      return;
+    }
+    io.out(
+      `${formatTable(['capability', 'source', 'tools', 'description'], capabilities.map((c) => [c.id, c.source, c.tools.join(c.ordered ? ' > ' : ', '), c.description.slice(0, 60)]))}\n`,
+    );
+    return;
+  }
+  if (action === 'rank') {
+    noWordAfter('capabilities rank', arg);
+    const request = {
+      context: listOption(values, 'context'),
+      ...(typeof values['intent'] === 'string' ? { intent: values['intent'] } : {}),
+      k: intOption(values, 'k', 5),
+    };
+    const ranking = await withLearnedStore(values, (tg) => tg.rankCapabilities(request));
+    print(io, values, ranking, () => {
+      const unknown = ranking.unknownContext.length > 0 ? `\nunknown context tools ignored: ${ranking.unknownContext.join(', ')}` : '';
+      const rows = ranking.items.map((c, i) => [i + 1, c.capability, c.source, c.score, c.relevance, c.structuralBoost, c.reliability, c.tools.join(c.ordered ? ' > ' : ', ')]);
+      return `mode: ${ranking.mode}${unknown}\n${formatTable(['#', 'capability', 'source', 'score', 'relevance', 'boost', 'reliability', 'tools'], rows)}`;
+    });
+    return;
+  }
+  if (action === 'show') {
+    if (arg === undefined) throw new ToolgraphError('INVALID_INPUT', 'capabilities show: expected ID');
+    const capability = await withLearnedStore(values, (tg) => tg.expandCapability(arg));
+    print(io, values, capability, () =>
+      formatTable(['capability', 'source', 'ordered', 'tools', 'description'], [[capability.id, capability.source, capability.ordered ? 'yes' : 'no', capability.tools.join(capability.ordered ? ' > ' : ', '), capability.description]]),
+    );
+    return;
+  }
+  throw new ToolgraphError('INVALID_INPUT', `capabilities: expected 'import FILE', 'list', 'rank' or 'show ID', got '${action ?? ''}'`);
+}
+
+export async function runStats(values: Values, _positionals: readonly string[], io: CliOutput): Promise<void> {
+  const top = intOption(values, 'top', 10, 0);
+  const out = await withStore(values, async (tg) => {
+    const model = tg.engine.rebuild();
+    const g = model.graph;
+    const order = Array.from({ length: g.n }, (_, i) => i).sort((a, b) => g.pagerank[b]! - g.pagerank[a]! || a - b);
+    const store = await tg.storeStats();
+    const learned = await tg.stats();
+    return {
+      store: { kind: store.kind, where: storeLabel(values), traces: store.traces, lastSeq: store.lastSeq, snapshotSeq: store.snapshotSeq, schemaVersion: store.schemaVersion },
+      tools: g.n,
+      catalogued: (await tg.tools()).filter((t) => t.description !== '' || t.params.length > 0).length,
+      // Every observed transition, as export writes them; those of successful steps are the
+      // graph that PageRank and Louvain read.
+      transitions: learned.transitions,
+      successfulTransitions: g.edgeCount,
+      communities: g.communityCount,
+      traces: g.traces,
+      weights: model.weights.source,
+      fit: learned.fit,
+      topTools: order.slice(0, top).map((i) => ({ tool: g.names[i]!, pagerank: g.pagerank[i]!, calls: g.calls[i]!, community: g.communities[i]! })),
+    };
+  });
+  print(io, values, out, () =>
+    [
+      formatTable(
+        ['store', 'traces', 'tools', 'transitions', 'successful', 'communities', 'weights', 'snapshot at'],
+        [[`${out.store.kind} ${out.store.where}`, out.traces, out.tools, out.transitions, out.successfulTransitions, out.communities, out.weights, out.store.snapshotSeq ?? '-']],
+      ),
+      out.fit.state === 'fitted'
+        ? `fitted on ${out.fit.traces} traces at ${out.fit.fittedAt ?? '-'} in ${out.fit.ms} ms; kept: next ${out.fit.kept?.next}, next without intent ${out.fit.kept?.nextNoIntent}, search ${out.fit.kept?.search}`
+        : 'no fit yet: the simple rules answer (BM25 for search, the back-off Markov rule for the next tool)',
+      '',
+      formatTable(['#', 'tool', 'pagerank', 'calls', 'community'], out.topTools.map((t, i) => [i + 1, t.tool, t.pagerank, t.calls, t.community])),
+    ].join('\n'),
+  );
+}
+
+export async function runExport(values: Values, _positionals: readonly string[], io: CliOutput): Promise<void> {
+  const format = values['format'] ?? 'json';
+  if (format !== 'json' && format !== 'graphml') throw new ToolgraphError('INVALID_INPUT', `--format: expected 'json' or 'graphml', got '${String(format)}'`);
+  if (values['json'] === true && format !== 'json') throw new ToolgraphError('INVALID_INPUT', `export: --json is --format json, not '${format}': give one format`);
+  const graph = await withStore(values, async (tg) => tg.engine.exportGraph());
+  const text = format === 'json' ? `${JSON.stringify(graph)}\n` : toGraphml(graph);
+  if (typeof values['out'] === 'string') {
+    writeWhole(values['out'], text);
+    io.err(`wrote ${graph.tools.length} tools and ${graph.transitions.length} transitions to ${values['out']}\n`);
+  } else {
+    io.out(text);
+  }
 }

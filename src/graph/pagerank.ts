@@ -11,8 +11,8 @@
  * and spreads its mass uniformly. Stops when sum_v |x_{k+1}(v) - x_k(v)| < N * tolerance.
  *
  * Semantics (defaults alpha 0.85, tolerance 1e-6, maxIterations 100, weighted; dangling
- * handling; the N * tolerance L1 test) are exactly those of graphology-metrics 2.4
- * centrality/pagerank, our test oracle. Departures, all for inputs it cannot handle: N = 0
+ * handling; the N * tolerance L1 test) are exactly those of graphology's metrics library (2.4,
+ * centrality/pagerank), our test oracle. Departures, all for inputs it cannot handle: N = 0
  * returns empty scores instead of looping; non-convergence is data (`converged: false`, last
  * iterate) instead of a throw; a node whose edges all weigh 0 is dangling instead of
  * producing NaN.
@@ -22,7 +22,7 @@
  * O(N + M) per iteration, O(k (N + M)) total for k iterations, O(N + M) extra space.
  *
  * Reference: Page, Brin, Motwani, Winograd, "The PageRank citation ranking: bringing order to
- * the Web", Stanford InfoLab TR 1999-66; graphology-metrics/centrality/pagerank.js.
+ * the Web", Stanford InfoLab TR 1999-66; graphology's metrics library, centrality/pagerank.js.
  */
 import { ToolgraphError } from '../schema/errors.js';
 import { checkedTranspose, transposeCsr, type Csr } from './csr.js';

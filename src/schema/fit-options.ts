@@ -6,24 +6,13 @@
  * still fit on request).
  */
 import { z } from 'zod';
+import { AUTO_FIT_DEFAULTS } from './fit-defaults.js';
+
+/** The defaults of autoFitOptionsSchema's fields. */
+export { AUTO_FIT_DEFAULTS } from './fit-defaults.js';
 
 /** Longest delay setTimeout honours. */
 const MAX_TIMER_MS = 2_147_483_647;
-
-/** The defaults of autoFitOptionsSchema's fields. */
-export const AUTO_FIT_DEFAULTS = {
-  /** Stored traces before the first fit. */
-  firstAt: 30,
-  /** Growth of the stored traces since the last fit that calls for the next one: a fifth more. */
-  growth: 0.2,
-  /** Least time from one fit's end to the next one's start, ms. */
-  minIntervalMs: 60_000,
-  /**
-   * Time without a new trace after which traces the fit in force has not read are fitted, however
-   * few, ms: a store that has gone quiet is fitted on all it holds.
-   */
-  idleMs: 300_000,
-} as const;
 
 /** The options as a caller writes them, every field optional (AUTO_FIT_DEFAULTS fills them in). */
 export const autoFitOptionsSchema = z.strictObject({

@@ -8,9 +8,9 @@ import { openStoreOptionsSchema } from '../schema/factory-options.js';
 import { parseWith } from '../schema/issues.js';
 import { openPgliteStore } from './pglite-store.js';
 import type { Store } from './store.js';
+import { DATABASE_URL_ENV, DEFAULT_DATA_DIR } from './store-location.js';
 
-export const DEFAULT_DATA_DIR = '.toolgraph';
-export const DATABASE_URL_ENV = 'TOOLGRAPH_DATABASE_URL';
+export { DATABASE_URL_ENV, DEFAULT_DATA_DIR } from './store-location.js';
 
 export interface OpenStoreOptions {
   /** PGlite folder; default `.toolgraph/` under `cwd`. Ignored when a database URL is given. */

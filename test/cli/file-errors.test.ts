@@ -1,20 +1,36 @@
 /**
  * Every command that reads a file says what is wrong with it as `toolgraph <command>:
  * <file>[:<line>]: <CODE>: <what is wrong>`, with the exit code of its code (2 bad input, 3 not
- * found) and no internal function's name: the built binary, as a user runs it.
+ * found) and no internal function's name. The commands run in process through the real parser
+ * and command table (test/helpers/run-cli.ts), in the folder of the files they are given; `serve`
+ * and `mcp` as the built binary, since they hold the process's signals for its life.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runInProcess } from '../helpers/run-cli.js';
 import { inTempDir } from '../helpers/temp-dir.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = `${ROOT}dist/src/cli/main.js`;
 const FIXTURE = `${ROOT}test/fixtures/schema/tiny`;
 
-function run(args: string[], cwd: string): Promise<{ status: number; stderr: string }> {
+/** `toolgraph ARGS` run in `cwd`, for its exit code and stderr. */
+async function run(args: string[], cwd: string): Promise<{ status: number; stderr: string }> {
+  if (args[0] === 'serve' || args[0] === 'mcp') return runBinary(args, cwd);
+  const before = process.cwd();
+  process.chdir(cwd);
+  try {
+    const { status, stderr } = await runInProcess(args);
+    return { status, stderr };
+  } finally {
+    process.chdir(before);
+  }
+}
+
+function runBinary(args: string[], cwd: string): Promise<{ status: number; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
@@ -27,8 +43,8 @@ function run(args: string[], cwd: string): Promise<{ status: number; stderr: str
 /** A library call's name as messages begin with it: `parseTrace:`, `readJsonlFile:`. */
 const INTERNAL_NAME = /\b[a-z]+[A-Z][A-Za-z]*(?:\.[a-z]\w*)?: /;
 
-describe.runIf(existsSync(BIN))('errors in the files commands read', () => {
-  it('name the command, the file and the line, with the code and its exit code', async () => {
+describe('errors in the files commands read', () => {
+  it.runIf(existsSync(BIN))('name the command, the file and the line, with the code and its exit code', async () => {
     await inTempDir('toolgraph-file-errors-', async (dir) => {
       const file = (name: string, text: string) => {
         writeFileSync(join(dir, name), text);
@@ -77,7 +93,7 @@ describe.runIf(existsSync(BIN))('errors in the files commands read', () => {
         expect(result.stderr, what).not.toMatch(INTERNAL_NAME);
       }
     });
-  }, 300_000);
+  }, 120_000);
 
   it('reports a rejected line without the parser\'s name, and goes on', async () => {
     await inTempDir('toolgraph-file-errors-', async (dir) => {

@@ -129,8 +129,8 @@ describe.runIf(existsSync(BIN))('the toolgraph command', () => {
     // Run as a program (not `node main.js`): the kernel reads the shebang, and node takes the flags.
     const out = execFileSync(BIN, ['--version'], { encoding: 'utf8' });
     expect(out.trim()).toMatch(/^\d+\.\d+\.\d+/);
-    // `npm run bench` measures as the command runs: with the same flags.
+    // `npm run bench` measures as the served command runs: with the same flags.
     const scripts = (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts;
-    expect(scripts['bench']).toBe(`node ${SERVER_NODE_FLAGS.join(' ')} dist/src/cli/main.js bench`);
+    expect(scripts['bench']).toBe(`node ${SERVER_NODE_FLAGS.join(' ')} dist/bench/perf/main.js`);
   });
 });

@@ -3,7 +3,7 @@
  * setTools, the traces with ingest and then fit() (what the CLI, HTTP and MCP faces do), in
  * memory or durable (PGlite; PostgreSQL when TOOLGRAPH_TEST_DATABASE_URL names a server) and
  * reopened, and asked over HTTP or MCP, gives the same predictions, searches and DAGs as the
- * model the evaluation builds straight from the dataset (bench/eval, trainToolgraph). A field lost on the way in (catalogue outputs once were) or a
+ * model the evaluation builds straight from the dataset (src/eval, trainToolgraph). A field lost on the way in (catalogue outputs once were) or a
  * fit that differs (the durable fit once left out the embedding) shows here as a difference.
  */
 import { randomBytes } from 'node:crypto';
@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { trainToolgraph } from '../../bench/eval/next-methods.js';
-import { buildUniverse } from '../../bench/eval/universe.js';
+import { trainToolgraph } from '../../src/eval/next-methods.js';
+import { buildUniverse } from '../../src/eval/universe.js';
 import type { DagSuggestion } from '../../src/recommend/dag/suggest-dag.js';
 import { suggestDag } from '../../src/recommend/dag/suggest-dag.js';
 import type { RecommenderModel } from '../../src/recommend/model.js';

@@ -31,14 +31,14 @@
  *  - seed: the same graph, ranked by the seed profile with spec 003 section 3.3.
  * The rows `undrifted` give each profile's Hit@1 on the original test before any drift.
  */
-import { createRng } from '../../src/graph/rng.js';
-import { ToolGraph } from '../../src/graph/tool-graph.js';
-import { fitWeights, type FitReport } from '../../src/recommend/fit-weights.js';
-import { buildModel, type FittedWeights, type RecommenderModel } from '../../src/recommend/model.js';
-import { scoreAllTools, type ScoreMode } from '../../src/recommend/score-all.js';
-import type { Dataset } from '../../src/schema/dataset.js';
-import type { WorkflowRecord } from '../../src/schema/trace.js';
-import type { Trace } from '../../src/schema/types.js';
+import { createRng } from '../graph/rng.js';
+import { ToolGraph } from '../graph/tool-graph.js';
+import { fitWeights, type FitReport } from '../recommend/fit-weights.js';
+import { buildModel, type FittedWeights, type RecommenderModel } from '../recommend/model.js';
+import { scoreAllTools, type ScoreMode } from '../recommend/score-all.js';
+import type { Dataset } from '../schema/dataset.js';
+import type { WorkflowRecord } from '../schema/trace.js';
+import type { Trace } from '../schema/types.js';
 import { rankOf } from './metrics.js';
 import { splitsOf } from './splits.js';
 import { buildUniverse, indicesOf, type Universe } from './universe.js';

@@ -9,12 +9,12 @@
  *  - toolgraph: searchTools' default, the fitted next-tool weights over graph and text signals.
  * The two searchTools methods rank by the scores searchTools itself returns for every tool.
  */
-import type { RecommenderModel } from '../../src/recommend/model.js';
-import { searchTools } from '../../src/recommend/search-tools.js';
-import type { Profile } from '../../src/recommend/predict-next.js';
-import type { Dataset } from '../../src/schema/dataset.js';
-import { scoreBm25 } from '../../src/text/bm25.js';
-import { tokenize } from '../../src/text/tokenize.js';
+import type { RecommenderModel } from '../recommend/model.js';
+import { searchTools } from '../recommend/search-tools.js';
+import type { Profile } from '../recommend/predict-next.js';
+import type { Dataset } from '../schema/dataset.js';
+import { scoreBm25 } from '../text/bm25.js';
+import { tokenize } from '../text/tokenize.js';
 import { NextAccumulator, rankOf, type NextMetrics, type Tiers } from './metrics.js';
 import { trainToolgraph } from './next-methods.js';
 import { splitsOf } from './splits.js';

@@ -11,9 +11,9 @@
  * for no figure. Below it the hash may still leave a fold empty; the averages skip such folds
  * (run-eval.ts).
  */
-import type { WorkflowRecord } from '../../src/schema/trace.js';
-import { foldOf } from '../../src/recommend/folds.js';
-import { ToolgraphError } from '../../src/schema/errors.js';
+import type { WorkflowRecord } from '../schema/trace.js';
+import { foldOf } from '../recommend/folds.js';
+import { ToolgraphError } from '../schema/errors.js';
 
 export interface Split {
   readonly train: readonly WorkflowRecord[];

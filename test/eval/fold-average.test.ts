@@ -5,9 +5,9 @@
  * 0.17 (K = 120) with the same 49 queries.
  */
 import { describe, expect, it } from 'vitest';
-import { average, evaluateNext, evaluateSearch } from '../../bench/eval/run-eval.js';
-import { evaluateSearchContext } from '../../bench/eval/search-context.js';
-import { splitsOf } from '../../bench/eval/splits.js';
+import { average, evaluateNext, evaluateSearch } from '../../src/eval/run-eval.js';
+import { evaluateSearchContext } from '../../src/eval/search-context.js';
+import { splitsOf } from '../../src/eval/splits.js';
 import { foldOf } from '../../src/recommend/folds.js';
 import type { Dataset } from '../../src/schema/dataset.js';
 import { parseWorkflowRecord, type WorkflowRecord } from '../../src/schema/trace.js';

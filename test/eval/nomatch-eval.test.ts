@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CURVE_QUANTILES, evaluateNoMatch } from '../../bench/eval/nomatch-eval.js';
+import { CURVE_QUANTILES, evaluateNoMatch } from '../../src/eval/nomatch-eval.js';
 import { loadDataset } from '../../src/schema/dataset.js';
 
 const SAMPLE = fileURLToPath(new URL('../../samples/nestful', import.meta.url));

@@ -3,8 +3,8 @@
  * whose tools no training trace showed.
  */
 import { describe, expect, it } from 'vitest';
-import { evaluateSearch } from '../../bench/eval/run-eval.js';
-import { isColdTool, withColdTools } from '../../bench/eval/splits.js';
+import { evaluateSearch } from '../../src/eval/run-eval.js';
+import { isColdTool, withColdTools } from '../../src/eval/splits.js';
 import type { Dataset } from '../../src/schema/dataset.js';
 import { parseWorkflowRecord } from '../../src/schema/trace.js';
 

@@ -6,11 +6,11 @@
  *    `toolgraph fit`), on the same graph;
  *  - toolgraph: the recommender's fitted search ranking (no context).
  */
-import { scoreAllTools } from '../../src/recommend/score-all.js';
-import type { RecommenderModel } from '../../src/recommend/model.js';
-import { scoreBm25 } from '../../src/text/bm25.js';
-import { scoreIntent } from '../../src/text/intent-association.js';
-import { tokenize } from '../../src/text/tokenize.js';
+import { scoreAllTools } from '../recommend/score-all.js';
+import type { RecommenderModel } from '../recommend/model.js';
+import { scoreBm25 } from '../text/bm25.js';
+import { scoreIntent } from '../text/intent-association.js';
+import { tokenize } from '../text/tokenize.js';
 import type { Tiers } from './metrics.js';
 
 export const SEARCH_METHODS = ['bm25', 'learned', 'unfitted', 'toolgraph'] as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateCapabilities } from '../../bench/eval/capability-eval.js';
+import { evaluateCapabilities } from '../../src/eval/capability-eval.js';
 import type { Dataset } from '../../src/schema/dataset.js';
 import { parseWorkflowRecord } from '../../src/schema/trace.js';
 

@@ -16,12 +16,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ToolGraph } from '../../src/graph/tool-graph.js';
-import { buildModel, PRIOR_WEIGHTS } from '../../src/recommend/model.js';
-import type { Dataset } from '../../src/schema/dataset.js';
-import { workflowToTrace, type WorkflowRecord } from '../../src/schema/trace.js';
-import { openToolgraph, type DurableToolgraph } from '../../src/service/durable-toolgraph.js';
-import { hashedTextEmbedding } from '../../src/text/text-embedding.js';
+import { ToolGraph } from '../graph/tool-graph.js';
+import { buildModel, PRIOR_WEIGHTS } from '../recommend/model.js';
+import type { Dataset } from '../schema/dataset.js';
+import { workflowToTrace, type WorkflowRecord } from '../schema/trace.js';
+import { openToolgraph, type DurableToolgraph } from '../service/durable-toolgraph.js';
+import { hashedTextEmbedding } from '../text/text-embedding.js';
 import { F1Counter, goldEdges, pairKey } from './dag-eval.js';
 import { NextAccumulator, rankOf, SearchAccumulator, topIndices } from './metrics.js';
 import { nextScorers } from './next-methods.js';
@@ -44,7 +44,10 @@ export interface OnlineResult {
   readonly checkpoint: number;
   readonly traces: number;
   readonly method: OnlineMethod;
-  /** Search over the test intents (bm25, learned, toolgraph). */
+  /**
+   * Search over the test intents (bm25, learned, toolgraph). Each task's figures are absent when
+   * the test split holds no request of it: a rate over no request is not 0.
+   */
   readonly searchN?: number;
   readonly searchHit1?: number;
   readonly searchRecall5?: number;
@@ -132,7 +135,7 @@ function baselines(dataset: Dataset, prefix: readonly WorkflowRecord[], test: re
       acc.add(topIndices(scorer.tiers, n, 10), gold, firstRank);
     }
     const r = acc.result();
-    out.push({ method, searchN: r.n, searchHit1: r.hit1, searchRecall5: r.recall5 });
+    out.push({ method, ...(r.n > 0 ? { searchN: r.n, searchHit1: r.hit1, searchRecall5: r.recall5 } : {}) });
   }
   const markov2 = nextScorers(universe, prefix, model, model).get('markov2')!;
   const next = new NextAccumulator();
@@ -145,7 +148,7 @@ function baselines(dataset: Dataset, prefix: readonly WorkflowRecord[], test: re
     }
   }
   const r = next.result();
-  out.push({ method: 'markov2', nextN: r.n, nextHit1: r.hit1 });
+  out.push({ method: 'markov2', ...(r.n > 0 ? { nextN: r.n, nextHit1: r.hit1 } : {}) });
   return out;
 }
 
@@ -185,9 +188,7 @@ async function served(service: DurableToolgraph, test: readonly WorkflowRecord[]
   const fit = (await service.stats()).fit;
   return {
     method: 'toolgraph',
-    searchN,
-    searchHit1: searchN > 0 ? searchHit1 / searchN : 0,
-    searchRecall5: searchN > 0 ? recall5 / searchN : 0,
+    ...(searchN > 0 ? { searchN, searchHit1: searchHit1 / searchN, searchRecall5: recall5 / searchN } : {}),
     ...(nextN > 0 ? { nextN, nextHit1: nextHit1 / nextN } : {}),
     ...(dagN > 0 ? { dagN, dagNodeF1: nodes.f1, dagEdgeF1: edges.f1 } : {}),
     fit: fit.state,

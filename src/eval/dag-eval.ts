@@ -11,16 +11,16 @@
  * record's `edges` (a chain without listed edges: its consecutive pairs). Micro-averaged: true
  * positives, predictions and gold items are summed over the test set before dividing.
  */
-import { stepLoss, stepsRight } from '../../src/recommend/dag/calibration.js';
-import type { DagStatusCalibration } from '../../src/recommend/dag/status-threshold.js';
-import { suggestDag, type DagSuggestion } from '../../src/recommend/dag/suggest-dag.js';
-import { similarPastTasks, similarTaskLength } from '../../src/recommend/dag/workflow-length.js';
-import type { RecommenderModel } from '../../src/recommend/model.js';
-import { scoreAllTools } from '../../src/recommend/score-all.js';
-import type { Dataset } from '../../src/schema/dataset.js';
-import type { WorkflowRecord } from '../../src/schema/trace.js';
-import { splitClauses } from '../../src/text/clauses.js';
-import { tokenize } from '../../src/text/tokenize.js';
+import { stepLoss, stepsRight } from '../recommend/dag/calibration.js';
+import type { DagStatusCalibration } from '../recommend/dag/status-threshold.js';
+import { suggestDag, type DagSuggestion } from '../recommend/dag/suggest-dag.js';
+import { similarPastTasks, similarTaskLength } from '../recommend/dag/workflow-length.js';
+import type { RecommenderModel } from '../recommend/model.js';
+import { scoreAllTools } from '../recommend/score-all.js';
+import type { Dataset } from '../schema/dataset.js';
+import type { WorkflowRecord } from '../schema/trace.js';
+import { splitClauses } from '../text/clauses.js';
+import { tokenize } from '../text/tokenize.js';
 import { trainToolgraph } from './next-methods.js';
 import { splitsOf } from './splits.js';
 import { buildUniverse } from './universe.js';

@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { evaluateFeedback, planDrift } from '../../bench/eval/feedback-eval.js';
-import { splitsOf } from '../../bench/eval/splits.js';
-import { buildUniverse, indicesOf } from '../../bench/eval/universe.js';
+import { evaluateFeedback, planDrift } from '../../src/eval/feedback-eval.js';
+import { splitsOf } from '../../src/eval/splits.js';
+import { buildUniverse, indicesOf } from '../../src/eval/universe.js';
 import { ToolGraph } from '../../src/graph/tool-graph.js';
 import { buildModel } from '../../src/recommend/model.js';
 import { loadDataset } from '../../src/schema/dataset.js';

@@ -3,8 +3,8 @@
  * node and edge F1 of both methods on a dataset whose answers are plain.
  */
 import { describe, expect, it } from 'vitest';
-import { evaluateDag, goldEdges } from '../../bench/eval/dag-eval.js';
-import { splitsOf } from '../../bench/eval/splits.js';
+import { evaluateDag, goldEdges } from '../../src/eval/dag-eval.js';
+import { splitsOf } from '../../src/eval/splits.js';
 import type { Dataset } from '../../src/schema/dataset.js';
 import { parseWorkflowRecord, type WorkflowRecord } from '../../src/schema/trace.js';
 

@@ -7,9 +7,9 @@
  * whose suggested workflow (suggestDag) comes back `reject`.
  */
 import { realpathSync } from 'node:fs';
-import { suggestDag } from '../../src/recommend/dag/suggest-dag.js';
-import { searchTools } from '../../src/recommend/search-tools.js';
-import type { Dataset } from '../../src/schema/dataset.js';
+import { suggestDag } from '../recommend/dag/suggest-dag.js';
+import { searchTools } from '../recommend/search-tools.js';
+import type { Dataset } from '../schema/dataset.js';
 import { trainToolgraph } from './next-methods.js';
 import { splitsOf } from './splits.js';
 import { buildUniverse } from './universe.js';

@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { trainToolgraph } from '../../bench/eval/next-methods.js';
-import { evaluateSearchContext, SEARCH_CONTEXT_METHODS } from '../../bench/eval/search-context.js';
-import { buildUniverse } from '../../bench/eval/universe.js';
+import { trainToolgraph } from '../../src/eval/next-methods.js';
+import { evaluateSearchContext, SEARCH_CONTEXT_METHODS } from '../../src/eval/search-context.js';
+import { buildUniverse } from '../../src/eval/universe.js';
 import { searchTools } from '../../src/recommend/search-tools.js';
 import { loadDataset } from '../../src/schema/dataset.js';
 

@@ -9,12 +9,12 @@
  *  - toolgraph: the recommender with weights fitted on the training traces.
  * The baselines are written here from their definitions, independently of the product code.
  */
-import { ToolGraph } from '../../src/graph/tool-graph.js';
-import { fitWeights, type FitReport } from '../../src/recommend/fit-weights.js';
-import { buildModel, PRIOR_WEIGHTS, type RecommenderModel } from '../../src/recommend/model.js';
-import { scoreAllTools } from '../../src/recommend/score-all.js';
-import { workflowToTrace, type WorkflowRecord } from '../../src/schema/trace.js';
-import { hashedTextEmbedding } from '../../src/text/text-embedding.js';
+import { ToolGraph } from '../graph/tool-graph.js';
+import { fitWeights, type FitReport } from '../recommend/fit-weights.js';
+import { buildModel, PRIOR_WEIGHTS, type RecommenderModel } from '../recommend/model.js';
+import { scoreAllTools } from '../recommend/score-all.js';
+import { workflowToTrace, type WorkflowRecord } from '../schema/trace.js';
+import { hashedTextEmbedding } from '../text/text-embedding.js';
 import type { Tiers } from './metrics.js';
 import { indicesOf, type Universe } from './universe.js';
 

@@ -5,8 +5,8 @@
  * method ranks the same candidates with the same indices. Test-only unknown tools are outside
  * it and can never be hit.
  */
-import type { ToolInfo } from '../../src/schema/types.js';
-import type { WorkflowRecord } from '../../src/schema/trace.js';
+import type { ToolInfo } from '../schema/types.js';
+import type { WorkflowRecord } from '../schema/trace.js';
 
 export interface Universe {
   readonly names: readonly string[];

@@ -2,7 +2,7 @@
  * Runs the evaluation protocol of shared/data/README.md on one dataset folder: every method
  * trained on the same split and scored on the same queries, per fold, then averaged over folds.
  */
-import type { Dataset } from '../../src/schema/dataset.js';
+import type { Dataset } from '../schema/dataset.js';
 import { logNormaliser, NextAccumulator, rankOf, SearchAccumulator, topIndices, type NextMetrics, type SearchMetrics } from './metrics.js';
 import { NEXT_METHODS, nextScorers, trainToolgraph, type NextMethod } from './next-methods.js';
 import { SEARCH_METHODS, searchScorers, type SearchMethod } from './search-methods.js';

@@ -15,13 +15,13 @@
  * toolgraph MRR on the training set cross-fitted over 4 folds (learn on 3, query the 4th), which
  * is what decides whether the boost earns its place in the default.
  */
-import { foldOf } from '../../src/recommend/folds.js';
-import { buildCapabilityModel, type CapabilityModel } from '../../src/recommend/capability-model.js';
-import { learnCapabilities } from '../../src/recommend/learn-capabilities.js';
-import { SPEC_BOOST, scoreCapabilities } from '../../src/recommend/rank-capabilities.js';
-import type { Dataset } from '../../src/schema/dataset.js';
-import { workflowToTraceAt, type WorkflowRecord } from '../../src/schema/trace.js';
-import { tokenize } from '../../src/text/tokenize.js';
+import { foldOf } from '../recommend/folds.js';
+import { buildCapabilityModel, type CapabilityModel } from '../recommend/capability-model.js';
+import { learnCapabilities } from '../recommend/learn-capabilities.js';
+import { SPEC_BOOST, scoreCapabilities } from '../recommend/rank-capabilities.js';
+import type { Dataset } from '../schema/dataset.js';
+import { workflowToTraceAt, type WorkflowRecord } from '../schema/trace.js';
+import { tokenize } from '../text/tokenize.js';
 import { splitsOf } from './splits.js';
 import { buildUniverse, type Universe } from './universe.js';
 

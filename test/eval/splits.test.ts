@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitsOf } from '../../bench/eval/splits.js';
+import { splitsOf } from '../../src/eval/splits.js';
 import { foldOf } from '../../src/recommend/folds.js';
 import { parseWorkflowRecord, type WorkflowRecord } from '../../src/schema/trace.js';
 
