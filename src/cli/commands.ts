@@ -153,7 +153,7 @@ async function runNoMatch(values: Values, data: string): Promise<void> {
 const evalCommand: Command = {
   name: 'eval',
   summary: 'Evaluate next-tool prediction, tool search, no-match, DAG suggestion, feedback or capability ranking on public data, beside the baselines.',
-  usage: 'eval <next|search|nomatch|dag|feedback|capability> --data DIR [--foreign DIR2] [--folds K] [--no-intent] [--context] [--cold-tools] [--validation] [--json]',
+  usage: 'eval <next|search|nomatch|dag|feedback|capability|session> --data DIR [--foreign DIR2] [--folds K] [--no-intent] [--context] [--cold-tools] [--validation] [--model-accuracy P] [--json]',
   example: 'toolgraph eval next --data ../shared/data/ultratool',
   positionals: '[task]',
   options: {
@@ -165,16 +165,21 @@ const evalCommand: Command = {
     foreign: { type: 'string', help: 'nomatch: a dataset folder (or folder of them) whose intents must come back no-match' },
     validation: { type: 'boolean', help: 'hold out a quarter of train instead of reading test (for design choices)' },
     alternative: { type: 'string', help: "feedback: the drifted transitions' working alternative, runner-up (default) or random" },
+    'model-accuracy': { type: 'string', help: "session: the stand-in model tier's accuracy p (default 0.9)" },
     seed: { type: 'string', help: 'seed of every random step (default 42)' },
     json: { type: 'boolean', help: 'one JSON line per method' },
   },
   async run(values, positionals) {
     const task = positionals[0];
-    const tasks = ['next', 'search', 'nomatch', 'dag', 'feedback', 'capability'] as const;
-    if (task !== 'next' && task !== 'search' && task !== 'nomatch' && task !== 'dag' && task !== 'feedback' && task !== 'capability') {
+    const tasks = ['next', 'search', 'nomatch', 'dag', 'feedback', 'capability', 'session'] as const;
+    if (task !== 'next' && task !== 'search' && task !== 'nomatch' && task !== 'dag' && task !== 'feedback' && task !== 'capability' && task !== 'session') {
       throw new ToolgraphError('INVALID_INPUT', `eval: expected one of ${tasks.map((t) => `'${t}'`).join(', ')}, got '${task ?? ''}'`);
     }
     if (typeof values['data'] !== 'string') throw new ToolgraphError('INVALID_INPUT', 'eval: --data DIR is required');
+    if (task === 'session') {
+      const run = { seed: intOption(values, 'seed', 42, 0), validation: values['validation'] === true, modelAccuracy: decimalOption(values, 'model-accuracy', 0, 1) ?? 0.9, json: values['json'] === true };
+      return (await import('./eval-session.js')).runSessionEval(datasetDirs(values['data']), run);
+    }
     if (task === 'nomatch') return runNoMatch(values, values['data']);
     if (task === 'feedback') return runFeedbackEval(values, values['data']);
     const folds = values['folds'] === undefined ? undefined : intOption(values, 'folds', 5, 2);
