@@ -26,6 +26,8 @@ import { Toolgraph, type ToolgraphOptions } from '../service/toolgraph.js';
 import { inMemoryService, type ToolgraphService } from '../service/service.js';
 import { openToolgraph } from '../service/durable-toolgraph.js';
 import { SERVER_REBUILD_DELAY_MS } from '../service/server-defaults.js';
+import type { SessionServiceOptions } from '../service/sessions.js';
+import { sessionOptionsFromEnv } from '../engine/options.js';
 import { storeOptionsFromEnv } from '../store/open-store.js';
 import { runCapabilityEval } from './eval-capability.js';
 import { serveCommands } from './serve-commands.js';
@@ -585,7 +587,8 @@ const benchCommand: Command = {
  */
 async function loadService(values: Values): Promise<ToolgraphService> {
   const options = { rebuildDelayMs: intOption(values, 'rebuild-delay', SERVER_REBUILD_DELAY_MS, 0) };
-  if (values['data'] !== undefined || values['traces'] !== undefined) return inMemoryService(await loadToolgraph(values, options));
+  const sessions = sessionServiceOptions(values);
+  if (values['data'] !== undefined || values['traces'] !== undefined) return inMemoryService(await loadToolgraph(values, options), { sessions });
   const dataDir = typeof values['data-dir'] === 'string' ? values['data-dir'] : undefined;
   const service = await openToolgraph({
     ...storeOptionsFromEnv(process.env, dataDir),
@@ -595,6 +598,7 @@ async function loadService(values: Values): Promise<ToolgraphService> {
     // on stderr: stdout is the request log (serve) or the JSON-RPC channel (mcp).
     onWarning: (message) => process.stderr.write(`toolgraph: warning: ${message}\n`),
     ...options,
+    sessions,
   });
   try {
     if (typeof values['tools'] === 'string') await service.setTools(await readCatalog(values['tools']));
@@ -605,6 +609,32 @@ async function loadService(values: Values): Promise<ToolgraphService> {
   return service;
 }
 
+const sessionCommand: Command = {
+  name: 'session',
+  summary: 'Replay recorded workflows as budget-controlled sessions (spec 002) and print each decision.',
+  usage: 'session replay FILE [--data DIR | --traces FILE | --data-dir DIR] [--mode adaptive|deterministic] [--budget CENTS] [--telemetry FILE] [--json]',
+  example: 'toolgraph session replay samples/nestful/workflows.jsonl --data samples/nestful',
+  positionals: '[action] [file]',
+  options: {
+    ...SOURCE_OPTIONS,
+    mode: { type: 'string', help: "'adaptive' (default: a model tier for the steps the graph is unsure of, with TOOLGRAPH_LLM_URL) or 'deterministic'" },
+    budget: { type: 'string', value: 'CENTS', help: "each session's budget in US cents (default SESSION_BUDGET_CENTS, 100)" },
+    telemetry: { type: 'string', value: 'FILE', help: 'append the sessions\' telemetry to FILE (JSON lines)' },
+    'rebuild-delay': { type: 'string', help: 'ms from an ingestion to the model rebuild that includes it (default 2000)' },
+  },
+  async run(values, positionals) {
+    // Loaded here: only this command needs it.
+    const { runSessionReplay } = await import('./session-replay.js');
+    await runSessionReplay(values, positionals, loadService);
+  },
+};
+
+/** Workflow sessions' settings: spec 002's environment variables, TOOLGRAPH_LLM_URL / _KEY, and --telemetry FILE. */
+function sessionServiceOptions(values: Values): SessionServiceOptions {
+  const telemetry = values['telemetry'];
+  return { options: sessionOptionsFromEnv(process.env), ...(typeof telemetry === 'string' ? { telemetryFile: telemetry } : {}) };
+}
+
 export const COMMANDS: readonly Command[] = [
   demoCommand,
   predictCommand,
@@ -613,6 +643,7 @@ export const COMMANDS: readonly Command[] = [
   fitCommand,
   scoreCommand,
   evalCommand,
+  sessionCommand,
   benchCommand,
   ...STORE_COMMANDS,
   ...serveCommands(SOURCE_OPTIONS, loadService),

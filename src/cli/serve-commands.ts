@@ -41,11 +41,12 @@ export function serveCommands(sourceOptions: Readonly<Record<string, OptionSpec>
     tools: { type: 'string', help: 'a tool catalogue (JSONL, or JSON: array or MCP tools/list result), added to the store or to what --data / --traces learn' },
     'rebuild-delay': { type: 'string', help: 'ms from an ingestion to the model rebuild that includes it (default 2000)' },
     'learn-capabilities': { type: 'boolean', help: 'with the store: learn capabilities from the stored traces (more memory as traces grow; the in-memory sources always learn)' },
+    telemetry: { type: 'string', value: 'FILE', help: "append every workflow session's telemetry to FILE (JSON lines)" },
   };
   const serve: Command = {
     name: 'serve',
     summary: 'HTTP service: JSON API under /v1, /healthz, /metrics, and the MCP server at /mcp.',
-    usage: 'serve [--data-dir DIR | --data DIR | --traces FILE] [--tools FILE] [--port N] [--host H] [--log-level L] [--allow-origin O,...] [--rebuild-delay MS] [--learn-capabilities]',
+    usage: 'serve [--data-dir DIR | --data DIR | --traces FILE] [--tools FILE] [--port N] [--host H] [--log-level L] [--allow-origin O,...] [--rebuild-delay MS] [--learn-capabilities] [--telemetry FILE]',
     example: 'TOOLGRAPH_TOKEN=secret toolgraph serve --port 8080',
     options: {
       ...sources,
@@ -87,8 +88,8 @@ export function serveCommands(sourceOptions: Readonly<Record<string, OptionSpec>
   };
   const mcp: Command = {
     name: 'mcp',
-    summary: 'MCP server over stdio: predict_next_tool, search_tools, suggest_dag, record_trace, score_trace.',
-    usage: 'mcp [--data-dir DIR | --data DIR | --traces FILE] [--tools FILE] [--rebuild-delay MS] [--learn-capabilities]',
+    summary: 'MCP server over stdio: predict_next_tool, search_tools, suggest_dag, record_trace, score_trace, start_session, report_step.',
+    usage: 'mcp [--data-dir DIR | --data DIR | --traces FILE] [--tools FILE] [--rebuild-delay MS] [--learn-capabilities] [--telemetry FILE]',
     example: 'toolgraph mcp',
     options: sources,
     async run(values) {
