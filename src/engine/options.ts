@@ -73,6 +73,8 @@ export const sessionOptionsSchema = z.strictObject({
   targetPrecision: z.number().gt(0).max(1).default(0.95),
   /** The confidence threshold until one is calibrated (too few held-out positions). */
   defaultThreshold: z.number().min(0).max(1).default(0.5),
+  /** Calibrate the threshold on the service's traces; false: sessions run with defaultThreshold. */
+  calibrate: z.boolean().default(true),
   /** An idle session expires after this many ms. */
   idleMs: z.int().min(1_000).max(365 * 86_400_000).default(30 * 60_000),
   /** ENGINE_DEBUG: debug lines in the telemetry. */

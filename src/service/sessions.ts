@@ -147,7 +147,7 @@ export function createSessions(deps: SessionsDeps, input: SessionServiceOptions 
   const warn = deps.warn ?? (() => {});
   const client = options.model.url === undefined ? null : createChatClient(options.model);
   const model: ModelPort | null = input.model !== undefined ? input.model : client === null ? null : { ask: ({ model: name, messages }) => client.complete(name, messages) };
-  const keeper = new ThresholdKeeper(deps.calibration, { targetPrecision: options.targetPrecision, defaultThreshold: options.defaultThreshold, seed: deps.seed ?? 42 }, warn);
+  const keeper = new ThresholdKeeper(options.calibrate ? deps.calibration : null, { targetPrecision: options.targetPrecision, defaultThreshold: options.defaultThreshold, seed: deps.seed ?? 42 }, warn);
   const queues = new Map<string, { tail: Promise<void>; waiting: number }>();
   const file = new SerialQueue();
   const counts = { started: 0, steps: 0, graphAnswers: 0, tiers: { cheap: zeroCounts(), embed: zeroCounts(), thinker: zeroCounts() } };
