@@ -29,7 +29,7 @@ afterAll(async () => {
 
 async function client(token?: string): Promise<Client> {
   const c = new Client({ name: 'toolgraph-test', version: '0.0.0' });
-  const headers = token === undefined ? {} : { authorization: `Bearer ${token}` };
+  const headers: Record<string, string> = token === undefined ? {} : { authorization: `Bearer ${token}` };
   await c.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers } }));
   return c;
 }
