@@ -12,7 +12,7 @@
  *     reject. An accepted plan step is done and the session moves on;
  *  3. the next step's answer: the graph's next-tool ranking (predictNext: the intent and the
  *     tools called so far), its confidence the top candidate's probability. Below the threshold,
- *     in an adaptive session, a model tier answers when the budget allows (tiers.ts, budget.ts):
+ *     in an adaptive session, a model tier answers when the budget allows (escalation.ts):
  *     its reservation is charged first, and persisted when the caller asks (`reserve`), so the
  *     cap holds even if the process dies during the call; a malformed, late or failed answer
  *     leaves the graph's;
@@ -27,15 +27,15 @@ import { MAX_TRACE_STEPS } from '../schema/limits.js';
 import type { DagSuggestion } from '../recommend/dag/suggest-dag.js';
 import type { Prediction } from '../recommend/predict-next.js';
 import type { SearchResult } from '../recommend/search-tools.js';
-import { budgetLevel, centsLeft, reserve, settle, type BudgetLevel } from './budget.js';
+import { budgetLevel, centsLeft, type BudgetLevel } from './budget.js';
 import { detectTopicDeviation, stepDeviation, type TopicDeviation } from './deviation.js';
-import { buildPrompt, callCost, readModelAnswer, type ModelPort } from './escalation.js';
+import { escalate, type Escalation, type ModelPort } from './escalation.js';
 import type { SessionOptions } from './options.js';
-import { currentStep, dropTemporary, markDone, pendingSteps, planFromDag, stepFor } from './plan.js';
-import { apply, checkCommand, decide, type PlannerInput } from './planner.js';
+import { currentStep, dropTemporary, markDone, planFromDag, stepFor } from './plan.js';
+import { apply, checkCommand, decide } from './planner.js';
 import { SESSION_STATE_FORMAT, type RankedNext, type SessionBudget, type SessionState } from './session-state.js';
 import { TelemetryLog, type TelemetryEvent } from './telemetry.js';
-import { chooseTier, promptTokenBound, type AnswerTier } from './tiers.js';
+import type { AnswerTier } from './tiers.js';
 
 /** What a session asks of the graph: a ToolgraphService answers it, so does a model in memory. */
 export interface Recommender {
@@ -82,7 +82,7 @@ export interface Stepped {
   readonly result: StepResult;
   readonly events: readonly TelemetryEvent[];
   /** The model call this step made, for the service's counters. */
-  readonly call: { readonly tier: 'cheap' | 'thinker'; readonly ok: boolean; readonly promptTokens: number; readonly completionTokens: number; readonly cents: number } | null;
+  readonly call: Escalation['call'];
 }
 
 export function budgetView(state: Pick<SessionState, 'budget' | 'mode'>, options: SessionOptions): BudgetView {
@@ -157,9 +157,6 @@ export async function startSession(
   return { state, events: log.events };
 }
 
-/** Who kept the model out of a step the graph was unsure of, or null when it was asked. */
-type WithoutModel = PlannerInput['withoutModel'];
-
 export async function stepSession(state: SessionState, request: StepRequest, deps: EngineDeps): Promise<Stepped> {
   const { options, recommender } = deps;
   const t = deps.now();
@@ -201,67 +198,12 @@ export async function stepSession(state: SessionState, request: StepRequest, dep
   const graphNext = ranking(prediction, options.candidates);
   const confidence = graphNext[0]?.score ?? 0;
   log.debug('graph.prediction', () => ({ turn, candidates: graphNext, confidence, threshold: state.threshold.value }));
-  let budget = state.budget;
-  let next: readonly RankedNext[] = graphNext;
-  let answeredBy: AnswerTier = 'graph';
-  let escalated = false;
-  let modelCommand: AdaptCommand | null = null;
-  let withoutModel: WithoutModel = null;
-  let modelCutOff = state.modelCutOff;
-  let call: Stepped['call'] = null;
   const unsure = confidence < state.threshold.value && success;
-  if (unsure) {
-    const pending = pendingSteps(plan).map((s) => ({ id: s.id, tool: s.tool }));
-    const candidates = [...new Set([...graphNext.map((n) => n.tool), ...pending.map((p) => p.tool)])];
-    const scored = candidates.map((c) => ({ tool: c, score: graphNext.find((n) => n.tool === c)?.score ?? 0 }));
-    const descriptions = deps.model === null || deps.describe === undefined ? new Map<string, string>() : await deps.describe(candidates);
-    const messages = buildPrompt({ intent: state.intent, steps, pending, candidates: scored, descriptions });
-    const bound = promptTokenBound(messages);
-    const choice = deps.model === null || modelCutOff ? null : chooseTier(budget, state.mode, bound, options);
-    if (choice === null || choice.tier === null) {
-      withoutModel = choice === null ? (modelCutOff ? 'escalations' : state.mode === 'deterministic' ? 'deterministic' : 'no-endpoint') : choice.why;
-      log.debug('escalation.skipped', () => ({ turn, why: withoutModel, confidence, threshold: state.threshold.value, centsLeft: centsLeft(budget) }));
-    } else {
-      const tier = choice.tier;
-      const model = options.tiers[tier].model;
-      const reserved = reserve(budget, choice.reservationCents, options)!;
-      log.info('escalation.triggered', { turn, tier, model, confidence, threshold: state.threshold.value, reservationCents: choice.reservationCents, askCode: currentStep(plan)?.id ?? null });
-      log.debug('model.request', () => ({ tier, model, promptTokenBound: bound, messages }));
-      await deps.reserve?.({ ...state, budget: reserved, updatedAt: t });
-      const outcome = await deps.model!.ask({ tier, model, messages, candidates });
-      const answer = outcome.ok ? readModelAnswer(outcome.content, candidates) : ({ ok: false, reason: outcome.message } as const);
-      const settled = settle(reserved, choice.reservationCents, callCost(outcome, options.tiers[tier].usdPer1kTokens));
-      budget = settled.budget;
-      escalated = true;
-      if (settled.overrun) modelCutOff = true;
-      const usage = outcome.usage ?? { promptTokens: 0, completionTokens: 0 };
-      call = { tier, ok: answer.ok, ...usage, cents: settled.chargedCents };
-      log.debug('model.answer', () => ({ tier, ok: outcome.ok, ms: outcome.ms, content: outcome.ok ? outcome.content.slice(0, 2_000) : null }));
-      log.info('budget.usage', {
-        tier,
-        model,
-        promptTokens: outcome.usage?.promptTokens ?? null,
-        completionTokens: outcome.usage?.completionTokens ?? null,
-        cents: settled.chargedCents,
-        centsSpent: budget.centsSpent,
-        centsLeft: centsLeft(budget),
-        escalations: budget.escalations,
-        level: budgetLevel(budget, options),
-        ...(settled.overrun ? { overrun: true } : {}),
-      });
-      if (answer.ok) {
-        answeredBy = tier;
-        modelCommand = answer.command;
-        next = [{ tool: answer.tool, score: graphNext.find((n) => n.tool === answer.tool)?.score ?? 0 }, ...graphNext.filter((n) => n.tool !== answer.tool)];
-      } else {
-        withoutModel = 'failed';
-        log.warn('escalation.fallback', { turn, tier, reason: answer.reason, ...(outcome.ok ? {} : { failure: outcome.failure, status: outcome.status ?? null }) });
-      }
-    }
-  } else if (!success) {
-    // The retry comes first: the step is repeated, not replaced.
-    next = [{ tool, score: graphNext.find((n) => n.tool === tool)?.score ?? 0 }, ...graphNext.filter((n) => n.tool !== tool)];
-  }
+  const kept: Escalation = { budget: state.budget, next: graphNext, answeredBy: 'graph', escalated: false, modelCommand: null, withoutModel: null, modelCutOff: state.modelCutOff, call: null };
+  const e = unsure ? await escalate({ state, plan, steps, graphNext, confidence, turn, at: t, log }, deps) : kept;
+  const { budget, answeredBy, escalated, modelCommand, modelCutOff, call } = e;
+  // After a failure the retry comes first: the step is repeated, not replaced.
+  const next = success ? e.next : [{ tool, score: graphNext.find((n) => n.tool === tool)?.score ?? 0 }, ...graphNext.filter((n) => n.tool !== tool)];
 
   // 4. The planner's command.
   const missing = text?.missing ?? [];
@@ -276,7 +218,7 @@ export async function stepSession(state: SessionState, request: StepRequest, dep
     answeredBy,
     graphSure: confidence >= state.threshold.value,
     modelCommand,
-    withoutModel: unsure ? withoutModel : null,
+    withoutModel: unsure ? e.withoutModel : null,
     microUsed: state.microUsed,
     limits: options,
   });

@@ -153,7 +153,9 @@ export function createSessions(deps: SessionsDeps, input: SessionServiceOptions 
   const counts = { started: 0, steps: 0, graphAnswers: 0, tiers: { cheap: zeroCounts(), embed: zeroCounts(), thinker: zeroCounts() } };
   let closed = false;
   const sweep = setInterval(() => {
-    void deps.rows.expire(now()).catch((error: unknown) => warn(`deleting expired sessions failed: ${(error as Error).message}`));
+    void Promise.resolve()
+      .then(() => deps.rows.expire(now()))
+      .catch((error: unknown) => warn(`deleting expired sessions failed: ${(error as Error).message}`));
   }, Math.min(options.idleMs, SWEEP_MS));
   sweep.unref();
 
