@@ -154,7 +154,7 @@ async function runNoMatch(values: Values, data: string): Promise<void> {
 
 const evalCommand: Command = {
   name: 'eval',
-  summary: 'Evaluate next-tool prediction, tool search, no-match, DAG suggestion, feedback or capability ranking on public data, beside the baselines.',
+  summary: 'Evaluate next-tool prediction, tool search, no-match, DAG suggestion, feedback, capability ranking or workflow sessions on public data, beside the baselines.',
   usage: 'eval <next|search|nomatch|dag|feedback|capability|session> --data DIR [--foreign DIR2] [--folds K] [--no-intent] [--context] [--cold-tools] [--validation] [--model-accuracy P] [--json]',
   example: 'toolgraph eval next --data ../shared/data/ultratool',
   positionals: '[task]',

@@ -127,5 +127,24 @@ export function sessionOptionsFromEnv(env: NodeJS.ProcessEnv, base: SessionOptio
     tiers: { ...base.tiers, ...tier('cheap', 'CHEAP_MODEL'), ...tier('embed', 'EMBED_MODEL'), ...tier('thinker', 'THINKER_MODEL') },
     model: { ...base.model, ...model },
   };
-  return parseSessionOptions(input, 'session options (environment)');
+  try {
+    return parseSessionOptions(input, 'session options');
+  } catch (error) {
+    // Named as the user set it: the variable, not the option it feeds.
+    if (!(error instanceof ToolgraphError)) throw error;
+    const message = Object.entries(VARIABLES).reduce((m, [key, variable]) => m.replace(`session options: ${key}`, `${variable} (session option ${key})`), error.message);
+    throw new ToolgraphError(error.code, message, error.details);
+  }
 }
+
+/** The environment variable behind each option sessionOptionsFromEnv reads. */
+const VARIABLES: Readonly<Record<string, string>> = {
+  budgetCents: 'SESSION_BUDGET_CENTS',
+  maxEscalations: 'MAX_ESCALATIONS_PER_SESSION',
+  thresholdCents: 'ESCALATION_THRESHOLD_CENTS',
+  idleMs: 'TOOLGRAPH_SESSION_IDLE_MS',
+  'model.url': 'TOOLGRAPH_LLM_URL',
+  'tiers.cheap.model': 'CHEAP_MODEL',
+  'tiers.embed.model': 'EMBED_MODEL',
+  'tiers.thinker.model': 'THINKER_MODEL',
+};
