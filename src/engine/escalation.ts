@@ -9,7 +9,7 @@
  * An answer that is not JSON, fails the schema or names a tool outside the candidates is
  * refused, and the step keeps the graph's answer. The cost is the endpoint's reported usage at
  * the tier's price; a call whose usage is unknown is charged its reservation when the endpoint
- * may have done the work (a timeout, a dropped connection, an answer without usage or of the
+ * may have done the work (a timeout, a failure below HTTP, an answer without usage or of the
  * wrong shape), nothing when it refused it with a status other than 2xx.
  */
 import { z } from 'zod';
