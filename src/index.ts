@@ -82,3 +82,19 @@ export { toolReliability, type ToolReliability } from './graph/tool-reliability.
 export { betaCdf } from './scoring/beta-distribution.js';
 export { PatternRegistry, patternId, type PatternRegistryState, type PatternRecord, type PatternDecision } from './service/pattern-registry.js';
 export type { PatternView } from './service/pattern-view.js';
+
+// Budget-controlled workflow sessions (spec 002): a service's `sessions.startSession(...)`, then
+// `session.step(...)`; the bounded planner's AdaptCommand, the deviation rule, the tiers, telemetry.
+export { createSessions, type Session, type Sessions, type SessionView, type SessionMetrics, type SessionServiceOptions, type SessionsDeps } from './service/sessions.js';
+export { MemorySessionRows } from './service/memory-session-rows.js';
+export type { SessionRows, StoredSession } from './store/session-rows.js';
+export type { Recommender, StepResult, BudgetView } from './engine/session.js';
+export { sessionOptionsSchema, parseSessionOptions, sessionOptionsFromEnv, SPEC_TIERS, TIER_NAMES, type SessionOptions, type SessionOptionsInput, type TierName } from './engine/options.js';
+export { adaptCommandSchema, parseAdaptCommand, ADAPT_OPS, ADAPT_REASONS, type AdaptCommand, type SessionMode } from './schema/session-requests.js';
+export { detectTopicDeviation, type TopicDeviation } from './engine/deviation.js';
+export { budgetLevel, type BudgetLevel, type BudgetState } from './engine/budget.js';
+export { costCents } from './engine/tiers.js';
+export { createChatClient, type ChatClient, type ChatMessage, type ChatOutcome } from './engine/chat-client.js';
+export type { ModelPort } from './engine/escalation.js';
+export { calibrateThreshold, heldOutAnswers, type HeldOutAnswer, type ThresholdCalibration } from './engine/confidence-threshold.js';
+export { SPEC_EVENTS, type TelemetryEvent } from './engine/telemetry.js';

@@ -102,8 +102,8 @@ const score: Command = {
 
 const evaluate: Command = {
   name: 'eval',
-  summary: "Evaluate next-tool prediction, tool search, no-match, DAG suggestion, feedback, capability ranking or a store's answers as its traffic grows (online) on public data, beside the baselines.",
-  usage: `eval <${EVAL_TASK_NAMES.join('|')}> --data DIR [--foreign DIR2] [--folds K] [--no-intent] [--context] [--cold-tools] [--validation] [--json]`,
+  summary: "Evaluate next-tool prediction, tool search, no-match, DAG suggestion, feedback, capability ranking, a store's answers as its traffic grows (online) or workflow sessions on public data, beside the baselines.",
+  usage: `eval <${EVAL_TASK_NAMES.join('|')}> --data DIR [--foreign DIR2] [--folds K] [--no-intent] [--context] [--cold-tools] [--validation] [--model-accuracy P] [--json]`,
   example: 'toolgraph eval next --data ../shared/data/ultratool',
   positionals: '[task]',
   options: {
@@ -115,6 +115,7 @@ const evaluate: Command = {
     foreign: { type: 'string', help: 'nomatch: a dataset folder (or folder of them) whose intents must come back no-match' },
     validation: { type: 'boolean', help: 'hold out a quarter of train instead of reading test (for design choices)' },
     alternative: { type: 'string', help: "feedback: the drifted transitions' working alternative, runner-up (default) or random" },
+    'model-accuracy': { type: 'string', help: "session: the stand-in model tier's accuracy p (default 0.9)" },
     seed: { type: 'string', help: 'seed of every random step (default 42)' },
     json: { type: 'boolean', help: 'one JSON line per method' },
   },
@@ -197,7 +198,7 @@ const serve: Command = {
   name: 'serve',
   summary: 'HTTP service: JSON API under /v1, /healthz, /metrics, and the MCP server at /mcp.',
   help: async () => (await import('./serve-help.js')).serveHelp(),
-  usage: 'serve [--data-dir DIR | --data DIR | --traces FILE] [--tools FILE] [--port N] [--host H] [--log-level L] [--allow-origin O,...] [--rebuild-delay MS] [--learn-capabilities] [--no-auto-fit | --fit-first-at N --fit-growth X --fit-interval MS --fit-idle MS]',
+  usage: 'serve [--data-dir DIR | --data DIR | --traces FILE] [--tools FILE] [--port N] [--host H] [--log-level L] [--allow-origin O,...] [--rebuild-delay MS] [--learn-capabilities] [--no-auto-fit | --fit-first-at N --fit-growth X --fit-interval MS --fit-idle MS] [--telemetry FILE]',
   example: 'TOOLGRAPH_TOKEN=secret toolgraph serve --port 8080',
   options: {
     ...SERVICE_SOURCE_OPTIONS,
@@ -216,10 +217,26 @@ const mcp: Command = {
   name: 'mcp',
   summary: 'MCP server over stdio.',
   help: async () => (await import('./serve-help.js')).mcpHelp(),
-  usage: 'mcp [--data-dir DIR | --data DIR | --traces FILE] [--tools FILE] [--rebuild-delay MS] [--learn-capabilities] [--no-auto-fit | --fit-first-at N --fit-growth X --fit-interval MS --fit-idle MS]',
+  usage: 'mcp [--data-dir DIR | --data DIR | --traces FILE] [--tools FILE] [--rebuild-delay MS] [--learn-capabilities] [--no-auto-fit | --fit-first-at N --fit-growth X --fit-interval MS --fit-idle MS] [--telemetry FILE]',
   example: 'toolgraph mcp',
   options: SERVICE_SOURCE_OPTIONS,
   run: lazy(async () => (await import('./serve-commands.js')).runMcp),
 };
 
-export const COMMANDS: readonly Command[] = [demo, predict, search, dag, fit, score, evaluate, ingest, tools, capabilities, stats, exportGraph, serve, mcp];
+const session: Command = {
+  name: 'session',
+  summary: 'Replay recorded workflows as budget-controlled sessions (spec 002) and print each decision.',
+  usage: 'session replay FILE [--data DIR | --traces FILE | --data-dir DIR] [--mode adaptive|deterministic] [--budget CENTS] [--telemetry FILE] [--json]',
+  example: 'toolgraph session replay samples/nestful/workflows.jsonl --data samples/nestful',
+  positionals: '[action] [file]',
+  options: {
+    ...SOURCE_OPTIONS,
+    mode: { type: 'string', help: "'adaptive' (default: a model tier for the steps the graph is unsure of, with TOOLGRAPH_LLM_URL) or 'deterministic'" },
+    budget: { type: 'string', value: 'CENTS', help: "each session's budget in US cents (default SESSION_BUDGET_CENTS, 100)" },
+    telemetry: { type: 'string', value: 'FILE', help: "append the sessions' telemetry to FILE (JSON lines)" },
+    'rebuild-delay': { type: 'string', help: 'ms from an ingestion to the model rebuild that includes it (default 2000)' },
+  },
+  run: lazy(async () => (await import('./session-replay.js')).runSessionReplay),
+};
+
+export const COMMANDS: readonly Command[] = [demo, predict, search, dag, fit, score, evaluate, session, ingest, tools, capabilities, stats, exportGraph, serve, mcp];

@@ -19,6 +19,7 @@ export const EVAL_TASKS: Readonly<Record<string, () => Promise<EvalTask>>> = {
   feedback: async () => (await import('./eval-feedback.js')).FEEDBACK_TASK,
   capability: async () => (await import('./eval-capability.js')).CAPABILITY_TASK,
   online: async () => (await import('./eval-online.js')).ONLINE_TASK,
+  session: async () => (await import('./eval-session.js')).SESSION_TASK,
 };
 
 export const EVAL_TASK_NAMES: readonly string[] = Object.keys(EVAL_TASKS);

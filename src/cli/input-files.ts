@@ -37,7 +37,7 @@ export function message(error: unknown): string {
 const WORKFLOW_KEYS = ['edges', 'structure', 'ordered', 'split', 'source'];
 
 /** One JSON value as a trace: any accepted trace format, or a dataset workflow record. */
-function toTrace(value: unknown): Trace {
+export function toTrace(value: unknown): Trace {
   if (typeof value === 'object' && value !== null && !Array.isArray(value) && WORKFLOW_KEYS.some((k) => Object.hasOwn(value, k))) {
     return workflowToTrace(parseWorkflowRecord(value));
   }

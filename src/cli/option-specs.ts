@@ -36,6 +36,7 @@ export const SERVICE_SOURCE_OPTIONS: Record<string, OptionSpec> = {
   'fit-growth': { type: 'string', help: `with the store: growth of the stored traces since the last fit that makes it fit again (default ${AUTO_FIT_DEFAULTS.growth}: a fifth more)` },
   'fit-interval': { type: 'string', help: `with the store: least ms from one fit to the next (default ${AUTO_FIT_DEFAULTS.minIntervalMs})` },
   'fit-idle': { type: 'string', help: `with the store: ms without a new trace after which it fits the traces its fit has not read, however few (default ${AUTO_FIT_DEFAULTS.idleMs})` },
+  telemetry: { type: 'string', value: 'FILE', help: "append every workflow session's telemetry to FILE (JSON lines)" },
 };
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

@@ -14,6 +14,8 @@ import { fromFile, readToolsOption } from './input-files.js';
 import { loadToolgraph } from './learn.js';
 import { LOG_LEVELS } from './option-specs.js';
 import { decimalOption, intOption } from './options.js';
+import type { SessionServiceOptions } from '../service/sessions.js';
+import { sessionOptionsFromEnv } from '../engine/options.js';
 
 /** Resolves on the first SIGINT or SIGTERM; a second one exits immediately. */
 function untilSignal(name: string, io: CliOutput): { signal: AbortSignal; done: Promise<string> } {
@@ -40,9 +42,10 @@ function untilSignal(name: string, io: CliOutput): { signal: AbortSignal; done: 
  * `--tools` adds a catalogue either way. Rebuilds wait --rebuild-delay (default 2 s): under
  * steady ingestion a short delay keeps the server rebuilding instead of answering.
  */
-async function loadService(values: Values, io: CliOutput): Promise<ToolgraphService> {
+export async function loadService(values: Values, io: CliOutput): Promise<ToolgraphService> {
   const options = { rebuildDelayMs: intOption(values, 'rebuild-delay', SERVER_REBUILD_DELAY_MS, 0) };
-  if (values['data'] !== undefined || values['traces'] !== undefined) return inMemoryService(await loadToolgraph(values, io, options));
+  const sessions = sessionServiceOptions(values);
+  if (values['data'] !== undefined || values['traces'] !== undefined) return inMemoryService(await loadToolgraph(values, io, options), { sessions });
   const dataDir = typeof values['data-dir'] === 'string' ? values['data-dir'] : undefined;
   const { openToolgraph } = await import('../service/durable-toolgraph.js');
   const service = await openToolgraph({
@@ -54,6 +57,7 @@ async function loadService(values: Values, io: CliOutput): Promise<ToolgraphServ
     // on stderr: stdout is the request log (serve) or the JSON-RPC channel (mcp).
     onWarning: (message) => io.err(`toolgraph: warning: ${message}\n`),
     ...options,
+    sessions,
   });
   try {
     const tools = values['tools'];
@@ -66,6 +70,12 @@ async function loadService(values: Values, io: CliOutput): Promise<ToolgraphServ
     throw error;
   }
   return service;
+}
+
+/** Workflow sessions' settings: spec 002's environment variables, TOOLGRAPH_LLM_URL / _KEY, and --telemetry FILE. */
+function sessionServiceOptions(values: Values): SessionServiceOptions {
+  const telemetry = values['telemetry'];
+  return { options: sessionOptionsFromEnv(process.env), ...(typeof telemetry === 'string' ? { telemetryFile: telemetry } : {}) };
 }
 
 export async function runServe(values: Values, _positionals: readonly string[], io: CliOutput): Promise<void> {

@@ -293,7 +293,7 @@ function fitUnseen(
 }
 
 /** Fold k of `folds`: a graph of the catalogue and every other fold's traces, and fold k's traces. */
-function foldGraph(usable: readonly Trace[], catalog: ReadonlyMap<string, ToolInfo>, folds: number, k: number): { graph: ToolGraph; heldOut: Trace[] } {
+export function foldGraph(usable: readonly Trace[], catalog: ReadonlyMap<string, ToolInfo>, folds: number, k: number): { graph: ToolGraph; heldOut: Trace[] } {
   const graph = new ToolGraph();
   for (const name of catalog.keys()) graph.addTool(name);
   const heldOut: Trace[] = [];

@@ -17,6 +17,7 @@ import type { LearnCapabilitiesOptions } from '../recommend/learn-capabilities.j
 import type { VectorCacheOptions } from '../scoring/vector-cache.js';
 import type { OpenToolgraphOptions } from '../service/durable-toolgraph.js';
 import type { PatternRegistryState } from '../service/pattern-registry.js';
+import type { SessionServiceOptions } from '../service/sessions.js';
 import type { ToolgraphOptions } from '../service/toolgraph.js';
 import type { OpenStoreOptions } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
@@ -94,6 +95,8 @@ export const openToolgraphOptionsSchema = z.strictObject({
   firstModelOffThreadFrom: orNever.optional(),
   // The object first: when it is meant, its own issues are the ones reported.
   autoFit: z.union([autoFitOptionsSchema, custom<false>('fit options {firstAt?, growth?, minIntervalMs?}, or false for none', (v) => v === false)]).optional(),
+  // Only its shape here: the sessions check their settings in full (INVALID_INPUT naming sessions).
+  sessions: custom<SessionServiceOptions>('session options {options?, telemetryFile?, model?, now?}', (v) => typeof v === 'object' && v !== null && !Array.isArray(v)).optional(),
 });
 
 /** `new Toolgraph(options)`'s options, or INVALID_INPUT naming Toolgraph and the option. */

@@ -52,6 +52,8 @@ import { parseOpenToolgraphOptions } from '../schema/options.js';
 import { autoFitSettings, type AutoFitOptions } from '../schema/fit-options.js';
 import { BackgroundFit } from './background-fit.js';
 import { Toolgraph, type IngestResult, type RestoredCaches, type ScoreOptions, type SetToolsOptions, type SetToolsResult, type ToolgraphStats } from './toolgraph.js';
+import { createSessions, type SessionServiceOptions, type Sessions } from './sessions.js';
+import { storeCalibration } from './session-threshold.js';
 
 export interface OpenToolgraphOptions extends OpenStoreOptions {
   /** An already open, migrated store to use instead of opening one; close() closes it too. */
@@ -97,6 +99,8 @@ export interface OpenToolgraphOptions extends OpenStoreOptions {
    * minute), or false never (fit() still does).
    */
   readonly autoFit?: AutoFitOptions | false;
+  /** Workflow sessions (sessions.ts): the engine's settings, a telemetry file, the model tiers. */
+  readonly sessions?: SessionServiceOptions;
 }
 
 /** How the instance came up: what the cold start restored and replayed, and how long it took. */
@@ -224,6 +228,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
   private pinging: Promise<void> | null = null;
   /** A background read failed with STORE_UNAVAILABLE, and none succeeded since (backgroundFailed). */
   private unreachable = false;
+  readonly sessions: Sessions;
 
   constructor(
     readonly store: Store,
@@ -255,6 +260,8 @@ class DurableToolgraphImpl implements DurableToolgraph {
       },
       warn: (message) => this.warn(message),
     });
+    const calibration = storeCalibration(store, this.engine, () => this.cursor);
+    this.sessions = createSessions({ recommender: this, rows: store.sessions, calibration, seed: options.seed ?? 42, warn: (m) => this.warn(m) }, options.sessions);
   }
 
   get appliedSeq(): number {
@@ -824,6 +831,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
     this.closed ??= (async () => {
       if (this.poll !== null) clearInterval(this.poll);
       try {
+        await this.sessions.close();
         await this.writer.flush();
         this.fitting.close();
         await this.verdicts.idle();
@@ -905,6 +913,7 @@ export async function openToolgraph(input: OpenToolgraphOptions = {}): Promise<D
   try {
     await service.start(openMs, early);
   } catch (error) {
+    await service.sessions.close().catch(() => {});
     await store.close().catch(() => {});
     throw error;
   }

@@ -14,6 +14,8 @@ import { parsePatternDecision } from '../schema/pattern-requests.js';
 import type { ToolInfo } from '../schema/types.js';
 import type { PatternView } from './pattern-view.js';
 import type { IngestResult, ScoreOptions, SetToolsOptions, SetToolsResult, Toolgraph, ToolgraphStats } from './toolgraph.js';
+import { MemorySessionRows } from './memory-session-rows.js';
+import { createSessions, type SessionServiceOptions, type Sessions } from './sessions.js';
 
 /**
  * What `/healthz` reports: `ok`, or `degraded` with the reason while the store cannot be
@@ -58,18 +60,20 @@ export interface ToolgraphService {
   stats(): Promise<ToolgraphStats>;
   /** Whether the service can do its work now: its store answers (see ServiceHealth). */
   health(): Promise<ServiceHealth>;
+  /** Budget-controlled workflow sessions (spec 002) over this service's graph (sessions.ts). */
+  readonly sessions: Sessions;
   /** Commits what is pending and releases resources. Idempotent. */
   close(): Promise<void>;
 }
 
 /** The in-memory facade behind the service contract (nothing survives a restart). */
-export function inMemoryService(tg: Toolgraph): ToolgraphService {
+export function inMemoryService(tg: Toolgraph, options: { readonly sessions?: SessionServiceOptions } = {}): ToolgraphService {
   // A catalogue or capability write is answered once a model holds it, as the durable service does.
   const heldBy = async <T>(result: T): Promise<T> => {
     await tg.modelWithWrites();
     return result;
   };
-  return {
+  const service: Omit<ToolgraphService, 'sessions'> = {
     setTools: async (input, options) => heldBy(tg.setTools(input, options)),
     tools: async () => tg.tools(),
     setCapabilities: async (input) => heldBy(tg.setCapabilities(input)),
@@ -95,8 +99,17 @@ export function inMemoryService(tg: Toolgraph): ToolgraphService {
     fit: async () => tg.fit(),
     stats: async () => tg.stats(),
     health: async () => ({ status: 'ok' }),
-    close: async () => tg.close(),
+    close: async () => {
+      await sessions.close();
+      tg.close();
+    },
   };
+  const calibration = {
+    current: async () => ({ traces: tg.stats().traces, weights: tg.fittedWeights }),
+    read: async () => ({ traces: tg.recordedTraces, catalog: new Map(tg.tools().map((t) => [t.name, t])) }),
+  };
+  const sessions = createSessions({ recommender: service, rows: new MemorySessionRows(), calibration }, options.sessions);
+  return { ...service, sessions };
 }
 
 /** The request's text field to embed ahead of a query, when it is a string (validation comes later). */

@@ -426,6 +426,11 @@ export class Toolgraph {
     return this.fitOn(this.traces, options);
   }
 
+  /** The traces ingested into this object (not a durable store's: those stay in the store). */
+  get recordedTraces(): readonly Trace[] {
+    return this.traces;
+  }
+
   /** The report of the latest fit, or null before any. */
   get lastFit(): FitReport | null {
     return this.fitReport;

@@ -235,6 +235,32 @@ CREATE TABLE fit_lease (
 );
 `,
   },
+  {
+    version: 10,
+    name: 'workflow sessions',
+    // Budget-controlled sessions (spec 002; engine/session.ts, session-rows.ts) survive a
+    // restart: one row per session with its whole state as json and a version each write moves
+    // forward (a concurrent step is refused, not lost), and its telemetry events in order. Idle
+    // sessions expire: expires_ms is indexed for the sweep that deletes them.
+    sql: `
+CREATE TABLE sessions (
+  id text PRIMARY KEY,
+  version integer NOT NULL CHECK (version >= 1),
+  body json NOT NULL,
+  updated_ms double precision NOT NULL,
+  expires_ms double precision NOT NULL,
+  event_count integer NOT NULL CHECK (event_count >= 0)
+);
+CREATE INDEX sessions_expires ON sessions (expires_ms);
+
+CREATE TABLE session_events (
+  session_id text NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+  seq integer NOT NULL,
+  body json NOT NULL,
+  PRIMARY KEY (session_id, seq)
+);
+`,
+  },
 ];
 
 /** The version a fully migrated store reports. */

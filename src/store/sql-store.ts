@@ -36,6 +36,7 @@ import type {
 } from './store.js';
 import { historyToAppend, parseStoredPattern, patternColumns, patternFeedbackRowSchema, validPattern } from './pattern-rows.js';
 import { decodeText, encodeText } from './text-codec.js';
+import { SqlSessionRows, type SessionRows } from './session-rows.js';
 
 /** Rows per multi-row statement: well under PostgreSQL's 65,535 bind parameters. */
 const ROWS_PER_STATEMENT = 1_000;
@@ -247,8 +248,11 @@ function appended(stored: { seq: number; trace: Trace }[], duplicates: number, p
 
 export class SqlStore implements Store {
   private closed = false;
+  readonly sessions: SessionRows;
 
-  constructor(private readonly driver: SqlDriver) {}
+  constructor(private readonly driver: SqlDriver) {
+    this.sessions = new SqlSessionRows(driver, (action, fn) => this.run(action, fn));
+  }
 
   get kind(): 'pglite' | 'postgres' {
     return this.driver.kind;

@@ -18,6 +18,7 @@ import type { FittedWeights } from '../recommend/model.js';
 import type { ConfidenceHistoryEntry, PatternConfidence, PatternKind } from '../scoring/confidence-state.js';
 import type { PatternStatus } from '../scoring/lifecycle.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
+import type { SessionRows } from './session-rows.js';
 
 /**
  * A registered capability as stored: a named group of tools that together do one job (the columns
@@ -158,6 +159,8 @@ export type Unsubscribe = () => Promise<void>;
 
 export interface Store {
   readonly kind: 'pglite' | 'postgres';
+  /** Workflow sessions and their telemetry (session-rows.ts). */
+  readonly sessions: SessionRows;
   /** Applies pending migrations in order; safe to call on every start and from several instances at once. */
   migrate(): Promise<{ readonly from: number; readonly to: number }>;
   /** Adds or replaces catalogue entries by name, in one transaction. */

@@ -246,6 +246,7 @@ describe.runIf(URL_ENV)('PostgreSQL store', () => {
         await client.query(`ALTER TABLE ${schema}.tools DROP COLUMN position`);
         await client.query(`DROP TABLE ${schema}.transitions_folded`);
         await client.query(`DROP TABLE ${schema}.fit_lease`);
+        await client.query(`DROP TABLE ${schema}.session_events, ${schema}.sessions`);
         await client.query(`ALTER TABLE ${schema}.traces DROP COLUMN tools, DROP COLUMN oks`);
         await client.query(
           `INSERT INTO ${schema}.transitions (from_tool, to_tool, count, successes, failures, last_seen_ms) VALUES ('a', 'b', 2, 2, 0, 1000), ('b', 'c', 1, 1, 0, 1000)`,

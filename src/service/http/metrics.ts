@@ -14,6 +14,7 @@
  * after a series exists.
  */
 import type { ToolgraphService } from '../service.js';
+import type { SessionMetrics } from '../sessions.js';
 
 /** Seconds. Fine-grained below 10 ms, where the query endpoints live. */
 export const LATENCY_BUCKETS = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
@@ -118,6 +119,26 @@ export class HttpMetrics {
     gauge('toolgraph_fit_seconds_total', 'Time the fits of this instance took in all.', stats.fit.totalMs / 1000, 'counter');
     gauge('toolgraph_fit_last_seconds', 'Duration of the fit whose weights are in force.', stats.fit.ms / 1000);
     gauge('toolgraph_uptime_seconds', 'Seconds since this server started.', (Date.now() - this.started) / 1000);
+    renderSessionMetrics(out, service.sessions.metrics());
     return `${out.join('\n')}\n`;
   }
+}
+
+/** Workflow sessions' counters (spec 002): steps answered by the graph, and per model tier its calls (escalations), tokens and cents. */
+function renderSessionMetrics(out: string[], m: SessionMetrics): void {
+  const counter = (name: string, help: string, lines: readonly string[]) => out.push(`# HELP ${name} ${help}`, `# TYPE ${name} counter`, ...lines);
+  const tiers = Object.entries(m.tiers);
+  counter('toolgraph_sessions_started_total', 'Workflow sessions started through this instance.', [`toolgraph_sessions_started_total ${m.started}`]);
+  counter('toolgraph_session_steps_total', 'Session steps reported through this instance.', [`toolgraph_session_steps_total ${m.steps}`]);
+  counter('toolgraph_session_answers_total', 'Session steps by the tier whose answer they got (the graph costs nothing).', [
+    `toolgraph_session_answers_total{tier="graph"} ${m.graphAnswers}`,
+    ...tiers.map(([tier, c]) => `toolgraph_session_answers_total{tier="${tier}"} ${c.calls - c.failures}`),
+  ]);
+  counter('toolgraph_session_escalations_total', 'Model calls of session steps, per tier, failed ones included.', tiers.map(([tier, c]) => `toolgraph_session_escalations_total{tier="${tier}"} ${c.calls}`));
+  counter('toolgraph_session_escalation_failures_total', 'Model calls whose answer could not be used (the graph answered).', tiers.map(([tier, c]) => `toolgraph_session_escalation_failures_total{tier="${tier}"} ${c.failures}`));
+  counter('toolgraph_session_tokens_total', 'Tokens of session model calls as the endpoint reported them, per tier and kind.', tiers.flatMap(([tier, c]) => [
+    `toolgraph_session_tokens_total{tier="${tier}",kind="prompt"} ${c.promptTokens}`,
+    `toolgraph_session_tokens_total{tier="${tier}",kind="completion"} ${c.completionTokens}`,
+  ]));
+  counter('toolgraph_session_cents_total', 'US cents charged to sessions for model calls, per tier.', tiers.map(([tier, c]) => `toolgraph_session_cents_total{tier="${tier}"} ${Math.round(c.cents * 1e5) / 1e5}`));
 }

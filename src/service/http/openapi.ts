@@ -65,7 +65,13 @@ export function openApiDocument(routes: readonly Route[], version: string): Reco
           }
         : {}),
       responses: {
-        '200': { description: 'OK', content: { [JSON_TYPE]: { schema: jsonSchema(route.response, 'output') } } },
+        [String(route.status ?? 200)]: {
+          description: route.status === 201 ? 'Created' : 'OK',
+          content:
+            route.ndjson === true
+              ? { [NDJSON_TYPES[0]]: { schema: { description: 'One JSON value per line, each of this schema', ...jsonSchema(route.response, 'output') } } }
+              : { [JSON_TYPE]: { schema: jsonSchema(route.response, 'output') } },
+        },
         ...errors,
       },
     };

@@ -30,6 +30,8 @@ import {
 import { capabilityInputListSchema, capabilityRequestSchema } from '../../schema/capability.js';
 import { patternDecisionSchema, patternsRequestSchema } from '../../schema/pattern-requests.js';
 import { dagRequestSchema, predictRequestSchema, searchRequestSchema } from '../../schema/requests.js';
+import { deletedSessionSchema, sessionViewSchema, startSessionRequestSchema, stepRequestSchema, stepResultSchema, telemetryEventSchema } from '../../schema/session-requests.js';
+import { toJsonLines } from '../../engine/telemetry.js';
 import type { ToolgraphService } from '../service.js';
 import type { HttpMetrics } from './metrics.js';
 
@@ -59,7 +61,7 @@ export interface RouteInput {
 }
 
 export interface Route {
-  readonly method: 'GET' | 'POST' | 'PUT';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Fastify path syntax: `/v1/patterns/:id/feedback`. */
   readonly url: string;
   readonly summary: string;
@@ -71,6 +73,10 @@ export interface Route {
    */
   readonly body?: { readonly schema: z.ZodType; readonly ndjson?: boolean; readonly limit: number; readonly optional?: boolean };
   readonly response: z.ZodType;
+  /** The success status (default 200). */
+  readonly status?: 201;
+  /** The answer is NDJSON text (one `response` per line) rather than one JSON value. */
+  readonly ndjson?: boolean;
   handle(context: RouteContext, input: RouteInput): Promise<unknown>;
 }
 
@@ -200,6 +206,52 @@ export const ROUTES: readonly Route[] = [
     write: false,
     response: capabilityViewSchema,
     handle: ({ service }, { params }) => service.expandCapability(params['id']!),
+  },
+  {
+    method: 'POST',
+    url: '/v1/sessions',
+    summary:
+      "Start a workflow session for a task ({intent, mode?: 'adaptive' | 'deterministic', budgetCents?}): its plan (a suggested DAG) and its budget. The graph answers its steps at no cost; a model tier only the ones it is unsure of, within the budget.",
+    write: true,
+    status: 201,
+    body: { schema: startSessionRequestSchema, limit: QUERY_BODY_LIMIT },
+    response: sessionViewSchema,
+    handle: async ({ service }, { body }) => (await service.sessions.startSession(body)).view(),
+  },
+  {
+    method: 'GET',
+    url: '/v1/sessions/:id',
+    summary: 'A session: its plan and where it is, its steps, its answer for the next step, its budget.',
+    write: false,
+    response: sessionViewSchema,
+    handle: async ({ service }, { params }) => (await service.sessions.session(params['id']!)).view(),
+  },
+  {
+    method: 'POST',
+    url: '/v1/sessions/:id/steps',
+    summary:
+      "Report a session's step ({tool, success?, response?}): its evaluation (accept or reject), deviation (ON_TOPIC, VAGUE, OFF_TOPIC), the planner's adaptation (one AdaptCommand or null), the next tools, whether a model was asked, and the budget.",
+    write: true,
+    body: { schema: stepRequestSchema, limit: QUERY_BODY_LIMIT },
+    response: stepResultSchema,
+    handle: ({ service }, { body, params }) => service.sessions.step(params['id']!, body),
+  },
+  {
+    method: 'GET',
+    url: '/v1/sessions/:id/telemetry',
+    summary: "A session's telemetry, one event per line (NDJSON): {timestamp, level, event, sessionId, data}.",
+    write: false,
+    ndjson: true,
+    response: telemetryEventSchema,
+    handle: async ({ service }, { params }) => toJsonLines(await service.sessions.telemetry(params['id']!)),
+  },
+  {
+    method: 'DELETE',
+    url: '/v1/sessions/:id',
+    summary: 'End a session: it and its telemetry are deleted.',
+    write: true,
+    response: deletedSessionSchema,
+    handle: ({ service }, { params }) => service.sessions.deleteSession(params['id']!),
   },
   {
     method: 'GET',

@@ -252,7 +252,11 @@ export function buildHttpApp(service: ToolgraphService, options: HttpServerOptio
       url: route.url,
       bodyLimit: route.body?.limit ?? WRITE_BODY_LIMIT,
       config,
-      handler: async (request) => route.handle(context, { body: request.body, params: (request.params ?? {}) as Record<string, string> }),
+      handler: async (request, reply) => {
+        const answer = await route.handle(context, { body: request.body, params: (request.params ?? {}) as Record<string, string> });
+        if (route.status !== undefined) void reply.code(route.status);
+        return route.ndjson === true ? reply.type(NDJSON_TYPES[0]).send(answer) : answer;
+      },
     });
   }
 

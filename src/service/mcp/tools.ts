@@ -24,6 +24,7 @@ import {
   scoreRequestSchema,
   searchResultSchema,
 } from '../../schema/service-requests.js';
+import { reportStepRequestSchema, sessionViewSchema, startSessionRequestSchema, stepResultSchema } from '../../schema/session-requests.js';
 import type { ToolgraphService } from '../service.js';
 
 export interface McpToolSpec {
@@ -97,6 +98,29 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
     input: recordTraceRequestSchema,
     output: ingestResultSchema,
     call: (service, args) => service.ingest(args['trace']),
+  },
+  {
+    name: 'start_session',
+    title: 'Start a workflow session',
+    description:
+      "Start a budget-controlled session for a task in words: its plan (a suggested workflow of steps with ids), and its budget in cents. Report each tool call with report_step. mode 'deterministic' never calls a model; 'adaptive' (default) lets a model tier answer the steps the tool graph is unsure of, within budgetCents (default 100).",
+    write: true,
+    input: startSessionRequestSchema,
+    output: sessionViewSchema,
+    call: async (service, args) => (await service.sessions.startSession(args)).view(),
+  },
+  {
+    name: 'report_step',
+    title: 'Report a session step',
+    description:
+      "Report the tool a session's agent called (id from start_session; success, and the step's text if any): whether it follows the plan (accept or reject), whether it is on topic, the planner's adaptation (reask, hint, goto, repeat or insert_micro), the next tools to call, whether a model was asked, and the budget left.",
+    write: true,
+    input: reportStepRequestSchema,
+    output: stepResultSchema,
+    call: (service, args) => {
+      const { id, ...step } = args;
+      return service.sessions.step(id as string, step);
+    },
   },
   {
     name: 'score_trace',

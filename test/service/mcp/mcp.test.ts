@@ -18,7 +18,7 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const BIN = `${ROOT}dist/src/cli/main.js`;
 const FIXTURE = `${ROOT}test/fixtures/schema/tiny`;
 
-const TOOL_NAMES = ['expand_capability', 'predict_next_tool', 'rank_capabilities', 'record_trace', 'score_trace', 'search_tools', 'suggest_dag'];
+const TOOL_NAMES = ['expand_capability', 'predict_next_tool', 'rank_capabilities', 'record_trace', 'report_step', 'score_trace', 'search_tools', 'start_session', 'suggest_dag'];
 
 type ToolResult = Awaited<ReturnType<Client['callTool']>>;
 
