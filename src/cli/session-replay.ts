@@ -21,16 +21,14 @@ export async function runSessionReplay(values: Values, positionals: readonly str
   const load = (v: Values): Promise<ToolgraphService> => loadService(v, io);
   const [action, file] = positionals;
   if (action !== 'replay') throw new ToolgraphError('INVALID_INPUT', `session: expected 'replay FILE', got '${action ?? ''}'`);
-  if (file === undefined) throw new ToolgraphError('INVALID_INPUT', 'session replay: expected FILE (JSONL of workflow records or traces)');
+  if (file === undefined) throw new ToolgraphError('INVALID_INPUT', 'replay: expected FILE (JSONL of workflow records or traces)');
   const mode = values['mode'] ?? 'adaptive';
   if (typeof mode !== 'string' || !(SESSION_MODES as readonly string[]).includes(mode)) {
     throw new ToolgraphError('INVALID_INPUT', `--mode: expected ${SESSION_MODES.join(' or ')}, got '${String(mode)}'`);
   }
   const budgetCents = decimalOption(values, 'budget', 0, 100_000);
-  const traces: Trace[] = await readJsonlFile(file, toTrace).catch((error: unknown) => {
-    if (error instanceof ToolgraphError && error.code === 'NOT_FOUND') throw new ToolgraphError('NOT_FOUND', `session replay: no such file: ${file}`);
-    throw error;
-  });
+  // Its errors name the file (and line): the CLI says them as `toolgraph session: FILE: ...`.
+  const traces: Trace[] = await readJsonlFile(file, toTrace);
   const json = values['json'] === true;
   const service = await load(values);
   const rows: (string | number)[][] = [];

@@ -66,7 +66,8 @@ export function* heldOutStages(traces: readonly Trace[], catalog: ReadonlyMap<st
       const tools = t.steps.map((s) => s.tool);
       for (let i = 1; i < tools.length; i++) {
         const prediction = predictNext(model, { context: tools.slice(0, i), ...(t.intent !== '' ? { intent: t.intent } : {}), k: 3 });
-        const top = prediction.items.find((item) => item.kind === 'tool');
+        // A capability item stands in its tool's place with the tool's probability.
+        const top = prediction.items[0];
         out.push({ confidence: top?.score ?? 0, correct: top?.tool === tools[i] });
         if (out.length % 500 === 0) yield;
       }

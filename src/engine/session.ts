@@ -98,11 +98,14 @@ export function budgetView(state: Pick<SessionState, 'budget' | 'mode'>, options
   };
 }
 
-/** The tool items of a prediction, best first. */
+/**
+ * The tools of a prediction, best first. A tool that starts a capability is answered as that
+ * capability, in the tool's place and with the tool's probability: its tool counts.
+ */
 function ranking(prediction: Prediction, k: number): RankedNext[] {
   const out: RankedNext[] = [];
   for (const item of prediction.items) {
-    if (item.kind === 'tool' && !out.some((o) => o.tool === item.tool)) out.push({ tool: item.tool, score: item.score });
+    if (!out.some((o) => o.tool === item.tool)) out.push({ tool: item.tool, score: item.score });
     if (out.length >= k) break;
   }
   return out;

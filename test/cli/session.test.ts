@@ -65,9 +65,9 @@ describe.runIf(existsSync(BIN))('toolgraph session replay', () => {
   });
 
   it('says what is wrong with its arguments', async () => {
-    expect(await run(['session', 'replay', '--data', SAMPLE])).toMatchObject({ status: 2, stderr: expect.stringContaining('session replay: expected FILE') });
-    expect(await run(['session', 'play', 'x.jsonl', '--data', SAMPLE])).toMatchObject({ status: 2, stderr: expect.stringContaining("session: expected 'replay FILE'") });
-    expect(await run(['session', 'replay', 'nope.jsonl', '--data', SAMPLE])).toMatchObject({ status: 3, stderr: expect.stringContaining('session replay: no such file: nope.jsonl') });
+    expect(await run(['session', 'replay', '--data', SAMPLE])).toMatchObject({ status: 2, stderr: "toolgraph session: INVALID_INPUT: replay: expected FILE (JSONL of workflow records or traces)\n" });
+    expect(await run(['session', 'play', 'x.jsonl', '--data', SAMPLE])).toMatchObject({ status: 2, stderr: "toolgraph session: INVALID_INPUT: expected 'replay FILE', got 'play'\n" });
+    expect(await run(['session', 'replay', 'nope.jsonl', '--data', SAMPLE])).toMatchObject({ status: 3, stderr: 'toolgraph session: nope.jsonl: NOT_FOUND: no such file\n' });
     expect(await run(['session', 'replay', 'nope.jsonl', '--data', SAMPLE, '--mode', 'fast'])).toMatchObject({ status: 2, stderr: expect.stringContaining('--mode: expected adaptive or deterministic') });
     const help = await run(['session', '--help']);
     expect(help.stdout).toContain('toolgraph session replay');
