@@ -10,6 +10,7 @@ import { loadToolgraph } from './learn.js';
 import { intOption, listOption, listOptionEither, textOrWords } from './options.js';
 import { queryStore, usesStore } from './store-access.js';
 import { formatNumber, formatTable } from './table.js';
+import type { PredictRequestInput, SearchRequestInput } from '../schema/requests.js';
 
 /** A ranked list as a table: rank, tool, score, the dynamic signals that fired. */
 export function itemsTable(items: readonly { tool: string; score: number; signals: Readonly<Record<string, number>>; kind?: string; capability?: string }[]): string {
@@ -56,7 +57,8 @@ export async function runPredict(values: Values, _positionals: readonly string[]
     context: listOptionEither(values, 'after', 'context', 'predict'),
     ...(typeof values['intent'] === 'string' ? { intent: values['intent'] } : {}),
     k: intOption(values, 'k', 5),
-    ...(typeof values['profile'] === 'string' ? { profile: values['profile'] } : {}),
+    // The request's schema checks the profile's name, as for any caller.
+    ...(typeof values['profile'] === 'string' ? { profile: values['profile'] as PredictRequestInput['profile'] } : {}),
   };
   const result = usesStore(values)
     ? await queryStore(values, true, io, (tg) => tg.predictNext(request))
@@ -74,7 +76,7 @@ export async function runSearch(values: Values, positionals: readonly string[], 
     query: textOrWords(values, 'query', positionals, 'search'),
     context: listOption(values, 'context'),
     k: intOption(values, 'k', 5),
-    ...(typeof values['profile'] === 'string' ? { profile: values['profile'] } : {}),
+    ...(typeof values['profile'] === 'string' ? { profile: values['profile'] as SearchRequestInput['profile'] } : {}),
   };
   const result = usesStore(values)
     ? await queryStore(values, false, io, (tg) => tg.searchTools(request))

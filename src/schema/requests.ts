@@ -26,7 +26,10 @@ export const predictRequestSchema = z.strictObject({
   profile: profileSchema,
 });
 
-export type PredictRequestInput = z.input<typeof predictRequestSchema>;
+/** A request as a caller writes it: every field with a default optional, and lists it may keep readonly. */
+export type RequestInput<T> = { readonly [K in keyof T]: T[K] extends (infer U)[] | undefined ? readonly U[] | Exclude<T[K], unknown[]> : T[K] };
+
+export type PredictRequestInput = RequestInput<z.input<typeof predictRequestSchema>>;
 
 export const searchRequestSchema = z.strictObject({
   query: limitedString(MAX_INTENT_LENGTH).min(1),
@@ -35,7 +38,7 @@ export const searchRequestSchema = z.strictObject({
   profile: profileSchema,
 });
 
-export type SearchRequestInput = z.input<typeof searchRequestSchema>;
+export type SearchRequestInput = RequestInput<z.input<typeof searchRequestSchema>>;
 
 /** Largest DAG a request may ask for. */
 export const MAX_DAG_NODES = 50;
@@ -63,7 +66,7 @@ export const dagRequestSchema = dagRequestBaseSchema
     path: ['thresholds'],
   });
 
-export type DagRequestInput = z.input<typeof dagRequestSchema>;
+export type DagRequestInput = RequestInput<z.input<typeof dagRequestSchema>>;
 
 export function parseDagRequest(input: unknown): z.output<typeof dagRequestSchema> {
   return parseWith(dagRequestSchema, input, 'suggestDag');

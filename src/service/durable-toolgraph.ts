@@ -54,6 +54,8 @@ import { BackgroundFit } from './background-fit.js';
 import { Toolgraph, type IngestResult, type RestoredCaches, type ScoreOptions, type SetToolsOptions, type SetToolsResult, type ToolgraphStats } from './toolgraph.js';
 import { createSessions, type SessionServiceOptions, type Sessions } from './sessions.js';
 import { storeCalibration } from './session-threshold.js';
+import type { DagRequestInput, PredictRequestInput, SearchRequestInput } from '../schema/requests.js';
+import type { CapabilityRequestInput } from '../schema/capability.js';
 
 export interface OpenToolgraphOptions extends OpenStoreOptions {
   /** An already open, migrated store to use instead of opening one; close() closes it too. */
@@ -697,7 +699,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
     return this.engine.capabilities().map(describeCapability);
   }
 
-  async rankCapabilities(request: unknown): Promise<CapabilityRanking> {
+  async rankCapabilities(request: CapabilityRequestInput): Promise<CapabilityRanking> {
     return this.engine.rankCapabilities(request);
   }
 
@@ -717,17 +719,17 @@ class DurableToolgraphImpl implements DurableToolgraph {
     return { ingested, version: this.engine.stats().version };
   }
 
-  async predictNext(request: unknown): Promise<Prediction> {
+  async predictNext(request: PredictRequestInput): Promise<Prediction> {
     await this.engine.prepareEmbeddings(textOf(request, 'intent'));
     return this.engine.predictNext(request);
   }
 
-  async searchTools(request: unknown): Promise<SearchResult> {
+  async searchTools(request: SearchRequestInput): Promise<SearchResult> {
     await this.engine.prepareEmbeddings(textOf(request, 'query'));
     return this.engine.searchTools(request);
   }
 
-  async suggestDag(request: unknown): Promise<DagSuggestion> {
+  async suggestDag(request: DagRequestInput): Promise<DagSuggestion> {
     await this.engine.prepareEmbeddings(textOf(request, 'intent'));
     return this.engine.suggestDag(request);
   }

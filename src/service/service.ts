@@ -16,6 +16,8 @@ import type { PatternView } from './pattern-view.js';
 import type { IngestResult, ScoreOptions, SetToolsOptions, SetToolsResult, Toolgraph, ToolgraphStats } from './toolgraph.js';
 import { MemorySessionRows } from './memory-session-rows.js';
 import { createSessions, type SessionServiceOptions, type Sessions } from './sessions.js';
+import type { DagRequestInput, PredictRequestInput, SearchRequestInput } from '../schema/requests.js';
+import type { CapabilityRequestInput } from '../schema/capability.js';
 
 /**
  * What `/healthz` reports: `ok`, or `degraded` with the reason while the store cannot be
@@ -41,15 +43,15 @@ export interface ToolgraphService {
   /** Every capability of the current model: registered ones, then learned ones. */
   capabilities(): Promise<readonly ExpandedCapability[]>;
   /** Ranks capabilities for an intent and/or context tools (spec 003 section 4.4). */
-  rankCapabilities(request: unknown): Promise<CapabilityRanking>;
+  rankCapabilities(request: CapabilityRequestInput): Promise<CapabilityRanking>;
   /** A capability's tools (in run order when ordered); NOT_FOUND for an unknown id. */
   expandCapability(id: string): Promise<ExpandedCapability>;
   /** One trace or an array of them, any accepted format; resolves once they are durable. */
   ingest(input: unknown): Promise<IngestResult>;
-  predictNext(request: unknown): Promise<Prediction>;
-  searchTools(request: unknown): Promise<SearchResult>;
+  predictNext(request: PredictRequestInput): Promise<Prediction>;
+  searchTools(request: SearchRequestInput): Promise<SearchResult>;
   /** A workflow (DAG) of tools for an intent. */
-  suggestDag(request: unknown): Promise<DagSuggestion>;
+  suggestDag(request: DagRequestInput): Promise<DagSuggestion>;
   /** Reviewed patterns and the most observed transitions, with evidence and confidence. */
   patterns(request?: unknown): Promise<readonly PatternView[]>;
   /** A person approves or rejects the pattern with this id (as `patterns` reported it). */

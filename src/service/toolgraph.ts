@@ -30,12 +30,12 @@ import { mergeCapabilities } from '../recommend/capability-model.js';
 import { canReuseClusters, type LastClustering } from '../recommend/recluster-policy.js';
 import { CapabilityLearner, type LearnCapabilitiesOptions } from '../recommend/learn-capabilities.js';
 import { describeCapability, expandCapability, rankCapabilities, type CapabilityRanking, type ExpandedCapability } from '../recommend/rank-capabilities.js';
-import { parseCapabilities, parseCapabilityRequest, type Capability } from '../schema/capability.js';
+import { parseCapabilities, parseCapabilityRequest, type Capability, type CapabilityRequestInput } from '../schema/capability.js';
 import { searchTools, type SearchResult } from '../recommend/search-tools.js';
 import { contributeTrace, type ContributionResult } from '../scoring/contribute-trace.js';
 import { VectorCache } from '../scoring/vector-cache.js';
 import { ToolgraphError } from '../schema/errors.js';
-import { parseDagRequest, parsePredictRequest, parseSearchRequest } from '../schema/requests.js';
+import { parseDagRequest, parsePredictRequest, parseSearchRequest, type DagRequestInput, type PredictRequestInput, type SearchRequestInput } from '../schema/requests.js';
 import { suggestDag, type DagSuggestion } from '../recommend/dag/suggest-dag.js';
 import { parseToolgraphOptions } from '../schema/options.js';
 import { assertSomeRead, readCatalogAs, type SkippedEntry } from '../schema/catalog.js';
@@ -446,11 +446,11 @@ export class Toolgraph {
     this.invalidate();
   }
 
-  predictNext(request: unknown): Prediction {
+  predictNext(request: PredictRequestInput): Prediction {
     return predictNext(this.current(), parsePredictRequest(request), this.recent, this.recentIntents);
   }
 
-  searchTools(request: unknown): SearchResult {
+  searchTools(request: SearchRequestInput): SearchResult {
     return searchTools(this.current(), parseSearchRequest(request), this.recent, this.recentIntents);
   }
 
@@ -486,7 +486,7 @@ export class Toolgraph {
   }
 
   /** A workflow of tools for an intent: nodes, dependencies, layers, confidences, warnings. */
-  suggestDag(request: unknown): DagSuggestion {
+  suggestDag(request: DagRequestInput): DagSuggestion {
     return suggestDag(this.current(), parseDagRequest(request), this.recent, this.recentIntents);
   }
 
@@ -541,7 +541,7 @@ export class Toolgraph {
   }
 
   /** Ranks capabilities for an intent and/or context tools (spec 003 section 4.4's three modes). */
-  rankCapabilities(request: unknown): CapabilityRanking {
+  rankCapabilities(request: CapabilityRequestInput): CapabilityRanking {
     const parsed = parseCapabilityRequest(request);
     const model = this.current();
     return rankCapabilities(model.capabilities ?? null, model.graph, parsed);

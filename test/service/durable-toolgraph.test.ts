@@ -17,6 +17,7 @@ import type { Trace } from '../../src/schema/types.js';
 import { openToolgraph, type DurableToolgraph, type OpenToolgraphOptions } from '../../src/service/durable-toolgraph.js';
 import { Toolgraph } from '../../src/service/toolgraph.js';
 import { EXPERT_WEIGHTS } from '../../src/recommend/model.js';
+import type { PredictRequestInput } from '../../src/schema/requests.js';
 import { openStore } from '../../src/store/open-store.js';
 import { iterateTraces } from '../../src/store/store.js';
 import { rejectionOf } from '../helpers/expect-code.js';
@@ -56,7 +57,7 @@ function compact(t: Trace): unknown {
   return { id: t.id, intent: t.intent, domain: t.domain, tools: t.steps.map((s) => ({ name: s.tool, ok: s.ok })), success: t.success, timestamp: t.timestamp };
 }
 
-const QUERIES = [
+const QUERIES: PredictRequestInput[] = [
   { context: ['TripadvisorSearchLocation'], intent: 'Find the best-rated hotels in Rome', k: 5 },
   { context: ['SkyScrapperSearchAirport', 'SkyScrapperSearchAirport'], k: 5 },
   { context: ['SkyScrapperSearchAirport'], intent: 'flights to Paris', k: 3, profile: 'seed' },

@@ -65,13 +65,21 @@ describe('Toolgraph service', () => {
   it('rejects bad requests with stable codes that name the field', () => {
     const tg = new Toolgraph();
     tg.ingest({ tools: ['a', 'b'] });
+    // Requests a typed caller cannot write (each line below is a compile error without its
+    // directive, which tsc --noEmit checks): what plain JavaScript and JSON callers meet.
+    // @ts-expect-error a string is no list of tools
     expectCode(() => tg.predictNext({ context: 'a' }), 'INVALID_INPUT', 'context');
     expectCode(() => tg.predictNext({ context: ['a'], k: 0 }), 'INVALID_INPUT', 'k');
+    // @ts-expect-error no such profile
     expectCode(() => tg.predictNext({ context: ['a'], profile: 'magic' }), 'INVALID_INPUT', 'profile');
+    // @ts-expect-error a misspelt or unknown field
     expectCode(() => tg.predictNext({ context: ['a'], extra: true }), 'INVALID_INPUT', 'extra');
+    // @ts-expect-error a misspelt field and a k of the wrong type
+    expectCode(() => tg.predictNext({ contxt: ['a'], k: '5' }), 'INVALID_INPUT', 'contxt');
     expectCode(() => tg.predictNext({ context: [''] }), 'INVALID_INPUT', 'context[0]');
     expectCode(() => tg.predictNext({ context: ['x'.repeat(2000)] }), 'PAYLOAD_TOO_LARGE');
     expectCode(() => tg.searchTools({ query: '' }), 'INVALID_INPUT', 'query');
+    // @ts-expect-error no request at all
     expectCode(() => tg.predictNext(null), 'INVALID_INPUT');
   });
 

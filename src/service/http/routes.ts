@@ -29,7 +29,7 @@ import {
 } from '../../schema/service-requests.js';
 import { capabilityInputListSchema, capabilityRequestSchema } from '../../schema/capability.js';
 import { patternDecisionSchema, patternsRequestSchema } from '../../schema/pattern-requests.js';
-import { dagRequestSchema, predictRequestSchema, searchRequestSchema } from '../../schema/requests.js';
+import { dagRequestSchema, predictRequestSchema, searchRequestSchema, type DagRequestInput, type PredictRequestInput, type SearchRequestInput } from '../../schema/requests.js';
 import { deletedSessionSchema, sessionViewSchema, startSessionRequestSchema, stepRequestSchema, stepResultSchema, telemetryEventSchema } from '../../schema/session-requests.js';
 import { toJsonLines } from '../../engine/telemetry.js';
 import type { ToolgraphService } from '../service.js';
@@ -101,7 +101,8 @@ export const ROUTES: readonly Route[] = [
     write: false,
     body: { schema: predictRequestSchema, limit: QUERY_BODY_LIMIT },
     response: predictionSchema,
-    handle: ({ service }, { body }) => service.predictNext(body),
+    // A body off the wire, checked by the service against the request's schema (INVALID_INPUT, 400).
+    handle: ({ service }, { body }) => service.predictNext(body as PredictRequestInput),
   },
   {
     method: 'POST',
@@ -110,7 +111,7 @@ export const ROUTES: readonly Route[] = [
     write: false,
     body: { schema: searchRequestSchema, limit: QUERY_BODY_LIMIT },
     response: searchResultSchema,
-    handle: ({ service }, { body }) => service.searchTools(body),
+    handle: ({ service }, { body }) => service.searchTools(body as SearchRequestInput),
   },
   {
     method: 'POST',
@@ -119,7 +120,7 @@ export const ROUTES: readonly Route[] = [
     write: false,
     body: { schema: dagRequestSchema, limit: QUERY_BODY_LIMIT },
     response: dagSchema,
-    handle: ({ service }, { body }) => service.suggestDag(body),
+    handle: ({ service }, { body }) => service.suggestDag(body as DagRequestInput),
   },
   {
     method: 'POST',

@@ -26,6 +26,7 @@ import {
 } from '../../schema/service-requests.js';
 import { reportStepRequestSchema, sessionViewSchema, startSessionRequestSchema, stepResultSchema } from '../../schema/session-requests.js';
 import type { ToolgraphService } from '../service.js';
+import type { DagRequestInput, PredictRequestInput, SearchRequestInput } from '../../schema/requests.js';
 
 export interface McpToolSpec {
   readonly name: string;
@@ -48,7 +49,7 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
     write: false,
     input: predictRequestSchema,
     output: predictionSchema,
-    call: (service, args) => service.predictNext(args),
+    call: (service, args) => service.predictNext(args as PredictRequestInput),
   },
   {
     name: 'search_tools',
@@ -58,7 +59,8 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
     write: false,
     input: searchRequestSchema,
     output: searchResultSchema,
-    call: (service, args) => service.searchTools(args),
+    // Arguments off the wire, checked by the service against the request's schema (INVALID_INPUT).
+    call: (service, args) => service.searchTools(args as SearchRequestInput),
   },
   {
     name: 'suggest_dag',
@@ -68,7 +70,7 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
     write: false,
     input: dagRequestBaseSchema,
     output: dagSchema,
-    call: (service, args) => service.suggestDag(args),
+    call: (service, args) => service.suggestDag(args as DagRequestInput),
   },
   {
     name: 'rank_capabilities',

@@ -516,9 +516,11 @@ describe('suggestDag', () => {
   it('validates requests at the facade with stable codes', () => {
     const tg = new Toolgraph();
     tg.setTools(catalog);
+    // @ts-expect-error the intent is required
     expectCode(() => tg.suggestDag({}), 'INVALID_INPUT', 'intent');
     expectCode(() => tg.suggestDag({ intent: 'x', maxNodes: 0 }), 'INVALID_INPUT', 'maxNodes');
     expectCode(() => tg.suggestDag({ intent: 'x', thresholds: { reject: 0.9, warn: 0.5 } }), 'INVALID_INPUT', 'thresholds');
+    // @ts-expect-error an unknown field
     expectCode(() => tg.suggestDag({ intent: 'x', extra: 1 }), 'INVALID_INPUT');
     const cold = tg.suggestDag({ intent: 'weather forecast for Paris' });
     expect((cold.nodes[0] && label(cold.nodes[0]))).toBe('get_weather');
