@@ -75,7 +75,7 @@ describe('Toolgraph service', () => {
     // @ts-expect-error a misspelt or unknown field
     expectCode(() => tg.predictNext({ context: ['a'], extra: true }), 'INVALID_INPUT', 'extra');
     // @ts-expect-error a misspelt field and a k of the wrong type
-    expectCode(() => tg.predictNext({ contxt: ['a'], k: '5' }), 'INVALID_INPUT', 'contxt');
+    expectCode(() => tg.predictNext({ contxt: ['a'], k: '5' }), 'INVALID_INPUT', 'k: expected number');
     expectCode(() => tg.predictNext({ context: [''] }), 'INVALID_INPUT', 'context[0]');
     expectCode(() => tg.predictNext({ context: ['x'.repeat(2000)] }), 'PAYLOAD_TOO_LARGE');
     expectCode(() => tg.searchTools({ query: '' }), 'INVALID_INPUT', 'query');
