@@ -11,9 +11,10 @@ import { intOption } from './options.js';
 import { progressBar } from './progress.js';
 import { readDataset } from './read-dataset.js';
 import { formatTable } from './table.js';
+import { DEFAULT_SEED } from '../graph/rng.js';
 
 async function runFeedbackEval(values: Values, data: string, io: CliOutput): Promise<void> {
-  const seed = intOption(values, 'seed', 42, 0);
+  const seed = intOption(values, 'seed', DEFAULT_SEED, 0);
   const alternative = (values['alternative'] ?? 'runner-up') as AlternativeRule;
   if (!ALTERNATIVES.includes(alternative)) {
     throw new ToolgraphError('INVALID_INPUT', `--alternative: expected ${ALTERNATIVES.join(' or ')}, got '${String(values['alternative'])}'`);

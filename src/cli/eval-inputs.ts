@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { ToolgraphError } from '../schema/errors.js';
 import type { Values } from './command.js';
 import { intOption } from './options.js';
+import { DEFAULT_SEED } from '../graph/rng.js';
 
 /** Dataset folders under DIR: DIR itself if it has workflows.jsonl, else its children that do. `option`: where DIR was given. */
 export function datasetDirs(dir: string, option = 'data'): string[] {
@@ -38,7 +39,7 @@ export interface RankingRun {
 /** The options of a ranking task, INVALID_INPUT for a value out of range or a flag the task does not take. */
 export function rankingRun(values: Values, task: string): RankingRun {
   const folds = values['folds'] === undefined ? undefined : intOption(values, 'folds', 5, 2);
-  const seed = intOption(values, 'seed', 42, 0);
+  const seed = intOption(values, 'seed', DEFAULT_SEED, 0);
   const validation = values['validation'] === true;
   const withContext = values['context'] === true;
   if (withContext && task !== 'search') throw new ToolgraphError('INVALID_INPUT', `eval: --context applies to 'search' only, not '${task}'`);

@@ -10,10 +10,11 @@ import type { EvalTask } from './eval-tasks.js';
 import { intOption } from './options.js';
 import { readDataset } from './read-dataset.js';
 import { formatTable } from './table.js';
+import { DEFAULT_SEED } from '../graph/rng.js';
 
 async function runNoMatch(values: Values, data: string, io: CliOutput): Promise<void> {
   if (typeof values['foreign'] !== 'string') throw new ToolgraphError('INVALID_INPUT', 'eval nomatch: --foreign DIR2 is required');
-  const seed = intOption(values, 'seed', 42, 0);
+  const seed = intOption(values, 'seed', DEFAULT_SEED, 0);
   const foreign = await Promise.all(datasetDirs(values['foreign'], 'foreign').map((dir) => readDataset(dir, io)));
   const rows: NoMatchResult[] = [];
   for (const dir of datasetDirs(data)) {

@@ -13,6 +13,7 @@ import { intOption } from './options.js';
 import { progressBar } from './progress.js';
 import { readDataset } from './read-dataset.js';
 import { formatTable } from './table.js';
+import { DEFAULT_SEED } from '../graph/rng.js';
 
 /** The table's columns, each with the result's figure it shows ('-' where a method has none). */
 const COLUMNS: readonly (readonly [string, keyof OnlineResult])[] = [
@@ -35,7 +36,7 @@ const NOT_ONLINE = ['folds', 'validation', 'no-intent', 'context', 'cold-tools',
 async function runOnline(values: Values, data: string, io: CliOutput): Promise<void> {
   const stray = NOT_ONLINE.find((name) => values[name] !== undefined);
   if (stray !== undefined) throw new ToolgraphError('INVALID_INPUT', `eval: --${stray} does not apply to 'online' (train replayed in file order, test asked)`);
-  const seed = intOption(values, 'seed', 42, 0);
+  const seed = intOption(values, 'seed', DEFAULT_SEED, 0);
   for (const dir of datasetDirs(data)) {
     const dataset = await readDataset(dir, io);
     if (!dataset.workflows.some((w) => w.split === 'train') || !dataset.workflows.some((w) => w.split === 'test')) {

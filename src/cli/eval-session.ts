@@ -11,6 +11,7 @@ import { decimalOption, intOption } from './options.js';
 import { readDataset } from './read-dataset.js';
 import { progressBar } from './progress.js';
 import { formatTable } from './table.js';
+import { DEFAULT_SEED } from '../graph/rng.js';
 
 export interface SessionEvalRun {
   readonly seed: number;
@@ -91,7 +92,7 @@ export const SESSION_TASK: EvalTask = {
   run: (values: Values, data: string, io: CliOutput) =>
     runSessionEval(
       datasetDirs(data),
-      { seed: intOption(values, 'seed', 42, 0), validation: values['validation'] === true, modelAccuracy: decimalOption(values, 'model-accuracy', 0, 1) ?? 0.9, json: values['json'] === true },
+      { seed: intOption(values, 'seed', DEFAULT_SEED, 0), validation: values['validation'] === true, modelAccuracy: decimalOption(values, 'model-accuracy', 0, 1) ?? 0.9, json: values['json'] === true },
       io,
     ),
 };

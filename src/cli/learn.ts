@@ -11,6 +11,7 @@ import type { CliOutput, Values } from './command.js';
 import { intOption } from './options.js';
 import { readDataset } from './read-dataset.js';
 import { fromFile, readToolsOption } from './input-files.js';
+import { DEFAULT_SEED } from '../graph/rng.js';
 
 /** Builds an in-memory Toolgraph from --data / --traces / --tools, fitted on what it learned. */
 export async function loadToolgraph(values: Values, io: CliOutput, options: ToolgraphOptions = {}): Promise<Toolgraph> {
@@ -21,7 +22,7 @@ export async function loadToolgraph(values: Values, io: CliOutput, options: Tool
 
 /** An in-memory Toolgraph that learned from --data / --traces / --tools, not fitted, and the traces it learned. */
 export async function learnInMemory(values: Values, io: CliOutput, options: ToolgraphOptions = {}): Promise<{ tg: Toolgraph; traces: readonly Trace[] }> {
-  const seed = intOption(values, 'seed', 42, 0);
+  const seed = intOption(values, 'seed', DEFAULT_SEED, 0);
   const tg = new Toolgraph({ seed, ...options });
   const data = values['data'];
   const traces = values['traces'];

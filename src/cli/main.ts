@@ -6,10 +6,9 @@
  * Exit codes: 0 success, 1 internal error (or a failed embedder), 2 bad usage or invalid input,
  * 3 not found. The parser is program.ts (commander, built from the table in commands.ts).
  */
+import { VERSION } from '../schema/version.js';
 import { COMMANDS } from './commands.js';
 import { EXIT, runCli } from './program.js';
-
-const VERSION = '0.1.0';
 
 export function main(argv: readonly string[]): Promise<number> {
   return runCli(argv, COMMANDS, { version: VERSION });

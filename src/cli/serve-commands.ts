@@ -16,6 +16,7 @@ import { LOG_LEVELS } from './option-specs.js';
 import { decimalOption, intOption } from './options.js';
 import type { SessionServiceOptions } from '../service/sessions.js';
 import { sessionOptionsFromEnv } from '../engine/options.js';
+import { DEFAULT_SEED } from '../graph/rng.js';
 
 /** Resolves on the first SIGINT or SIGTERM; a second one exits immediately. */
 function untilSignal(name: string, io: CliOutput): { signal: AbortSignal; done: Promise<string> } {
@@ -50,7 +51,7 @@ export async function loadService(values: Values, io: CliOutput): Promise<Toolgr
   const { openToolgraph } = await import('../service/durable-toolgraph.js');
   const service = await openToolgraph({
     ...storeOptionsFromEnv(process.env, dataDir),
-    seed: intOption(values, 'seed', 42, 0),
+    seed: intOption(values, 'seed', DEFAULT_SEED, 0),
     learnCapabilities: values['learn-capabilities'] === true,
     autoFit: autoFitFromFlags(values),
     // What goes wrong in the background (a lost LISTEN connection, a failed snapshot) is told

@@ -9,6 +9,7 @@ import type { DurableToolgraph } from '../service/durable-toolgraph.js';
 import { DATABASE_URL_ENV, DEFAULT_DATA_DIR } from '../store/store-location.js';
 import type { CliOutput, Values } from './command.js';
 import { intOption } from './options.js';
+import { DEFAULT_SEED } from '../graph/rng.js';
 
 /** Where the store is, for messages: the PostgreSQL host/db or the PGlite folder. */
 export function storeLabel(values: Values): string {
@@ -23,7 +24,7 @@ export async function withStore<T>(values: Values, fn: (tg: DurableToolgraph) =>
   const [{ openToolgraph }, { storeOptionsFromEnv }] = await Promise.all([import('../service/durable-toolgraph.js'), import('../store/open-store.js')]);
   // A command that answers once and exits does not fit by itself: `toolgraph fit` does, and a
   // serving process (serve, mcp) fits as traces arrive.
-  const tg = await openToolgraph({ ...storeOptionsFromEnv(process.env, dataDir), seed: intOption(values, 'seed', 42, 0), autoFit: false });
+  const tg = await openToolgraph({ ...storeOptionsFromEnv(process.env, dataDir), seed: intOption(values, 'seed', DEFAULT_SEED, 0), autoFit: false });
   try {
     return await fn(tg);
   } finally {

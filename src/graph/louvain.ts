@@ -24,7 +24,7 @@ import type { AbstractGraph } from 'graphology-types';
 import louvainModule from 'graphology-communities-louvain';
 import { ToolgraphError } from '../schema/errors.js';
 import type { Csr } from './csr.js';
-import { createRng } from './rng.js';
+import { createRng, DEFAULT_SEED } from './rng.js';
 
 // CommonJS package typed with `export default`: under NodeNext the default import is
 // module.exports itself, which TypeScript types as the namespace.
@@ -45,7 +45,6 @@ export interface LouvainResult {
   readonly modularity: number;
 }
 
-const DEFAULT_SEED = 0x9e3779b9;
 
 function invalid(message: string): ToolgraphError {
   return new ToolgraphError('INVALID_INPUT', `louvainCommunities: ${message}`);

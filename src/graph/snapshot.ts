@@ -16,6 +16,7 @@ import { PairIndex } from './pair-index.js';
 import { runStages } from './stages.js';
 import type { SecondOrderRows, ToolGraph, TransitionRows } from './tool-graph.js';
 import { gatherColumns } from './transition-table.js';
+import { DEFAULT_SEED } from './rng.js';
 
 /** Second-order successors of one context pair, sorted by target. */
 export interface SecondOrderRow {
@@ -241,7 +242,7 @@ export function* snapshotStages(input: OrderedInput, options: SnapshotOptions = 
   const pagerankPercentile = percentileRanks(pr);
   yield;
   const louvain =
-    options.communities === undefined ? louvainCommunities(undirected, { seed: options.seed ?? 42 }) : reuseCommunities(options.communities, n);
+    options.communities === undefined ? louvainCommunities(undirected, { seed: options.seed ?? DEFAULT_SEED }) : reuseCommunities(options.communities, n);
   yield;
   const second = buildSecondOrder(input.second);
   yield;

@@ -9,7 +9,7 @@
  * one standard error (Hastie, Tibshirani & Friedman, The Elements of Statistical Learning,
  * 7.10: the one-standard-error rule).
  */
-import { createRng } from '../graph/rng.js';
+import { createRng, DEFAULT_SEED } from '../graph/rng.js';
 import { ToolGraph } from '../graph/tool-graph.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
 import { splitClauses } from '../text/clauses.js';
@@ -135,7 +135,7 @@ export function fitWeights(
     positions += Math.max(0, t.steps.length - 1);
     if (t.intent !== '') intents++;
   }
-  const rng = createRng(options.seed ?? 7);
+  const rng = createRng(options.seed ?? DEFAULT_SEED);
   const keepNext = positions > maxQueries ? maxQueries / positions : 1;
   const keepSearch = intents > maxQueries ? maxQueries / intents : 1;
 
@@ -268,7 +268,7 @@ function fitUnseen(
   if (selected !== 'fitted') return unchanged(0);
   const { usable, folds, catalog, options } = data;
   // Its own stream, so the cold searches leave the other queries' sampling as it was.
-  const rng = createRng((options.seed ?? 7) + 1);
+  const rng = createRng((options.seed ?? DEFAULT_SEED) + 1);
   const qs: FitQuery[] = [];
   for (let k = 0; k < folds; k++) {
     const training = usable.filter((t) => foldOf(t.id, folds) !== k);
@@ -328,7 +328,7 @@ function heldOutEvidence(
   const asked = usable.filter((t) => t.intent !== '');
   const keep = asked.length > options.most ? options.most / asked.length : 1;
   // Its own stream, so the other queries' sampling stays as it was.
-  const rng = createRng((options.seed ?? 7) + 3);
+  const rng = createRng((options.seed ?? DEFAULT_SEED) + 3);
   const chosen = new Set(asked.filter(() => rng() < keep));
   const out: MatchEvidence[] = [];
   for (let k = 0; k < NO_MATCH_FOLDS; k++) {
@@ -366,7 +366,7 @@ function fitStepCalibration(
   const total = asked.reduce((sum, a) => sum + a.length, 0);
   const keep = total > CALIBRATION_WORKFLOWS ? CALIBRATION_WORKFLOWS / total : 1;
   // Its own stream, so the other queries' sampling stays as it was.
-  const rng = createRng((options.seed ?? 7) + 2);
+  const rng = createRng((options.seed ?? DEFAULT_SEED) + 2);
   const confidence: number[] = [];
   const correct: boolean[] = [];
   const chosen: Trace[][] = folds.map(() => []);

@@ -56,6 +56,7 @@ import { createSessions, type SessionServiceOptions, type Sessions } from './ses
 import { storeCalibration } from './session-threshold.js';
 import type { DagRequestInput, PredictRequestInput, SearchRequestInput } from '../schema/requests.js';
 import type { CapabilityRequestInput } from '../schema/capability.js';
+import { DEFAULT_SEED } from '../graph/rng.js';
 
 export interface OpenToolgraphOptions extends OpenStoreOptions {
   /** An already open, migrated store to use instead of opening one; close() closes it too. */
@@ -263,7 +264,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
       warn: (message) => this.warn(message),
     });
     const calibration = storeCalibration(store, this.engine, () => this.cursor);
-    this.sessions = createSessions({ recommender: this, rows: store.sessions, calibration, seed: options.seed ?? 42, warn: (m) => this.warn(m) }, options.sessions);
+    this.sessions = createSessions({ recommender: this, rows: store.sessions, calibration, seed: options.seed ?? DEFAULT_SEED, warn: (m) => this.warn(m) }, options.sessions);
   }
 
   get appliedSeq(): number {

@@ -25,6 +25,7 @@ import type { ToolInfo } from '../schema/types.js';
 import type { SessionRows } from '../store/session-rows.js';
 import { SerialQueue } from './serial-queue.js';
 import { ThresholdKeeper, type CalibrationSource } from './session-threshold.js';
+import { DEFAULT_SEED } from '../graph/rng.js';
 
 /** How a service's sessions are set up (openToolgraph's and inMemoryService's `sessions` option). */
 export interface SessionServiceOptions {
@@ -147,7 +148,7 @@ export function createSessions(deps: SessionsDeps, input: SessionServiceOptions 
   const warn = deps.warn ?? (() => {});
   const client = options.model.url === undefined ? null : createChatClient(options.model);
   const model: ModelPort | null = input.model !== undefined ? input.model : client === null ? null : { ask: ({ model: name, messages }) => client.complete(name, messages) };
-  const keeper = new ThresholdKeeper(options.calibrate ? deps.calibration : null, { targetPrecision: options.targetPrecision, defaultThreshold: options.defaultThreshold, seed: deps.seed ?? 42 }, warn);
+  const keeper = new ThresholdKeeper(options.calibrate ? deps.calibration : null, { targetPrecision: options.targetPrecision, defaultThreshold: options.defaultThreshold, seed: deps.seed ?? DEFAULT_SEED }, warn);
   const queues = new Map<string, { tail: Promise<void>; waiting: number }>();
   const file = new SerialQueue();
   const counts = { started: 0, steps: 0, graphAnswers: 0, tiers: { cheap: zeroCounts(), embed: zeroCounts(), thinker: zeroCounts() } };

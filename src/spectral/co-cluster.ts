@@ -33,7 +33,7 @@
  * SODA 2007 (initialisation).
  */
 import { kmeans } from 'ml-kmeans';
-import { createRng } from '../graph/rng.js';
+import { createRng, DEFAULT_SEED } from '../graph/rng.js';
 import { ToolgraphError } from '../schema/errors.js';
 import type { SparseMatrix } from './bipartite-matrix.js';
 import { DisjointSets } from './disjoint-sets.js';
@@ -88,7 +88,6 @@ export interface CoClusterResult {
   readonly converged: boolean;
 }
 
-const DEFAULT_SEED = 0x0c0c1057;
 
 function invalid(message: string): ToolgraphError {
   return new ToolgraphError('INVALID_INPUT', `coCluster: ${message}`);

@@ -32,7 +32,7 @@
  * stronger and faster approximate singular value decomposition", NIPS 2015.
  */
 import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
-import { createRng } from '../graph/rng.js';
+import { createRng, DEFAULT_SEED } from '../graph/rng.js';
 import { ToolgraphError } from '../schema/errors.js';
 import { assertSparseMatrix, transposeSparse, type SparseMatrix } from './bipartite-matrix.js';
 
@@ -63,7 +63,6 @@ export interface SvdResult {
   readonly converged: boolean;
 }
 
-const DEFAULT_SEED = 0x5eed5eed;
 
 function invalid(message: string): ToolgraphError {
   return new ToolgraphError('INVALID_INPUT', `sparseSvd: ${message}`);

@@ -19,6 +19,7 @@
  * model selection", IJCAI 1995; smoothing as in McCallum and Nigam 1998.
  */
 import { ToolgraphError } from '../schema/errors.js';
+import { DEFAULT_SEED } from '../graph/rng.js';
 import {
   fitIntentAssociation,
   INTENT_DEFAULTS,
@@ -52,7 +53,7 @@ export function selectIntentSmoothing(
 ): IntentSmoothingResult {
   const grid = options.grid ?? INTENT_SMOOTHING_GRID;
   const requestedFolds = options.folds ?? 5;
-  const seed = options.seed ?? 1;
+  const seed = options.seed ?? DEFAULT_SEED;
   if (grid.length === 0 || grid.some((a) => !Number.isFinite(a) || a <= 0)) {
     throw new ToolgraphError('INVALID_INPUT', 'selectIntentSmoothing: grid must be a non-empty list of finite numbers > 0');
   }

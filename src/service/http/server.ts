@@ -15,6 +15,7 @@
  * on kept-alive sockets with 503, in-flight requests run to completion, then the service is
  * closed, which commits whatever it still holds.
  */
+import { VERSION } from '../../schema/version.js';
 import fastifyCors from '@fastify/cors';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { mountMcpHttp } from '../mcp/http.js';
@@ -28,7 +29,8 @@ import { openApiDocument } from './openapi.js';
 import { hostChecker, isLoopbackAddress, originChecker } from './origin.js';
 import { ROUTES, WRITE_BODY_LIMIT, type RouteContext } from './routes.js';
 
-export const API_VERSION = '0.1.0';
+/** The API's version in the OpenAPI document: the package's. */
+export const API_VERSION = VERSION;
 
 /** Longest path parameter, percent-encoded, the router takes (buildHttpApp, maxParamLength). */
 const MAX_PATH_PARAMETER = 16 * 1024;

@@ -8,6 +8,7 @@
  * instead of the SDK's own zod message. Schemas are listed as JSON Schema draft-07, which is
  * what the SDK's client validates structured results with.
  */
+import { VERSION } from '../../schema/version.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -17,7 +18,8 @@ import type { ToolgraphService } from '../service.js';
 import { MCP_TOOLS, type McpToolSpec } from './tools.js';
 
 export const SERVER_NAME = 'toolgraph';
-export const SERVER_VERSION = '0.1.0';
+/** The version the MCP handshake gives: the package's. */
+export const SERVER_VERSION = VERSION;
 
 export interface McpServerOptions {
   /**
