@@ -24,7 +24,7 @@ export { loadDataset, readCatalogJsonl, type Dataset } from './schema/dataset.js
 export { parsePredictRequest, parseSearchRequest, type PredictRequestInput, type SearchRequestInput } from './schema/requests.js';
 
 // The learned graph and its snapshot.
-export { ToolGraph, type TransitionStats, type ToolStats } from './graph/tool-graph.js';
+export { TransitionGraph, type TransitionStats, type ToolStats } from './graph/transition-graph.js';
 export { buildSnapshot, type GraphSnapshot } from './graph/snapshot.js';
 export { pagerank } from './graph/pagerank.js';
 export { adamicAdar, adamicAdarFrom } from './graph/adamic-adar.js';

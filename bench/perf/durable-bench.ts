@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { encodeGraph, GRAPH_CODEC_FORMAT } from '../../src/graph/graph-codec.js';
-import { ToolGraph } from '../../src/graph/tool-graph.js';
+import { TransitionGraph } from '../../src/graph/transition-graph.js';
 import type { Trace } from '../../src/schema/types.js';
 import { openToolgraph, type DurableToolgraph } from '../../src/service/durable-toolgraph.js';
 import { restoredHow } from './cold-start-child.js';
@@ -328,9 +328,9 @@ export async function ingestDurableBench(options: DurableBenchOptions): Promise<
 }
 
 /** A graph of exactly `edges` planted transitions (counts up to 3) plus walks for second order. */
-function bigGraph(options: DurableBenchOptions, edges: number): ToolGraph {
+function bigGraph(options: DurableBenchOptions, edges: number): TransitionGraph {
   const planted = plantedGraph({ tools: options.tools, edges, seed: options.seed });
-  const graph = new ToolGraph();
+  const graph = new TransitionGraph();
   for (let i = 0; i < planted.n; i++) graph.addTool(`tool_${i}`);
   const trace: { id: string; intent: string; domain: string; steps: { tool: string; ok: boolean }[]; success: boolean; timestamp: number } = {
     id: '',

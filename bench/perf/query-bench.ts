@@ -10,7 +10,7 @@
  * Search is also timed after each walk's first tool, with the default and the seed profile.
  */
 import { createRng } from '../../src/graph/rng.js';
-import { ToolGraph } from '../../src/graph/tool-graph.js';
+import { TransitionGraph } from '../../src/graph/transition-graph.js';
 import { suggestDag } from '../../src/recommend/dag/suggest-dag.js';
 import { buildModel, EXPERT_WEIGHTS, type RecommenderModel } from '../../src/recommend/model.js';
 import type { Profile } from '../../src/recommend/predict-next.js';
@@ -77,7 +77,7 @@ export function world(options: QueryBenchOptions): World {
 
 export function queryBench(which: 'search' | 'dag', options: QueryBenchOptions): Record<string, unknown> {
   const { catalog, train, held } = world(options);
-  const graph = new ToolGraph();
+  const graph = new TransitionGraph();
   for (const name of catalog.keys()) graph.addTool(name);
   for (const t of train) graph.ingest(t);
   const embedding = hashedTextEmbedding();

@@ -2,7 +2,7 @@
  * Performance benchmarks on seeded synthetic graphs with planted communities (bench/synthetic.ts).
  * One JSON line per case, quality beside speed, and a reference implementation timed in the
  * same run on the same input:
- *  - ingest:   ToolGraph.ingest vs. a plain graphology mergeEdge/attribute update per transition;
+ *  - ingest:   TransitionGraph.ingest vs. a plain graphology mergeEdge/attribute update per transition;
  *  - rebuild:  snapshot (CSR + PageRank + Louvain + second order) vs. graphology-metrics PageRank
  *              + graphology-communities-louvain on the graphology graph; PageRank alone timed too;
  *  - model-rebuild: the service's full model rebuilt after every 2,000 of 50,000 traces, beside
@@ -24,7 +24,7 @@ import { DirectedGraph } from 'graphology';
 import { pagerank } from '../../src/graph/pagerank.js';
 import { createRng } from '../../src/graph/rng.js';
 import { buildSnapshot } from '../../src/graph/snapshot.js';
-import { ToolGraph } from '../../src/graph/tool-graph.js';
+import { TransitionGraph } from '../../src/graph/transition-graph.js';
 import { buildModel } from '../../src/recommend/model.js';
 import { predictNext } from '../../src/recommend/predict-next.js';
 import type { Trace } from '../../src/schema/types.js';
@@ -74,10 +74,10 @@ function toTraces(sequences: readonly (readonly string[])[], prefix: string): Tr
   }));
 }
 
-/** A ToolGraph holding every planted edge (with its count) plus walks for second-order context. */
-function plantedToolGraph(options: BenchOptions): { graph: ToolGraph; planted: ReturnType<typeof plantedGraph>; walks: Trace[] } {
+/** A TransitionGraph holding every planted edge (with its count) plus walks for second-order context. */
+function plantedTransitionGraph(options: BenchOptions): { graph: TransitionGraph; planted: ReturnType<typeof plantedGraph>; walks: Trace[] } {
   const planted = plantedGraph({ tools: options.tools, edges: options.edges, seed: options.seed });
-  const graph = new ToolGraph();
+  const graph = new TransitionGraph();
   for (let i = 0; i < planted.n; i++) graph.addTool(`tool_${i}`);
   for (let e = 0; e < planted.sources.length; e++) {
     const trace: Trace = {
@@ -106,10 +106,10 @@ function ingestCase(options: BenchOptions): Record<string, unknown> {
   for (const t of traces) steps += t.steps.length;
 
   // Warm-up on a throwaway graph so both sides run JIT-compiled code.
-  const warm = new ToolGraph();
+  const warm = new TransitionGraph();
   for (let i = 0; i < 2000; i++) warm.ingest(traces[i]!);
 
-  const graph = new ToolGraph();
+  const graph = new TransitionGraph();
   const t0 = performance.now();
   for (const t of traces) graph.ingest(t);
   const ours = performance.now() - t0;
@@ -152,7 +152,7 @@ function purity(found: Int32Array, planted: Int32Array): number {
 }
 
 function rebuildCase(options: BenchOptions): Record<string, unknown> {
-  const { graph, planted, walks } = plantedToolGraph(options);
+  const { graph, planted, walks } = plantedTransitionGraph(options);
   for (const w of walks) graph.ingest(w);
   buildSnapshot(graph, { seed: options.seed }); // warm-up
   const runs = 5;
@@ -200,7 +200,7 @@ function rebuildCase(options: BenchOptions): Record<string, unknown> {
 }
 
 function predictCase(options: BenchOptions): Record<string, unknown> {
-  const { graph, walks } = plantedToolGraph(options);
+  const { graph, walks } = plantedTransitionGraph(options);
   // Hold out a tenth of the walks as queries; learn from the rest.
   const held = walks.filter((_, i) => i % 10 === 0);
   for (let i = 0; i < walks.length; i++) if (i % 10 !== 0) graph.ingest(walks[i]!);

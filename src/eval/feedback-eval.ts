@@ -32,7 +32,7 @@
  * The rows `undrifted` give each profile's Hit@1 on the original test before any drift.
  */
 import { createRng } from '../graph/rng.js';
-import { ToolGraph } from '../graph/tool-graph.js';
+import { TransitionGraph } from '../graph/transition-graph.js';
 import { fitWeights, type FitReport } from '../recommend/fit-weights.js';
 import { buildModel, type FittedWeights, type RecommenderModel } from '../recommend/model.js';
 import { scoreAllTools, type ScoreMode } from '../recommend/score-all.js';
@@ -111,8 +111,8 @@ function trainTrace(w: WorkflowRecord, at: number): Trace {
   return { id: w.id, intent: w.intent, domain: w.domain, steps: w.tools.map((tool) => ({ tool, ok: true })), success: true, timestamp: at };
 }
 
-function buildGraph(universe: Universe, traces: readonly Trace[]): ToolGraph {
-  const graph = new ToolGraph();
+function buildGraph(universe: Universe, traces: readonly Trace[]): TransitionGraph {
+  const graph = new TransitionGraph();
   for (const name of universe.names) graph.addTool(name);
   for (const t of traces) graph.ingest(t);
   return graph;

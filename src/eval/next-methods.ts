@@ -9,7 +9,7 @@
  *  - toolgraph: the recommender with weights fitted on the training traces.
  * The baselines are written here from their definitions, independently of the product code.
  */
-import { ToolGraph } from '../graph/tool-graph.js';
+import { TransitionGraph } from '../graph/transition-graph.js';
 import { fitWeights, type FitReport } from '../recommend/fit-weights.js';
 import { buildModel, PRIOR_WEIGHTS, type RecommenderModel } from '../recommend/model.js';
 import { scoreAllTools } from '../recommend/score-all.js';
@@ -40,7 +40,7 @@ export function trainToolgraph(
   // One embedding for the fit's fold models and the final one: tool vectors are computed once.
   const embedding = hashedTextEmbedding();
   const fit = fitWeights(traces, universe.catalog, { seed, embedding });
-  const graph = new ToolGraph();
+  const graph = new TransitionGraph();
   for (const name of universe.catalog.keys()) graph.addTool(name);
   for (const t of traces) graph.ingest(t);
   const model = buildModel(graph, universe.catalog, fit.weights, { seed, embedding });

@@ -16,7 +16,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ToolGraph } from '../graph/tool-graph.js';
+import { TransitionGraph } from '../graph/transition-graph.js';
 import { buildModel, PRIOR_WEIGHTS } from '../recommend/model.js';
 import type { Dataset } from '../schema/dataset.js';
 import { workflowToTrace, type WorkflowRecord } from '../schema/trace.js';
@@ -114,7 +114,7 @@ type Figures = Omit<OnlineResult, 'task' | 'data' | 'checkpoint' | 'traces'>;
 /** bm25, learned and markov2 trained on the prefix, as eval search and eval next build them. */
 function baselines(dataset: Dataset, prefix: readonly WorkflowRecord[], test: readonly WorkflowRecord[], seed: number): Figures[] {
   const universe = buildUniverse(dataset.tools, prefix);
-  const graph = new ToolGraph();
+  const graph = new TransitionGraph();
   for (const name of universe.catalog.keys()) graph.addTool(name);
   for (const w of prefix) graph.ingest(workflowToTrace(w));
   const model = buildModel(graph, universe.catalog, PRIOR_WEIGHTS, { seed, embedding: hashedTextEmbedding() });

@@ -1,7 +1,7 @@
 /**
  * The tool universe of one evaluation split: catalogue tools in catalogue order, then tools
  * first seen in training workflows in order of appearance. This is exactly the index order a
- * ToolGraph gets when the catalogue is registered before the traces are ingested, so every
+ * TransitionGraph gets when the catalogue is registered before the traces are ingested, so every
  * method ranks the same candidates with the same indices. Test-only unknown tools are outside
  * it and can never be hit.
  */

@@ -264,7 +264,7 @@ export interface EdgeOrder {
 
 /**
  * The CSR order of distinct (source, target) pairs given in any order (the caller guarantees
- * they are distinct and in range: ToolGraph's transitions). Linear, with sequential access,
+ * they are distinct and in range: TransitionGraph's transitions). Linear, with sequential access,
  * when the input is sorted but for a tail (a graph restored from a snapshot, which stores its
  * transitions sorted, then learns more): the tail is sorted on its own and merged in. Otherwise
  * two stable counting sorts, as csrFromEdges. O(n + m), plus O(t log t) for a tail of t.

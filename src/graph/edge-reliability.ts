@@ -8,7 +8,7 @@
  *   mean_j  = alpha_j / (alpha_j + beta_j)
  *
  * recentSuccess/recentFailure are sums in which each observation was already decayed to the
- * edge's lastSeen (tool-graph.ts), so d_j carries every observation to `now` with its own age:
+ * edge's lastSeen (transition-graph.ts), so d_j carries every observation to `now` with its own age:
  * an old success weighs less than a fresh failure. `now` is the newest trace's time, never the
  * wall clock, so a snapshot's reliability is a function of its traces alone (deterministic).
  *

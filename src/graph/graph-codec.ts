@@ -1,5 +1,5 @@
 /**
- * A compact binary encoding of a ToolGraph's learned state (ToolGraphState) and, optionally,
+ * A compact binary encoding of a TransitionGraph's learned state (TransitionGraphState) and, optionally,
  * the graph signals that are expensive to recompute (Louvain communities, PageRank) and the
  * text model's caches (the intents' tokens, the tool vectors), for the store's graph snapshot
  * and a fast cold start.
@@ -31,7 +31,7 @@
  *
  * O(bytes) both ways; about 48 bytes per transition and per second-order context.
  */
-import type { TransitionColumns, ToolGraphState } from './tool-graph.js';
+import type { TransitionColumns, TransitionGraphState } from './transition-graph.js';
 
 /** Bumped whenever the layout changes; the store keeps it beside the bytes. */
 export const GRAPH_CODEC_FORMAT = 3;
@@ -50,7 +50,7 @@ const HEADER_BYTES = 8 + HEADER_F64 * 8;
 
 /** Signals of the graph at `version`, worth keeping because they are slow to recompute. */
 export interface StoredSignals {
-  /** The ToolGraph version they were computed for. */
+  /** The TransitionGraph version they were computed for. */
   readonly version: number;
   readonly communities: Int32Array;
   readonly communityCount: number;
@@ -94,7 +94,7 @@ export interface StoredCaches {
 
 export interface DecodedGraph {
   readonly format: number;
-  readonly state: ToolGraphState;
+  readonly state: TransitionGraphState;
   readonly signals: StoredSignals | null;
   /** Null for a format-2 snapshot. */
   readonly caches: StoredCaches | null;
@@ -354,7 +354,7 @@ function readCaches(r: Reader, intents: number): StoredCaches {
  * The state (and signals, when given for the same tools, and caches, when given for the same
  * intents) as bytes.
  */
-export function encodeGraph(state: ToolGraphState, signals: StoredSignals | null = null, caches: StoredCaches | null = null): Uint8Array {
+export function encodeGraph(state: TransitionGraphState, signals: StoredSignals | null = null, caches: StoredCaches | null = null): Uint8Array {
   const n = state.names.length;
   const m = state.from.length;
   const s = state.a.length;
@@ -416,7 +416,7 @@ function count(x: number, what: string): number {
  * The state and signals of encodeGraph's bytes. Arrays are views over `bytes` when it is
  * 8-byte aligned (so do not reuse the buffer). Throws GraphCodecError for bytes that are not a
  * snapshot, of another format, truncated, or with trailing data; index ranges are checked by
- * ToolGraph.fromState.
+ * TransitionGraph.fromState.
  */
 export function decodeGraph(bytes: Uint8Array): DecodedGraph {
   const r = new Reader(bytes);

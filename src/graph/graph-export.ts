@@ -7,7 +7,7 @@
  * name exactly). O(tools + transitions).
  */
 import type { GraphSnapshot } from './snapshot.js';
-import type { ToolGraph } from './tool-graph.js';
+import type { TransitionGraph } from './transition-graph.js';
 
 export interface ExportedTool {
   readonly name: string;
@@ -37,7 +37,7 @@ export interface ExportedGraph {
 }
 
 /** The graph with the signals of a snapshot built from it (same version). */
-export function exportGraph(graph: ToolGraph, snapshot: GraphSnapshot): ExportedGraph {
+export function exportGraph(graph: TransitionGraph, snapshot: GraphSnapshot): ExportedGraph {
   if (snapshot.version !== graph.version) throw new RangeError('exportGraph: the snapshot was built from another version of the graph');
   const tools: ExportedTool[] = graph.names.map((name, i) => ({
     name,

@@ -1,5 +1,5 @@
 /**
- * The successful transitions a ToolGraph learned after a model's snapshot was taken, read at
+ * The successful transitions a TransitionGraph learned after a model's snapshot was taken, read at
  * query time beside the snapshot's CSR (features.ts): a trace counts in next-tool predictions from
  * the moment it is applied (in a durable service, before it is acknowledged), not from the next
  * model rebuild, which at 10,000 tools takes a quarter to half a second (docs/decisions/store/open-group-commit-visibility.md).
@@ -15,7 +15,7 @@
  * snapshot has that version is installed, so the maps hold only what no installed model has.
  */
 import type { Trace } from '../schema/types.js';
-import { pairKey, type ToolGraph } from './tool-graph.js';
+import { pairKey, type TransitionGraph } from './transition-graph.js';
 
 /** Changed successors: target -> graph version of its latest success. */
 type Changed = Map<number, number>;
@@ -29,7 +29,7 @@ export class RecentTransitions {
   targets = new Int32Array(16);
   success = new Float64Array(16);
 
-  constructor(private readonly graph: ToolGraph) {}
+  constructor(private readonly graph: TransitionGraph) {}
 
   /** Changed sources and contexts held (for tests and stats). */
   get size(): number {
@@ -70,7 +70,7 @@ export class RecentTransitions {
     let b = -1;
     for (let i = 0; i < steps.length; i++) {
       const c = this.graph.indexOf(steps[i]!.tool)!;
-      // ToolGraph.ingest counts a success on the edge into step i when that step succeeded.
+      // TransitionGraph.ingest counts a success on the edge into step i when that step succeeded.
       if (steps[i]!.ok) {
         if (b >= 0) changed(this.first, b, c, version);
         if (a >= 0) changed(this.second, pairKey(a, b), c, version);

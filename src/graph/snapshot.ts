@@ -1,5 +1,5 @@
 /**
- * An immutable, query-ready view of a ToolGraph: CSR typed arrays and the graph signals
+ * An immutable, query-ready view of a TransitionGraph: CSR typed arrays and the graph signals
  * (PageRank, Louvain communities, density and adaptive alpha) computed once per rebuild.
  *
  * Edge weights are success counts: failed observations never strengthen an edge (they are kept
@@ -14,7 +14,7 @@ import { pagerank } from './pagerank.js';
 import { percentileRanks } from './percentile.js';
 import { PairIndex } from './pair-index.js';
 import { runStages } from './stages.js';
-import type { SecondOrderRows, ToolGraph, TransitionRows } from './tool-graph.js';
+import type { SecondOrderRows, TransitionGraph, TransitionRows } from './transition-graph.js';
 import { gatherColumns } from './transition-table.js';
 import { DEFAULT_SEED } from './rng.js';
 
@@ -50,7 +50,7 @@ export function secondOrderRow(second: SecondOrder, a: number, b: number): Secon
 }
 
 export interface GraphSnapshot {
-  /** The ToolGraph version this snapshot reflects. */
+  /** The TransitionGraph version this snapshot reflects. */
   readonly version: number;
   readonly n: number;
   readonly names: readonly string[];
@@ -126,7 +126,7 @@ export interface SnapshotInput {
   readonly traces: number;
 }
 
-export function snapshotInput(graph: ToolGraph): SnapshotInput {
+export function snapshotInput(graph: TransitionGraph): SnapshotInput {
   const n = graph.toolCount;
   const calls = new Float64Array(n);
   for (let i = 0; i < n; i++) calls[i] = graph.tool(i).calls;
@@ -143,7 +143,7 @@ export function snapshotInput(graph: ToolGraph): SnapshotInput {
   };
 }
 
-export function buildSnapshot(graph: ToolGraph, options: SnapshotOptions = {}): GraphSnapshot {
+export function buildSnapshot(graph: TransitionGraph, options: SnapshotOptions = {}): GraphSnapshot {
   return buildSnapshotFrom(snapshotInput(graph), options);
 }
 
@@ -192,7 +192,7 @@ export function orderDetached(input: SnapshotInput): OrderedInput {
 }
 
 function orderEdges(n: number, { from, to, stats }: TransitionRows): OrderedEdges {
-  // The permutation from ToolGraph order to CSR order; every per-edge column is gathered through
+  // The permutation from TransitionGraph order to CSR order; every per-edge column is gathered through
   // it, so the success, failure, count and reliability arrays line up with `out`. A restored
   // graph's rows are already in CSR order but for what it learned since (edgeOrder).
   const order = edgeOrder(n, from, to);

@@ -11,7 +11,7 @@
  * min(1, mean_c / priorMean), excluded when P(success rate < 1/2) >= credibility. A tool seen
  * only in successes keeps factor 1; only failures outweighing successes pull it down.
  *
- * What a transition's outcome means is the graph's (tool-graph.ts): a transition of a failed
+ * What a transition's outcome means is the graph's (transition-graph.ts): a transition of a failed
  * trace counts as a failure of its target even when that step itself went through, so a tool
  * that keeps company with failing ones loses some of its standing too, as a capability does
  * whose tools appear in failed tasks. A tool only ever called first in its traces has no

@@ -27,7 +27,7 @@
  * O(deg(last)) per query; nothing when the model has no penalty and no human feedback.
  */
 import type { GraphSnapshot } from '../graph/snapshot.js';
-import { pairKey } from '../graph/tool-graph.js';
+import { pairKey } from '../graph/transition-graph.js';
 import { HUMAN_PRIOR } from '../scoring/human-score.js';
 import type { FeatureScratch } from './features.js';
 

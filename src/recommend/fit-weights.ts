@@ -10,7 +10,7 @@
  * 7.10: the one-standard-error rule).
  */
 import { createRng, DEFAULT_SEED } from '../graph/rng.js';
-import { ToolGraph } from '../graph/tool-graph.js';
+import { TransitionGraph } from '../graph/transition-graph.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
 import { splitClauses } from '../text/clauses.js';
 import { tokenize } from '../text/tokenize.js';
@@ -109,7 +109,7 @@ export interface DagStatusReport {
 }
 
 interface FoldModel {
-  readonly graph: ToolGraph;
+  readonly graph: TransitionGraph;
   readonly model: RecommenderModel;
   readonly heldOut: readonly Trace[];
 }
@@ -293,8 +293,8 @@ function fitUnseen(
 }
 
 /** Fold k of `folds`: a graph of the catalogue and every other fold's traces, and fold k's traces. */
-export function foldGraph(usable: readonly Trace[], catalog: ReadonlyMap<string, ToolInfo>, folds: number, k: number): { graph: ToolGraph; heldOut: Trace[] } {
-  const graph = new ToolGraph();
+export function foldGraph(usable: readonly Trace[], catalog: ReadonlyMap<string, ToolInfo>, folds: number, k: number): { graph: TransitionGraph; heldOut: Trace[] } {
+  const graph = new TransitionGraph();
   for (const name of catalog.keys()) graph.addTool(name);
   const heldOut: Trace[] = [];
   for (const t of usable) {
@@ -520,7 +520,7 @@ function coldSearches(
   const cold = (tool: string): boolean => foldOf(`cold:${fold}:${tool}`, COLD_SHARE) === 0;
   const asked = heldOut.filter((t) => t.intent !== '' && t.steps.some((s) => cold(s.tool)) && options.rng() < options.keep);
   if (asked.length === 0) return [];
-  const graph = new ToolGraph();
+  const graph = new TransitionGraph();
   for (const name of catalog.keys()) graph.addTool(name);
   // Registered, never called: a held-out tool missing from the catalogue (traces name tools the
   // catalogue need not list) would otherwise be no candidate at all, and its requests would ask

@@ -4,7 +4,7 @@
  * buffers are reset after every synchronous query).
  */
 import { buildSnapshot, orderDetached, snapshotInput, snapshotStages, type GraphSnapshot, type SnapshotOptions } from '../graph/snapshot.js';
-import type { IntentRecord, ToolGraph } from '../graph/tool-graph.js';
+import type { IntentRecord, TransitionGraph } from '../graph/transition-graph.js';
 import { toolReliability, type ToolReliability } from '../graph/tool-reliability.js';
 import type { ToolInfo } from '../schema/types.js';
 import type { TextEmbedding } from '../text/text-embedding.js';
@@ -154,7 +154,7 @@ export function buildModelText(names: readonly string[], catalog: ReadonlyMap<st
 }
 
 export function buildModel(
-  graph: ToolGraph,
+  graph: TransitionGraph,
   catalog: ReadonlyMap<string, ToolInfo>,
   weights: FittedWeights = PRIOR_WEIGHTS,
   options: ModelOptions = {},
@@ -205,7 +205,7 @@ function modelCapabilities(snapshot: GraphSnapshot, catalog: ReadonlyMap<string,
  * traces as they are by then, as in a build with its snapshot on a worker.
  */
 export function* modelStages(
-  graph: ToolGraph,
+  graph: TransitionGraph,
   catalog: ReadonlyMap<string, ToolInfo>,
   weights: FittedWeights = PRIOR_WEIGHTS,
   options: ModelOptions = {},

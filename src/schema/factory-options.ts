@@ -1,5 +1,5 @@
 /**
- * The options of the library's exported factories below the facade: `new ToolGraph(options)`,
+ * The options of the library's exported factories below the facade: `new TransitionGraph(options)`,
  * `new VectorCache(options)`, `createHashedEmbedder(options)`, `learnCapabilities(traces,
  * options)` and `openStore(options)`, checked where they come in, as options.ts does for
  * `new Toolgraph` and `openToolgraph`: null threw a TypeError without code, a misspelt option
@@ -48,8 +48,8 @@ export const learnCapabilitiesOptionsSchema = z
     }
   });
 
-/** ToolGraph: the half-life of outcome evidence, positive and finite (z.number() refuses Infinity). */
-export const toolGraphOptionsSchema = z.strictObject({
+/** TransitionGraph: the half-life of outcome evidence, positive and finite (z.number() refuses Infinity). */
+export const transitionGraphOptionsSchema = z.strictObject({
   halfLifeMs: z.number().positive().optional(),
 });
 

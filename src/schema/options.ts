@@ -8,11 +8,11 @@
  * The interfaces (ToolgraphOptions, OpenToolgraphOptions) keep the documentation and the
  * defaults stay with the code that applies them; the compile-time checks at the end of this
  * file fail the build when a schema and its interface disagree on a key or a type; they cover
- * the factories' schemas too (factory-options.ts: ToolGraph, VectorCache, createHashedEmbedder,
+ * the factories' schemas too (factory-options.ts: TransitionGraph, VectorCache, createHashedEmbedder,
  * learnCapabilities, openStore), kept here so that file imports nothing outside schema/.
  */
 import { z } from 'zod';
-import type { ToolGraphOptions } from '../graph/tool-graph.js';
+import type { TransitionGraphOptions } from '../graph/transition-graph.js';
 import type { LearnCapabilitiesOptions } from '../recommend/learn-capabilities.js';
 import type { VectorCacheOptions } from '../scoring/vector-cache.js';
 import type { OpenToolgraphOptions } from '../service/durable-toolgraph.js';
@@ -30,7 +30,7 @@ import {
   learnCapabilitiesOptionsSchema,
   openStoreOptionsSchema,
   openStoreOptionsShape,
-  toolGraphOptionsSchema,
+  transitionGraphOptionsSchema,
   vectorCacheOptionsSchema,
 } from './factory-options.js';
 import { autoFitOptionsSchema } from './fit-options.js';
@@ -129,8 +129,8 @@ export type OptionSchemasAgree = [
   Check<Agrees<z.output<typeof openStoreOptionsSchema>, OpenStoreOptions>>,
   // The factories' schemas (factory-options.ts), kept beside these so schema/ stays import-free at run time.
   Check<Agrees<z.input<typeof learnCapabilitiesOptionsSchema>, LearnCapabilitiesOptions>>,
-  Check<Agrees<z.input<typeof toolGraphOptionsSchema>, ToolGraphOptions>>,
-  Check<Agrees<z.output<typeof toolGraphOptionsSchema>, ToolGraphOptions>>,
+  Check<Agrees<z.input<typeof transitionGraphOptionsSchema>, TransitionGraphOptions>>,
+  Check<Agrees<z.output<typeof transitionGraphOptionsSchema>, TransitionGraphOptions>>,
   Check<Agrees<z.input<typeof vectorCacheOptionsSchema>, VectorCacheOptions>>,
   Check<Agrees<z.output<typeof vectorCacheOptionsSchema>, VectorCacheOptions>>,
   Check<Agrees<z.input<typeof hashedEmbedderOptionsSchema>, HashedEmbedderOptions>>,

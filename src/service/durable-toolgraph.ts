@@ -20,7 +20,7 @@
  * and the fitted weights.
  */
 import { decodeGraph, encodeGraph, GRAPH_CODEC_FORMAT, readsGraphFormat, type StoredCaches, type StoredSignals } from '../graph/graph-codec.js';
-import { ToolGraph } from '../graph/tool-graph.js';
+import { TransitionGraph } from '../graph/transition-graph.js';
 import type { DagSuggestion } from '../recommend/dag/suggest-dag.js';
 import { SIGNALS } from '../recommend/features.js';
 import type { FitReport } from '../recommend/fit-weights.js';
@@ -863,7 +863,7 @@ function round(ms: number): number {
 /** A graph snapshot decoded and restored, with the bytes it came from. */
 interface RestoredSnapshot {
   readonly bytes: Uint8Array;
-  readonly graph: ToolGraph;
+  readonly graph: TransitionGraph;
   readonly signals: StoredSignals | null;
   readonly caches: StoredCaches | null;
   readonly decodeMs: number;
@@ -875,8 +875,8 @@ function restoreSnapshot(bytes: Uint8Array): RestoredSnapshot {
   const d0 = performance.now();
   const decoded = decodeGraph(bytes);
   const d1 = performance.now();
-  // The engine's half-life: a durable instance keeps ToolGraph's default (restoreGraph checks).
-  const graph = ToolGraph.fromState(decoded.state);
+  // The engine's half-life: a durable instance keeps TransitionGraph's default (restoreGraph checks).
+  const graph = TransitionGraph.fromState(decoded.state);
   return { bytes, graph, signals: decoded.signals, caches: decoded.caches, decodeMs: d1 - d0, restoreMs: performance.now() - d1 };
 }
 

@@ -11,7 +11,7 @@
  * are folded into the created evidence. Pure: the same inputs give the same view.
  */
 import type { EdgeReliabilityReport } from '../graph/edge-reliability.js';
-import type { TransitionStats } from '../graph/tool-graph.js';
+import type { TransitionStats } from '../graph/transition-graph.js';
 import type { PatternConfidence } from '../scoring/confidence-state.js';
 import { decayConfidence } from '../scoring/decay.js';
 import type { LifecycleTier, PatternStatus } from '../scoring/lifecycle.js';

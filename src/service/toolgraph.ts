@@ -1,6 +1,6 @@
 /**
  * The facade every face (library, CLI, later HTTP and MCP) calls: it validates input at the
- * boundary, owns the mutable ToolGraph, and answers queries from the newest complete model.
+ * boundary, owns the mutable TransitionGraph, and answers queries from the newest complete model.
  *
  * Ingestion mutates the graph and bumps its version; a rebuild of the model (snapshot, text
  * index, profile precomputation) is scheduled after a short debounce and swapped in atomically.
@@ -18,7 +18,7 @@ import { runStages } from '../graph/stages.js';
 import { SnapshotThread } from '../graph/snapshot-thread.js';
 import { RecentTransitions } from '../graph/recent-transitions.js';
 import { RecentIntents } from '../text/recent-intents.js';
-import { DEFAULT_HALF_LIFE_MS, ToolGraph, type ToolGraphState } from '../graph/tool-graph.js';
+import { DEFAULT_HALF_LIFE_MS, TransitionGraph, type TransitionGraphState } from '../graph/transition-graph.js';
 import { buildEdgeFeedback, type HumanPatternScore } from '../recommend/edge-adjustment.js';
 import { fitWeights, type FitOptions, type FitReport } from '../recommend/fit-weights.js';
 import { buildModel, buildModelText, modelSnapshotOptions, modelStages, PRIOR_WEIGHTS, type FitRecord, type FittedWeights, type ModelOptions, type RecommenderModel } from '../recommend/model.js';
@@ -223,7 +223,7 @@ async function giveWay(stageMs: number): Promise<void> {
 
 export class Toolgraph {
   // Replaced only by restoreGraph (a cold start from a stored snapshot).
-  private graph: ToolGraph;
+  private graph: TransitionGraph;
   /** What the graph learned since the installed model's snapshot, which predictNext reads beside it. */
   private recent: RecentTransitions;
   /** The intents learned since the model (recent-intents.ts), read beside its association. */
@@ -318,7 +318,7 @@ export class Toolgraph {
     // compiler: a wrong option is INVALID_INPUT naming it, not a failure far away or a silent default.
     const options = parseToolgraphOptions(input);
     this.halfLifeMs = options.halfLifeMs;
-    this.graph = new ToolGraph(options.halfLifeMs === undefined ? {} : { halfLifeMs: options.halfLifeMs });
+    this.graph = new TransitionGraph(options.halfLifeMs === undefined ? {} : { halfLifeMs: options.halfLifeMs });
     this.recent = new RecentTransitions(this.graph);
     this.recentIntents = new RecentIntents(this.graph);
     this.registry = new PatternRegistry(options.patterns);
@@ -952,18 +952,18 @@ export class Toolgraph {
    * stored Louvain communities instead of running Louvain, most of a cold start's cost; if the
    * graph moved on since they were computed (traces replayed after the snapshot), a full
    * rebuild follows after the usual debounce. `restored` is the state, or a graph already built
-   * from it with ToolGraph.fromState (a cold start restores while its database opens); such a
+   * from it with TransitionGraph.fromState (a cold start restores while its database opens); such a
    * graph must have this engine's half-life (RangeError otherwise). `caches` (a snapshot's, for
    * the same graph): the intents' tokens and the tool vectors are taken over where they check
    * out (intent-tokens.ts, tool-vectors.ts) instead of being made again; the result says which did.
    */
-  restoreGraph(restored: ToolGraphState | ToolGraph, signals: StoredSignals | null = null, caches: StoredCaches | null = null): RestoredCaches {
+  restoreGraph(restored: TransitionGraphState | TransitionGraph, signals: StoredSignals | null = null, caches: StoredCaches | null = null): RestoredCaches {
     const options = this.halfLifeMs === undefined ? {} : { halfLifeMs: this.halfLifeMs };
-    if (restored instanceof ToolGraph && restored.halfLifeMs !== (this.halfLifeMs ?? DEFAULT_HALF_LIFE_MS)) {
+    if (restored instanceof TransitionGraph && restored.halfLifeMs !== (this.halfLifeMs ?? DEFAULT_HALF_LIFE_MS)) {
       throw new RangeError(`Toolgraph.restoreGraph: the graph decays with a half-life of ${restored.halfLifeMs} ms, this engine's is ${this.halfLifeMs}`);
     }
     this.cancelTimer();
-    this.graph = restored instanceof ToolGraph ? restored : ToolGraph.fromState(restored, options);
+    this.graph = restored instanceof TransitionGraph ? restored : TransitionGraph.fromState(restored, options);
     this.recent = new RecentTransitions(this.graph);
     this.recentIntents = new RecentIntents(this.graph);
     const intentTokens = caches?.intentTokens ? restoreIntentTokens(this.graph.intents(), caches.intentTokens) : false;
@@ -992,7 +992,7 @@ export class Toolgraph {
    * they were computed for exactly this graph, and the caches (what a stored snapshot keeps).
    * The caches view live buffers: encode them before the next rebuild.
    */
-  snapshotState(): { state: ToolGraphState; signals: StoredSignals | null; caches: StoredCaches } {
+  snapshotState(): { state: TransitionGraphState; signals: StoredSignals | null; caches: StoredCaches } {
     const model = this.model;
     const fresh = model !== null && !this.restoredSignals && model.graph.version === this.graph.version;
     const text = model?.text;

@@ -211,7 +211,7 @@ CREATE INDEX traces_content_base_id ON traces (base_id) WHERE id_source = 'conte
   {
     version: 8,
     name: 'tools keep their registration order',
-    // A catalogue's order is the order tools get their indices in (ToolGraph.addTool), and
+    // A catalogue's order is the order tools get their indices in (TransitionGraph.addTool), and
     // Louvain, ties and the fit's fold models follow indices: a store that listed its tools by
     // name fitted other weights than the same data in memory (the community weight 0.663
     // against 0.360 on the NESTFUL sample), and a restart without a snapshot renumbered them.

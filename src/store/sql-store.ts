@@ -127,7 +127,7 @@ const INSERT_TRACES = `INSERT INTO traces (id, base_id, id_source, domain, succe
 /**
  * First-order transition statistics of the traces in (mark, upto], added to the table in one
  * statement: a step succeeds only in a successful trace (failed traces never strengthen an
- * edge), as ToolGraph.ingest counts them.
+ * edge), as TransitionGraph.ingest counts them.
  */
 const FOLD_TRANSITIONS = `INSERT INTO transitions (from_tool, to_tool, count, successes, failures, last_seen_ms)
   SELECT t.tools[i - 1], t.tools[i], count(*),

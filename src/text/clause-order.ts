@@ -16,13 +16,13 @@
  * 98% (Seal-Tools) and 99% (NESTFUL) of the time; requests that do not follow the run order
  * would count near 50%, and the evidence would then weigh nothing.
  *
- * The records are only ever appended (ToolGraph.intents()), so the tally is kept per records
+ * The records are only ever appended (TransitionGraph.intents()), so the tally is kept per records
  * array and extended by later models. It stops after SAMPLE_RECORDS records of two tools or
  * more: a proportion needs no more (standard error about 1% where most of them place a pair),
  * and splitting a request into clauses costs about 13 us, so the first workflow suggestion
  * after a cold start pays for the sample once (about 50 ms), not for every recorded intent.
  */
-import type { IntentRecord } from '../graph/tool-graph.js';
+import type { IntentRecord } from '../graph/transition-graph.js';
 import { clauseParts, type Clause } from './clauses.js';
 
 /** Shortest word prefix that may stand for a longer word (`cancel` for `cancellation`). */

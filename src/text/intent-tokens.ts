@@ -1,6 +1,6 @@
 /**
  * The tokens of the recorded intents, kept across model rebuilds. Every rebuild learns from all
- * intents, but the records are only ever appended (ToolGraph.intents()), so each intent is
+ * intents, but the records are only ever appended (TransitionGraph.intents()), so each intent is
  * tokenised once: its tokens are kept as ids of a growing term list in one flat Int32Array
  * (4 bytes per token, plus the distinct terms once), and later rebuilds read them back.
  * Tokenising every intent again was 1.9 s of 15 s of rebuilds at 50,000 traces.
@@ -16,7 +16,7 @@
  * that a rebuild counts only the records new since the last one.
  */
 import type { StoredIntentTokens } from '../graph/graph-codec.js';
-import type { IntentRecord } from '../graph/tool-graph.js';
+import type { IntentRecord } from '../graph/transition-graph.js';
 import { grown } from '../graph/typed-arrays.js';
 import { IntentCounts } from './intent-counts.js';
 import { TOKENIZER_VERSION, tokenize } from './tokenize.js';

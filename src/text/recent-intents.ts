@@ -1,18 +1,18 @@
 /**
- * The intents a ToolGraph learned after a model's text was built, read at query time beside the
+ * The intents a TransitionGraph learned after a model's text was built, read at query time beside the
  * model's naive Bayes association (intent-association.ts), as RecentTransitions does for the
  * transition counts: a trace's intent counts in next-tool predictions, search (its coverage
  * too) and DAG suggestion from the moment it is applied, not from the next rebuild.
  *
  * Kept: the counts the association is fitted from, for the records of the graph's intent log
- * (ToolGraph.intents, which only grows) past those the installed model's text was built from,
+ * (TransitionGraph.intents, which only grows) past those the installed model's text was built from,
  * summed: per tool the traces crediting it and their tokens (n(t), C(t)), per term and tool the
  * term's occurrences c(t, w), and the terms themselves (the vocabulary grows with them, and its
  * size is in every tool's denominator). Read from the log itself, the records are exactly the
  * ones a rebuilt text would fit; they are dropped, counts and all, when a model holding them is
  * installed.
  */
-import type { IntentRecord, ToolGraph } from '../graph/tool-graph.js';
+import type { IntentRecord, TransitionGraph } from '../graph/transition-graph.js';
 import { scoreIntent, type IntentModel } from './intent-association.js';
 import { tokenize } from './tokenize.js';
 import { termId } from './vocabulary.js';
@@ -37,7 +37,7 @@ export class RecentIntents {
   /** Bumped by every change to the counts, so that what is derived from them can be cached. */
   private revisionValue = 0;
 
-  constructor(private readonly graph: ToolGraph) {}
+  constructor(private readonly graph: TransitionGraph) {}
 
   /** Records the installed model's text lacks (for tests and stats). */
   get size(): number {

@@ -5,7 +5,7 @@
  */
 import { runStages } from '../graph/stages.js';
 import type { ToolInfo } from '../schema/types.js';
-import type { IntentRecord } from '../graph/tool-graph.js';
+import type { IntentRecord } from '../graph/transition-graph.js';
 import { buildBm25, type Bm25Index } from './bm25.js';
 import { countedAssociationStages, intentAssociationStages, type IntentModel } from './intent-association.js';
 import { buildIntentMemory, type IntentMemory } from './similar-intents.js';
@@ -67,7 +67,7 @@ export function* textModelStages(
 ): Generator<void, TextModel> {
   const tools = names.map((name) => catalog.get(name) ?? { name, description: '', params: [] });
   // Intents as term ids straight from the token log (tokenised once per intent). Every record
-  // credits a tool (ToolGraph keeps no other), so the association's examples, the task memory
+  // credits a tool (TransitionGraph keeps no other), so the association's examples, the task memory
   // and `records` share one index, which the similar tasks rely on; a record without tools is
   // refused by the fit (INVALID_INPUT) rather than shifting them. The docs view the log's
   // arrays, which later records only append to (or replace): they stay as they are now.

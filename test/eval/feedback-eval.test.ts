@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluateFeedback, planDrift } from '../../src/eval/feedback-eval.js';
 import { splitsOf } from '../../src/eval/splits.js';
 import { buildUniverse, indicesOf } from '../../src/eval/universe.js';
-import { ToolGraph } from '../../src/graph/tool-graph.js';
+import { TransitionGraph } from '../../src/graph/transition-graph.js';
 import { buildModel } from '../../src/recommend/model.js';
 import { loadDataset } from '../../src/schema/dataset.js';
 import { workflowToTraceAt } from '../../src/schema/trace.js';
@@ -15,7 +15,7 @@ describe('the feedback evaluation protocol', () => {
     const dataset = await loadDataset(SAMPLE);
     const { train, test } = splitsOf(dataset.workflows)[0]!;
     const universe = buildUniverse(dataset.tools, train);
-    const graph = new ToolGraph();
+    const graph = new TransitionGraph();
     for (const name of universe.names) graph.addTool(name);
     for (const w of train) graph.ingest(workflowToTraceAt(w, 0));
     const model = buildModel(graph, universe.catalog);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { edgeIndex, edgeReliability, reliabilityReport } from '../../src/graph/edge-reliability.js';
 import { buildSnapshot } from '../../src/graph/snapshot.js';
-import { ToolGraph } from '../../src/graph/tool-graph.js';
+import { TransitionGraph } from '../../src/graph/transition-graph.js';
 import { betaCdf } from '../../src/scoring/beta-distribution.js';
 import { trace } from '../helpers/traces.js';
 
@@ -62,9 +62,9 @@ describe('edgeReliability', () => {
   });
 });
 
-describe('ToolGraph outcome evidence and the snapshot posterior', () => {
+describe('TransitionGraph outcome evidence and the snapshot posterior', () => {
   it('keeps recent sums decayed to the last observation, out-of-order traces by their own time', () => {
-    const g = new ToolGraph({ halfLifeMs: H });
+    const g = new TransitionGraph({ halfLifeMs: H });
     g.ingest(trace(['a', 'b'], { timestamp: 0 }));
     g.ingest(trace(['a', { name: 'b', ok: false }], { timestamp: 2 * H }));
     g.ingest(trace(['a', 'b'], { timestamp: H }), { value: 0.5 }); // late: weighs 0.5 * 2^-1 at 2H
@@ -76,7 +76,7 @@ describe('ToolGraph outcome evidence and the snapshot posterior', () => {
   });
 
   it('counts a failed step, and every step of a failed trace, against its transition', () => {
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     g.ingest(trace(['a', { name: 'b', ok: false }, 'c'], { timestamp: 10 }));
     g.ingest(trace(['c', 'a'], { success: false, timestamp: 10 }));
     const [a, b, c] = ['a', 'b', 'c'].map((n) => g.indexOf(n)!) as [number, number, number];
@@ -86,7 +86,7 @@ describe('ToolGraph outcome evidence and the snapshot posterior', () => {
   });
 
   it('aligns the posterior with the CSR and decays relative to the newest trace', () => {
-    const g = new ToolGraph({ halfLifeMs: H });
+    const g = new TransitionGraph({ halfLifeMs: H });
     g.ingest(trace(['a', 'b'], { timestamp: 0 }));
     g.ingest(trace(['a', 'b'], { timestamp: 0 }));
     g.ingest(trace(['a', { name: 'c', ok: false }], { timestamp: H }));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeGraph, encodeGraph, GRAPH_CODEC_FORMAT, GraphCodecError, type StoredCaches } from '../../src/graph/graph-codec.js';
 import { createRng } from '../../src/graph/rng.js';
 import { buildSnapshot } from '../../src/graph/snapshot.js';
-import { ToolGraph } from '../../src/graph/tool-graph.js';
+import { TransitionGraph } from '../../src/graph/transition-graph.js';
 import { buildModel } from '../../src/recommend/model.js';
 import { predictNext } from '../../src/recommend/predict-next.js';
 import type { Trace } from '../../src/schema/types.js';
@@ -25,8 +25,8 @@ function randomTraces(seed: number, count: number, tools: readonly string[]): Tr
 
 const NAMES = ['__proto__', 'constructor', 'a\u0000b', 'lone \udc00', '🛠️', 'search', 'book', 'pay', 'x'.repeat(1_024), ...Array.from({ length: 40 }, (_, i) => `t${i}`)];
 
-function graphOf(traces: readonly Trace[]): ToolGraph {
-  const g = new ToolGraph();
+function graphOf(traces: readonly Trace[]): TransitionGraph {
+  const g = new TransitionGraph();
   for (const t of traces) g.ingest(t, { value: 0.25 + (t.steps.length % 3) / 4 });
   return g;
 }
@@ -41,7 +41,7 @@ describe('graph codec', () => {
     expect(decoded.format).toBe(GRAPH_CODEC_FORMAT);
     expect(decoded.signals).toBeNull();
     expect(decoded.state).toEqual(state);
-    const back = ToolGraph.fromState(decoded.state);
+    const back = TransitionGraph.fromState(decoded.state);
     expect(back.exportState()).toEqual(state);
     expect(back.version).toBe(g.version);
     expect(back.traces).toBe(g.traces);
@@ -83,7 +83,7 @@ describe('graph codec', () => {
     expect(signals!.version).toBe(g.version);
     expect(signals!.communities).toEqual(snap.communities);
     expect(signals!.pagerank).toEqual(snap.pagerank);
-    const back = ToolGraph.fromState(state);
+    const back = TransitionGraph.fromState(state);
     const restored = buildModel(back, new Map(), undefined, { seed: 5, communities: { communities: signals!.communities, count: signals!.communityCount } });
     expect(restored.graph.communities).toEqual(snap.communities);
     for (const context of [['search'], ['__proto__', 'book'], ['t3', 't7'], ['lone \udc00']]) {
@@ -92,7 +92,7 @@ describe('graph codec', () => {
   });
 
   it('round-trips an empty graph, and reads an unaligned copy', () => {
-    const empty = new ToolGraph().exportState();
+    const empty = new TransitionGraph().exportState();
     expect(decodeGraph(encodeGraph(empty)).state).toEqual(empty);
     const state = graphOf(randomTraces(3, 100, NAMES)).exportState();
     const bytes = encodeGraph(state);
@@ -125,7 +125,7 @@ describe('graph codec', () => {
   });
 
   /** A graph's state with its caches, as a service stores them. */
-  function withCaches(seed: number): { state: ReturnType<ToolGraph['exportState']>; caches: StoredCaches } {
+  function withCaches(seed: number): { state: ReturnType<TransitionGraph['exportState']>; caches: StoredCaches } {
     const g = graphOf(randomTraces(seed, 300, NAMES));
     const embedding = hashedTextEmbedding();
     const texts = g.names.map((name) => `${name} does things`);
@@ -178,15 +178,15 @@ describe('graph codec', () => {
 
   it('fromState refuses an inconsistent state', () => {
     const state = graphOf([trace(['a', 'b', 'c'])]).exportState();
-    expect(() => ToolGraph.fromState({ ...state, to: Int32Array.from([0, 9]) })).toThrow(RangeError);
-    expect(() => ToolGraph.fromState({ ...state, names: ['a', 'a', 'c'] })).toThrow(/appears twice/);
-    expect(() => ToolGraph.fromState({ ...state, calls: new Float64Array(1) })).toThrow(RangeError);
+    expect(() => TransitionGraph.fromState({ ...state, to: Int32Array.from([0, 9]) })).toThrow(RangeError);
+    expect(() => TransitionGraph.fromState({ ...state, names: ['a', 'a', 'c'] })).toThrow(/appears twice/);
+    expect(() => TransitionGraph.fromState({ ...state, calls: new Float64Array(1) })).toThrow(RangeError);
     // Transitions out of order are indexed the slow way, and a repeated one is still caught there.
     expect(Array.from(state.from)).toEqual([0, 1]);
-    expect(() => ToolGraph.fromState({ ...state, from: Int32Array.from([0, 0]), to: Int32Array.from([1, 1]) })).toThrow(/transition appears twice/);
+    expect(() => TransitionGraph.fromState({ ...state, from: Int32Array.from([0, 0]), to: Int32Array.from([1, 1]) })).toThrow(/transition appears twice/);
     const swap = (column: Float64Array): Float64Array => Float64Array.from([column[1]!, column[0]!]);
     const edges = Object.fromEntries(Object.entries(state.edges).map(([name, column]) => [name, swap(column)])) as unknown as typeof state.edges;
-    const unsorted = ToolGraph.fromState({ ...state, from: Int32Array.from([1, 0]), to: Int32Array.from([2, 1]), edges });
+    const unsorted = TransitionGraph.fromState({ ...state, from: Int32Array.from([1, 0]), to: Int32Array.from([2, 1]), edges });
     expect(unsorted.transition(0, 1)).toEqual(graphOf([trace(['a', 'b', 'c'])]).transition(0, 1));
     expect(unsorted.transition(1, 2)).toEqual(graphOf([trace(['a', 'b', 'c'])]).transition(1, 2));
   });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { exportGraph, toGraphml } from '../../src/graph/graph-export.js';
 import { buildSnapshot } from '../../src/graph/snapshot.js';
-import { ToolGraph } from '../../src/graph/tool-graph.js';
+import { TransitionGraph } from '../../src/graph/transition-graph.js';
 import { trace } from '../helpers/traces.js';
 
 describe('graph export', () => {
-  const g = new ToolGraph();
+  const g = new TransitionGraph();
   g.ingest(trace(['a<b>&"c"', 'nul\u0000here', 'a<b>&"c"'], { timestamp: 5 }));
   g.ingest(trace(['a<b>&"c"', { name: 'nul\u0000here', ok: false }], { timestamp: 9 }));
   const exported = exportGraph(g, buildSnapshot(g, { seed: 1 }));

@@ -2,10 +2,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createRng } from '../../src/graph/rng.js';
 import { buildSnapshot, secondOrderRow, snapshotInput, type GraphSnapshot } from '../../src/graph/snapshot.js';
 import { SnapshotThread } from '../../src/graph/snapshot-thread.js';
-import { pairKey, ToolGraph } from '../../src/graph/tool-graph.js';
+import { pairKey, TransitionGraph } from '../../src/graph/transition-graph.js';
 import { trace } from '../helpers/traces.js';
 
-function learn(graph: ToolGraph, seed: number, traces: number, tools: number): void {
+function learn(graph: TransitionGraph, seed: number, traces: number, tools: number): void {
   const rng = createRng(seed);
   for (let i = 0; i < traces; i++) {
     const steps = Array.from({ length: 2 + Math.floor(rng() * 4) }, () => ({ name: `t${Math.floor(rng() * tools)}`, ok: rng() < 0.9 }));
@@ -14,7 +14,7 @@ function learn(graph: ToolGraph, seed: number, traces: number, tools: number): v
 }
 
 /** Every field of two snapshots, the second-order index compared through its lookups. */
-function expectSameSnapshot(got: GraphSnapshot, want: GraphSnapshot, graph: ToolGraph): void {
+function expectSameSnapshot(got: GraphSnapshot, want: GraphSnapshot, graph: TransitionGraph): void {
   const { second: gotSecond, ...gotRest } = got;
   const { second: wantSecond, ...wantRest } = want;
   expect(gotRest).toEqual(wantRest);
@@ -38,12 +38,12 @@ describe('SnapshotThread', () => {
   afterAll(() => thread.close());
 
   it('builds on its worker the snapshot buildSnapshot builds here, for a fresh and for a restored graph', async () => {
-    const graph = new ToolGraph();
+    const graph = new TransitionGraph();
     learn(graph, 3, 1_500, 60);
     expectSameSnapshot(await thread.build(snapshotInput(graph)), buildSnapshot(graph), graph);
     // Restored (transitions in CSR order, indexed by PairIndex.sorted), then learning more, with
     // stored communities given as a view into a larger buffer, as a decoded snapshot file holds them.
-    const restored = ToolGraph.fromState(graph.exportState());
+    const restored = TransitionGraph.fromState(graph.exportState());
     learn(restored, 4, 300, 70);
     const bytes = new Int32Array(restored.toolCount + 8);
     const stored = bytes.subarray(4, 4 + 50).fill(3);
@@ -58,8 +58,8 @@ describe('SnapshotThread', () => {
   });
 
   it('answers builds sent together, each with its own snapshot', async () => {
-    const a = new ToolGraph();
-    const b = new ToolGraph();
+    const a = new TransitionGraph();
+    const b = new TransitionGraph();
     learn(a, 8, 800, 30);
     learn(b, 9, 800, 45);
     const [sa, sb] = await Promise.all([thread.build(snapshotInput(a)), thread.build(snapshotInput(b))]);
@@ -69,7 +69,7 @@ describe('SnapshotThread', () => {
 
   it('fails every build with the reason once its worker is gone', async () => {
     const other = SnapshotThread.start();
-    const graph = new ToolGraph();
+    const graph = new TransitionGraph();
     learn(graph, 10, 300, 20);
     const waiting = expect(other.build(snapshotInput(graph))).rejects.toThrow(/closed/);
     await other.close();

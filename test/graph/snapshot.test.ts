@@ -3,13 +3,13 @@ import { csrFromEdges, symmetrizeCsr } from '../../src/graph/csr.js';
 import { createRng } from '../../src/graph/rng.js';
 import { pagerank } from '../../src/graph/pagerank.js';
 import { buildSnapshot, secondOrderRow } from '../../src/graph/snapshot.js';
-import { pairKey, ToolGraph } from '../../src/graph/tool-graph.js';
+import { pairKey, TransitionGraph } from '../../src/graph/transition-graph.js';
 import { trace } from '../helpers/traces.js';
 
 describe('buildSnapshot', () => {
   it("aligns every per-edge array with `out`, and builds the undirected view from the successful transitions only", () => {
     const rng = createRng(9);
-    const graph = new ToolGraph();
+    const graph = new TransitionGraph();
     for (let i = 0; i < 400; i++) {
       const tools = Array.from({ length: 2 + Math.floor(rng() * 4) }, () => ({ name: `t${Math.floor(rng() * 30)}`, ok: rng() < 0.8 }));
       graph.ingest(trace(tools, { success: rng() < 0.7, timestamp: i }));
@@ -46,7 +46,7 @@ describe('buildSnapshot', () => {
 
   it('holds each successful second-order context row sorted by target, a hub pair with many successors included', () => {
     const rng = createRng(4);
-    const graph = new ToolGraph();
+    const graph = new TransitionGraph();
     // A hub context (h0, h1) followed by 60 different tools, in shuffled order, some only in failures.
     const successors = Array.from({ length: 60 }, (_, i) => `s${i}`).sort(() => rng() - 0.5);
     successors.forEach((tool, i) => graph.ingest(trace(['h0', 'h1', tool], { success: i % 7 !== 0, timestamp: i })));

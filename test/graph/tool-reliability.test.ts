@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { csrFromEdges } from '../../src/graph/csr.js';
 import { edgeReliability } from '../../src/graph/edge-reliability.js';
 import { buildSnapshot } from '../../src/graph/snapshot.js';
-import { ToolGraph } from '../../src/graph/tool-graph.js';
+import { TransitionGraph } from '../../src/graph/transition-graph.js';
 import { toolReliability } from '../../src/graph/tool-reliability.js';
 import { betaCdf } from '../../src/scoring/beta-distribution.js';
 import { trace } from '../helpers/traces.js';
@@ -43,7 +43,7 @@ describe('toolReliability', () => {
   });
 
   it("reads a snapshot's own reliability: a failing step counts against the tool it calls", () => {
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     for (let i = 0; i < 3; i++) g.ingest(trace(['search', { name: 'book_broken', ok: false }], { timestamp: 1_000 + i }));
     g.ingest(trace(['search', 'book_ok'], { timestamp: 2_000 }));
     const snapshot = buildSnapshot(g);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolGraph } from '../../src/graph/tool-graph.js';
+import { TransitionGraph } from '../../src/graph/transition-graph.js';
 import { CAPABILITY_THRESHOLD, passiveScores } from '../../src/recommend/capability-items.js';
 import { createRng } from '../../src/graph/rng.js';
 import { buildCapabilityModel, mergeCapabilities, type CapabilityModel } from '../../src/recommend/capability-model.js';
@@ -27,8 +27,8 @@ const CAPS = [
   cap('b34', ['b2', 'b3', 'b4'], { description: 'schedule a meeting by email' }),
 ];
 
-function graphOf(tools: readonly string[]): ToolGraph {
-  const g = new ToolGraph();
+function graphOf(tools: readonly string[]): TransitionGraph {
+  const g = new TransitionGraph();
   for (const t of tools) g.addTool(t);
   return g;
 }
@@ -232,8 +232,8 @@ describe('passiveScores (predictNext\'s candidates only)', () => {
 });
 
 describe('predictNext with capabilities', () => {
-  function chainGraph(): ToolGraph {
-    const g = new ToolGraph();
+  function chainGraph(): TransitionGraph {
+    const g = new TransitionGraph();
     for (let i = 0; i < 8; i++) g.ingest(trace(['a', 'b', 'c']));
     for (let i = 0; i < 2; i++) g.ingest(trace(['a', 'd']));
     return g;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolGraph } from '../../src/graph/tool-graph.js';
+import { TransitionGraph } from '../../src/graph/transition-graph.js';
 import { seedEpisodicAdjustment } from '../../src/recommend/edge-adjustment.js';
 import { buildModel } from '../../src/recommend/model.js';
 import { predictNext } from '../../src/recommend/predict-next.js';
@@ -27,16 +27,16 @@ describe('the seed profile with episodic adjustments', () => {
       ...repeat(2, () => trace(['a', 'c'])),
       trace(['a', 'e']),
     ];
-    const clean = new ToolGraph();
+    const clean = new TransitionGraph();
     for (const t of successes) clean.ingest(t);
-    const failing = new ToolGraph();
+    const failing = new TransitionGraph();
     for (const t of successes) failing.ingest(t);
     // Same timestamp as the successes: no decay between them.
     failing.ingest(trace(['a', { name: 'b', ok: false }]));
     for (let i = 0; i < 3; i++) failing.ingest(trace(['a', { name: 'c', ok: false }]));
     for (let i = 0; i < 7; i++) failing.ingest(trace(['a', { name: 'e', ok: false }]));
 
-    const score = (g: ToolGraph) => {
+    const score = (g: TransitionGraph) => {
       const items = predictNext(buildModel(g, new Map()), { context: ['a'], k: 10, profile: 'seed' }).items;
       return new Map(items.map((it) => [it.tool, it.score]));
     };

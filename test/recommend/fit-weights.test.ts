@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolGraph } from '../../src/graph/tool-graph.js';
+import { TransitionGraph } from '../../src/graph/transition-graph.js';
 import { fitWeights, NO_MATCH_FOLDS } from '../../src/recommend/fit-weights.js';
 import { BACKOFF_WEIGHTS, LEXICAL_WEIGHTS } from '../../src/recommend/simple-rules.js';
 import { fitNoMatch, fits, NO_MATCH_QUANTILE, type MatchEvidence } from '../../src/recommend/no-match.js';
@@ -36,7 +36,7 @@ function topicTraces(): Trace[] {
 
 /** The model of every catalogue entry and trace, ranking with `weights`. */
 function modelOf(catalog: Map<string, ToolInfo>, traces: readonly Trace[], weights: FittedWeights): RecommenderModel {
-  const graph = new ToolGraph();
+  const graph = new TransitionGraph();
   for (const tool of catalog.keys()) graph.addTool(tool);
   for (const t of traces) graph.ingest(t);
   return buildModel(graph, catalog, weights);
@@ -126,7 +126,7 @@ describe('fitWeights', () => {
     const report = fitWeights(traces, new Map());
     expect(report.searchUnseen.refitted).toBe(true);
     expect(report.weights.search[SIGNALS.indexOf('lexicalUnseen')]).toBeGreaterThan(1);
-    const graph = new ToolGraph();
+    const graph = new TransitionGraph();
     for (const t of traces) graph.ingest(t);
     graph.addTool('kangaroo_tracker');
     const fitted = buildModel(graph, new Map(), report.weights);
@@ -170,7 +170,7 @@ describe('fitWeights', () => {
     expect(report.search.ruleScale).toBeGreaterThan(0);
     expect(report.search.ruleScale).toBeLessThan(1);
     expect(report.weights.search).toEqual(LEXICAL_WEIGHTS.map((w) => w * report.search.ruleScale));
-    const graph = new ToolGraph();
+    const graph = new TransitionGraph();
     for (const t of traces) graph.ingest(t);
     const shares = (weights: readonly number[]): Map<string, number> =>
       new Map(searchTools(buildModel(graph, catalog, { ...report.weights, search: weights }), { query: 'alpha please', context: [], k: 2 }).items.map((it) => [it.tool, it.score]));
@@ -199,7 +199,7 @@ describe('fitWeights', () => {
     const held: MatchEvidence[] = [];
     const gold: number[] = [];
     for (let k = 0; k < NO_MATCH_FOLDS; k++) {
-      const graph = new ToolGraph();
+      const graph = new TransitionGraph();
       graph.addTool(ledger.name);
       for (const t of traces) if (foldOf(t.id, NO_MATCH_FOLDS) !== k) graph.ingest(t);
       const model = buildModel(graph, catalog, { ...PRIOR_WEIGHTS, search: report.weights.search }, { seed: 3 });

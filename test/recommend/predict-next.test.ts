@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../src/graph/rng.js';
-import { ToolGraph } from '../../src/graph/tool-graph.js';
+import { TransitionGraph } from '../../src/graph/transition-graph.js';
 import { SIGNALS } from '../../src/recommend/features.js';
 import { buildModel, PRIOR_WEIGHTS } from '../../src/recommend/model.js';
 import { predictNext } from '../../src/recommend/predict-next.js';
@@ -10,9 +10,9 @@ import { trace } from '../helpers/traces.js';
 
 const tool = (name: string, description: string): ToolInfo => ({ name, description, params: [] });
 
-function randomGraph(seed: number, tools = 40, traces = 300): ToolGraph {
+function randomGraph(seed: number, tools = 40, traces = 300): TransitionGraph {
   const rng = createRng(seed);
-  const g = new ToolGraph();
+  const g = new TransitionGraph();
   for (let t = 0; t < traces; t++) {
     const len = 2 + Math.floor(rng() * 4);
     const start = Math.floor(rng() * tools);
@@ -25,7 +25,7 @@ function randomGraph(seed: number, tools = 40, traces = 300): ToolGraph {
 
 describe('predictNext', () => {
   it('answers cold-start from intent and catalogue alone', () => {
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     const catalog = new Map([
       ['weather_get', tool('weather_get', 'Get the weather forecast for a city')],
       ['flight_search', tool('flight_search', 'Search flights between two airports')],
@@ -72,7 +72,7 @@ describe('predictNext', () => {
   });
 
   it('follows the learned transition (hand-computed P1)', () => {
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     for (let i = 0; i < 3; i++) g.ingest(trace(['a', 'b']));
     g.ingest(trace(['a', 'c']));
     const result = predictNext(buildModel(g, new Map()), { context: ['a'], k: 3 });
@@ -84,7 +84,7 @@ describe('predictNext', () => {
   });
 
   it('scores the seed profile as spec 003 section 3 writes it', () => {
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     for (let i = 0; i < 3; i++) g.ingest(trace(['a', 'b']));
     g.ingest(trace(['a', 'c']));
     const model = buildModel(g, new Map());
@@ -104,7 +104,7 @@ describe('predictNext', () => {
   });
 
   it('skips and reports context tools it has never seen', () => {
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     g.ingest(trace(['__proto__', 'constructor']));
     const result = predictNext(buildModel(g, new Map()), { context: ['never-seen', '__proto__'], k: 2 });
     expect(result.unknownContext).toEqual(['never-seen']);
@@ -119,7 +119,7 @@ describe('predictNext', () => {
   });
 
   it('returns at most as many items as tools', () => {
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     g.ingest(trace(['a', 'b']));
     expect(predictNext(buildModel(g, new Map()), { context: ['a'], k: 50 }).items).toHaveLength(2);
   });

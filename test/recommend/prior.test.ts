@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../src/graph/rng.js';
-import { ToolGraph } from '../../src/graph/tool-graph.js';
+import { TransitionGraph } from '../../src/graph/transition-graph.js';
 import { buildModel, PRIOR_WEIGHTS } from '../../src/recommend/model.js';
 import { predictNext } from '../../src/recommend/predict-next.js';
 import { scoreAllTools } from '../../src/recommend/score-all.js';
@@ -55,7 +55,7 @@ describe('the prior', () => {
   it('ranks the next tool by the back-off Markov rule, the request\'s words before popularity, on random graphs', () => {
     for (let seed = 1; seed <= 20; seed++) {
       const { catalog, traces } = world(seed);
-      const g = new ToolGraph();
+      const g = new TransitionGraph();
       for (const name of catalog.keys()) g.addTool(name);
       for (const t of traces) g.ingest(t);
       const model = buildModel(g, catalog, PRIOR_WEIGHTS);
@@ -100,7 +100,7 @@ describe('the prior', () => {
   it('ranks search by BM25 with popularity breaking ties, on random catalogues', () => {
     for (let seed = 1; seed <= 20; seed++) {
       const { catalog, traces } = world(seed);
-      const g = new ToolGraph();
+      const g = new TransitionGraph();
       for (const name of catalog.keys()) g.addTool(name);
       for (const t of traces) g.ingest(t);
       const model = buildModel(g, catalog, PRIOR_WEIGHTS);
@@ -122,7 +122,7 @@ describe('the prior', () => {
   });
 
   it('reads a first-order estimate as a probability where no second-order context was seen', () => {
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     for (let i = 0; i < 3; i++) g.ingest(trace(['a', 'b']));
     g.ingest(trace(['a', 'c']));
     const model = buildModel(g, new Map(), PRIOR_WEIGHTS);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../src/graph/rng.js';
-import { ToolGraph } from '../../src/graph/tool-graph.js';
+import { TransitionGraph } from '../../src/graph/transition-graph.js';
 import { hasUnknownWord, SIGNALS } from '../../src/recommend/features.js';
 import { INTENT_EPSILON } from '../../src/recommend/linear-profile.js';
 import { buildModel, EXPERT_WEIGHTS, PRIOR_WEIGHTS } from '../../src/recommend/model.js';
@@ -30,7 +30,7 @@ const WITH_UNSEEN = { ...EXPERT_WEIGHTS, search: EXPERT_WEIGHTS.search.map((w, f
 const scores = (items: readonly { tool: string; score: number }[]) => new Map(items.map((i) => [i.tool, i.score]));
 
 function model(weights = EXPERT_WEIGHTS) {
-  const g = new ToolGraph();
+  const g = new TransitionGraph();
   for (const name of catalog.keys()) g.addTool(name);
   g.ingest(trace(['currency_convert'], { intent: 'how many yen is ten euros' }));
   g.ingest(trace(['weather_forecast'], { intent: 'will it rain' }));
@@ -72,7 +72,7 @@ describe('searchTools', () => {
       [tool('hotel_search', 'Search hotels in a city'), tool('hotel_book', 'Book a hotel room'), tool('hotel_reserve', 'Book a hotel room')].map((t) => [t.name, t]),
     );
     const withFailures = (failures: number) => {
-      const g = new ToolGraph();
+      const g = new TransitionGraph();
       for (const name of hotels.keys()) g.addTool(name);
       for (let i = 0; i < 4; i++) g.ingest(trace(['hotel_search', 'hotel_book'], { intent: 'book a hotel room', timestamp: 1_000 + i }));
       for (let i = 0; i < 4; i++) g.ingest(trace(['hotel_search', 'hotel_reserve'], { intent: 'book a hotel room', timestamp: 1_000 + i }));
@@ -103,7 +103,7 @@ describe('searchTools', () => {
   });
 
   it('says so when every tool that could answer has been failing', () => {
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     for (let i = 0; i < 20; i++) g.ingest(trace([{ name: 'hotel_book', ok: false }, { name: 'hotel_search', ok: false }, { name: 'hotel_book', ok: false }], { intent: 'book a hotel', success: false, timestamp: 1_000 + i }));
     const result = searchTools(buildModel(g, new Map(), PRIOR_WEIGHTS), { query: 'book a hotel', k: 3 });
     expect(result).toMatchObject({ kind: 'no-match', items: [], hint: 'no tool fits: every candidate has been failing (failure rate credibly above 1/2)' });
@@ -147,7 +147,7 @@ describe('searchTools', () => {
     expect(knit.hint).toBe('no tool fits: "knit", "woollen", "scarf" matched nothing in the best tools (coverage 0.00); no recorded request resembles this one (similarity 0.00)');
     // A tool no recorded request called covers the request: its similarity counts as typical.
     const withNew = new Map([...catalog, ['knitting_patterns', tool('knitting_patterns', 'Knitting patterns for a woollen scarf')]]);
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     for (const name of withNew.keys()) g.addTool(name);
     g.ingest(trace(['currency_convert'], { intent: 'how many yen is ten euros' }));
     g.ingest(trace(['weather_forecast'], { intent: 'will it rain' }));
@@ -195,7 +195,7 @@ describe('searchTools', () => {
     for (let round = 0; round < 4; round++) {
       const tools = new Map(Array.from({ length: 12 }, (_, i) => [`tool_${round}_${i}`, tool(`tool_${round}_${i}`, phrase(5))]));
       const names = [...tools.keys()];
-      const g = new ToolGraph();
+      const g = new TransitionGraph();
       for (const name of names) g.addTool(name);
       for (let t = 0; t < 40; t++) g.ingest(trace(Array.from({ length: 1 + Math.floor(rng() * 3) }, () => pick(names)), { intent: phrase(3 + Math.floor(rng() * 4)) }));
       for (const weights of [EXPERT_WEIGHTS, { ...EXPERT_WEIGHTS, noMatch }]) {
@@ -248,7 +248,7 @@ describe('searchTools', () => {
     expect(hasUnknownWord(m.text, ['weather', 'currensy'])).toBe(true);
     // No word is known and no trace called the tool, so neither the lexical nor the intent
     // score touches it: only the neighbours can (without them the traced tools come first).
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     for (const name of catalog.keys()) g.addTool(name);
     g.ingest(trace(['weather_forecast'], { intent: 'will it rain' }));
     g.ingest(trace(['flight_search'], { intent: 'fly to Rome' }));
@@ -264,7 +264,7 @@ describe('searchTools', () => {
     // A catalogue entry no trace has used yet, beside two tools traces called for an unrelated
     // intent. The plain product of experts keeps it last whatever its description says: its
     // intent factor is floored at 1e-8. Before a fit a store ranks by the lexical rule instead.
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     const fresh = new Map([...catalog, ['kangaroo_tracker', tool('kangaroo_tracker', 'Track kangaroo and platypus sightings')]]);
     for (const name of fresh.keys()) g.addTool(name);
     g.ingest(trace(['weather_forecast', 'flight_search'], { intent: 'hello' }));
@@ -330,7 +330,7 @@ describe('searchTools, seed profile (spec 003 section 1 as written)', () => {
     ].map((t) => [t.name, t]),
   );
   function hotelModel() {
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     for (const name of hotels.keys()) g.addTool(name);
     g.ingest(trace(['search_hotels', 'book_hotel'], { intent: 'book a room' }));
     g.ingest(trace(['search_hotels', 'book_hotel'], { intent: 'book a room in Rome' }));
@@ -382,7 +382,7 @@ describe('searchTools, seed profile on random graphs', () => {
     for (let round = 0; round < 20; round++) {
       const n = 5 + Math.floor(rng() * 20);
       const tools = new Map(Array.from({ length: n }, (_, i) => [`t${i}`, tool(`t${i}`, `${pick()} ${pick()} ${pick()}`)]));
-      const g = new ToolGraph();
+      const g = new TransitionGraph();
       for (const name of tools.keys()) g.addTool(name);
       for (let t = 0; t < 3 * n; t++) {
         const steps = Array.from({ length: 2 + Math.floor(rng() * 3) }, () => `t${Math.floor(rng() * n)}`);

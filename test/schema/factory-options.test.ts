@@ -1,6 +1,6 @@
 /**
  * The options of the exported factories below the facade (src/schema/factory-options.ts):
- * `new ToolGraph`, `new VectorCache`, `createHashedEmbedder`, `learnCapabilities` and `openStore`
+ * `new TransitionGraph`, `new VectorCache`, `createHashedEmbedder`, `learnCapabilities` and `openStore`
  * refuse null, a non-object, an unknown key and a wrong type with INVALID_INPUT naming the call
  * and the option (null threw a TypeError, unknown keys were ignored, a bad halfLifeMs was a
  * RangeError, a numeric dataDir failed inside node:path), and take undefined and valid options
@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ToolGraph } from '../../src/graph/tool-graph.js';
+import { TransitionGraph } from '../../src/graph/transition-graph.js';
 import { learnCapabilities } from '../../src/recommend/learn-capabilities.js';
 import { VectorCache } from '../../src/scoring/vector-cache.js';
 import { openStore } from '../../src/store/open-store.js';
@@ -23,28 +23,28 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 /** Options as a plain JavaScript caller hands them over: unchecked by the compiler. */
 const loose = <T>(value: unknown): T => value as T;
 
-describe('new ToolGraph(options)', () => {
-  const make = (options: unknown): ToolGraph => new ToolGraph(loose(options));
+describe('new TransitionGraph(options)', () => {
+  const make = (options: unknown): TransitionGraph => new TransitionGraph(loose(options));
 
   it.each([
-    [null, 'ToolGraph: expected object, received null'],
-    [14, 'ToolGraph: expected object, received number'],
-    [{ halfLife: 1_000 }, 'ToolGraph: halfLife: unknown key'],
-    [{ halfLifeMs: '1000' }, 'ToolGraph: halfLifeMs: expected number, received string'],
-    [{ halfLifeMs: 0 }, 'ToolGraph: halfLifeMs: expected more than 0'],
-    [{ halfLifeMs: Number.POSITIVE_INFINITY }, 'ToolGraph: halfLifeMs: expected number, received Infinity'],
+    [null, 'TransitionGraph: expected object, received null'],
+    [14, 'TransitionGraph: expected object, received number'],
+    [{ halfLife: 1_000 }, 'TransitionGraph: halfLife: unknown key'],
+    [{ halfLifeMs: '1000' }, 'TransitionGraph: halfLifeMs: expected number, received string'],
+    [{ halfLifeMs: 0 }, 'TransitionGraph: halfLifeMs: expected more than 0'],
+    [{ halfLifeMs: Number.POSITIVE_INFINITY }, 'TransitionGraph: halfLifeMs: expected number, received Infinity'],
   ])('refuses %o', (options, message) => {
     expectError(() => make(options), 'INVALID_INPUT', message);
   });
 
   it('refuses them in fromState too', () => {
-    expectError(() => ToolGraph.fromState(new ToolGraph().exportState(), loose({ halfLifeMs: -1 })), 'INVALID_INPUT', 'ToolGraph: halfLifeMs');
+    expectError(() => TransitionGraph.fromState(new TransitionGraph().exportState(), loose({ halfLifeMs: -1 })), 'INVALID_INPUT', 'TransitionGraph: halfLifeMs');
   });
 
   it('takes no options, undefined and a valid half-life', () => {
-    expect(new ToolGraph().halfLifeMs).toBe(new ToolGraph(undefined).halfLifeMs);
-    expect(new ToolGraph({ halfLifeMs: 1_000 }).halfLifeMs).toBe(1_000);
-    expect(ToolGraph.fromState(new ToolGraph().exportState(), { halfLifeMs: 5 }).halfLifeMs).toBe(5);
+    expect(new TransitionGraph().halfLifeMs).toBe(new TransitionGraph(undefined).halfLifeMs);
+    expect(new TransitionGraph({ halfLifeMs: 1_000 }).halfLifeMs).toBe(1_000);
+    expect(TransitionGraph.fromState(new TransitionGraph().exportState(), { halfLifeMs: 5 }).halfLifeMs).toBe(5);
   });
 });
 

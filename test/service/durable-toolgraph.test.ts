@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeGraph, encodeGraph } from '../../src/graph/graph-codec.js';
-import { ToolGraph } from '../../src/graph/tool-graph.js';
+import { TransitionGraph } from '../../src/graph/transition-graph.js';
 import { loadDataset } from '../../src/schema/dataset.js';
 import { workflowToTraceAt } from '../../src/schema/trace.js';
 import type { Trace } from '../../src/schema/types.js';
@@ -584,7 +584,7 @@ describe('durable toolgraph on PGlite', () => {
     expect((before[0] as { kind: string }).kind).toBe('prediction');
     // A crash between writing a snapshot file and committing its row leaves a newer file. This
     // one is a well-formed snapshot of another graph: restored early, it must then be dropped.
-    const other = new ToolGraph();
+    const other = new TransitionGraph();
     other.ingest(traces[0]!);
     const raw = encodeGraph(other.exportState());
     const folder = join(dataDir, 'toolgraph-blobs', schema);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { IntentRecord } from '../../src/graph/tool-graph.js';
+import type { IntentRecord } from '../../src/graph/transition-graph.js';
 import { clauseOrderEvidence, clauseOrderLogOdds, clausePositions, clausePositionsIn, sameWord, SAMPLE_RECORDS } from '../../src/text/clause-order.js';
 import { clauseParts, splitClauses } from '../../src/text/clauses.js';
 import { identifierTokens } from '../../src/text/tokenize.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../src/graph/rng.js';
 import { runStages } from '../../src/graph/stages.js';
-import type { IntentRecord } from '../../src/graph/tool-graph.js';
+import type { IntentRecord } from '../../src/graph/transition-graph.js';
 import { countedAssociationStages, fitIntentAssociationInterned } from '../../src/text/intent-association.js';
 import { intentTokenIds } from '../../src/text/intent-tokens.js';
 import { buildTextModel, textModelStages } from '../../src/text/text-model.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../src/graph/rng.js';
-import type { IntentRecord } from '../../src/graph/tool-graph.js';
+import type { IntentRecord } from '../../src/graph/transition-graph.js';
 import { exportIntentTokens, intentTokenIds, restoreIntentTokens, tokenizeIntentsInSlices } from '../../src/text/intent-tokens.js';
 import * as tokenizer from '../../src/text/tokenize.js';
 import { tokenize } from '../../src/text/tokenize.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { IntentRecord } from '../../src/graph/tool-graph.js';
+import type { IntentRecord } from '../../src/graph/transition-graph.js';
 import type { ToolInfo } from '../../src/schema/types.js';
 import { scoreBm25 } from '../../src/text/bm25.js';
 import { hashedTextEmbedding, type TextEmbedding } from '../../src/text/text-embedding.js';

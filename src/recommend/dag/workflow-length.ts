@@ -8,7 +8,7 @@
  * the typical repeats of each tool; the length is null when no past task shares a term with the
  * intent: then the caller falls back on what the request itself says (its clauses).
  */
-import type { IntentRecord } from '../../graph/tool-graph.js';
+import type { IntentRecord } from '../../graph/transition-graph.js';
 import { clausePositionsIn } from '../../text/clause-order.js';
 import { clauseParts } from '../../text/clauses.js';
 import type { RecentIntents } from '../../text/recent-intents.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolGraph } from '../../../src/graph/tool-graph.js';
+import { TransitionGraph } from '../../../src/graph/transition-graph.js';
 import { createRng } from '../../../src/graph/rng.js';
 import { calibrate, fitCalibration, MIN_CALIBRATION_STEPS, stepLoss, stepsRight } from '../../../src/recommend/dag/calibration.js';
 import { suggestDag } from '../../../src/recommend/dag/suggest-dag.js';
@@ -97,7 +97,7 @@ function traces(): ReturnType<typeof trace>[] {
 
 describe('calibrated workflow steps', () => {
   it('suggestDag reports each step through the fitted scaling, and changes no step', () => {
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     for (const t of catalog) g.addTool(t.name);
     for (const t of traces()) g.ingest(t);
     const raw = suggestDag(buildModel(g, tools), { intent: 'book a flight to Rome' });

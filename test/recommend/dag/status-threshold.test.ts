@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolGraph } from '../../../src/graph/tool-graph.js';
+import { TransitionGraph } from '../../../src/graph/transition-graph.js';
 import { fitStatusThreshold, MIN_OK_WORKFLOWS, MIN_STATUS_WORKFLOWS, nodeF1, OK_NODE_F1, statusOf, type HeldOutDag } from '../../../src/recommend/dag/status-threshold.js';
 import { suggestDag } from '../../../src/recommend/dag/suggest-dag.js';
 import { fitWeights } from '../../../src/recommend/fit-weights.js';
@@ -84,7 +84,7 @@ describe('the fitted ok threshold in suggestDag', () => {
   });
 
   it('decides ok and warn in place of spec 003\'s 0.65, unless the request sets its own warn threshold', () => {
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     for (const t of catalog) g.addTool(t.name);
     for (const t of traces()) g.ingest(t);
     const intent = 'find and book a flight to Rome';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolGraph } from '../../../src/graph/tool-graph.js';
+import { TransitionGraph } from '../../../src/graph/transition-graph.js';
 import { feeds, lookupParams, namedFlows, outputIndex, outputKeys, outputWords, producers, toolsFeeding } from '../../../src/recommend/dag/data-flow.js';
 import { buildPrecedence, GLOBAL_PRIOR_WEIGHT, probabilityBefore } from '../../../src/recommend/dag/precedence.js';
 import { suggestDag, type DagNode } from '../../../src/recommend/dag/suggest-dag.js';
@@ -31,7 +31,7 @@ const catalog: ToolInfo[] = [
 const withoutIds: ToolInfo[] = catalog.map((t) => (t.name === 'book_flight' ? { ...t, params: [param('flight')] } : t));
 
 function flightsModel(): ReturnType<typeof buildModel> {
-  const g = new ToolGraph();
+  const g = new TransitionGraph();
   for (const t of catalog) g.addTool(t.name);
   for (let i = 0; i < 6; i++) {
     g.ingest(trace(['search_airport', 'search_flights', 'book_flight'], { id: `f${i}`, intent: `book a flight from city ${i} to the coast` }));
@@ -188,7 +188,7 @@ describe('suggestDag', () => {
     // A fitted calibration (a raw confidence up to 0.5 means 0.3, above it 0.9), or none.
     const calibrated = { ...EXPERT_WEIGHTS, stepCalibration: { upper: [0.5, 1], value: [0.3, 0.9] } };
     const model = (summarized: number, weights: FittedWeights = calibrated): ReturnType<typeof buildModel> => {
-      const g = new ToolGraph();
+      const g = new TransitionGraph();
       for (const t of reports) g.addTool(t.name);
       for (let i = 0; i < 12; i++) {
         const tools = i < summarized ? ['fetch_report', 'summarize_text', 'send_email'] : ['fetch_report', 'send_email'];
@@ -229,7 +229,7 @@ describe('suggestDag', () => {
       { name: 'get_weather', description: 'Weather forecast for a city', params: [param('city')], outputs: ['forecast'] },
       { name: 'convert_currency', description: 'Convert an amount between currencies', params: [param('amount'), param('to')], outputs: ['converted_amount'] },
     ];
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     for (const t of tools) g.addTool(t.name);
     // Recorded in this run order, and in the reverse: the traces alone do not say which comes first.
     for (let i = 0; i < 4; i++) {
@@ -263,7 +263,7 @@ describe('suggestDag', () => {
       { name: 'list_albums', description: 'List the albums and singles of an artist', params: [param('artistId')], outputs: ['albums'] },
       { name: 'get_weather', description: 'Weather forecast for a city', params: [param('city')], outputs: ['forecast'] },
     ];
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     for (const t of tools) g.addTool(t.name);
     // The traces called the album list alone (the caller had the id) and the weather alone.
     for (let i = 0; i < 4; i++) {
@@ -289,7 +289,7 @@ describe('suggestDag', () => {
       { name: 'search_flights', description: 'Search flights between two airports on a date', params: [typed('origin', 'Airport'), typed('day', 'string')] },
       { name: 'get_weather', description: 'Weather forecast for a city', params: [param('city')] },
     ];
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     for (const t of tools) g.addTool(t.name);
     for (let i = 0; i < 4; i++) {
       g.ingest(trace(['search_flights'], { id: `f${i}`, intent: `search flights on day ${i}` }));
@@ -304,7 +304,7 @@ describe('suggestDag', () => {
   });
 
   it('orders two tools recorded both ways as the most similar past tasks did', () => {
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     for (const t of catalog) g.addTool(t.name);
     // Globally send_email comes first more often; for weather reports it comes last.
     for (let i = 0; i < 8; i++) g.ingest(trace(['send_email', 'get_weather'], { id: `a${i}`, intent: `tell my team by email ${i} then check the weather` }));
@@ -324,7 +324,7 @@ describe('suggestDag', () => {
     // The two repair tools in both orders, under requests that name neither: no order to learn.
     // The requests of the other pair name its tools in their run order, or against it.
     const modelWith = (otherIntent: (i: number) => string) => {
-      const g = new ToolGraph();
+      const g = new TransitionGraph();
       for (const t of repairs) g.addTool(t.name);
       for (let i = 0; i < 4; i++) {
         g.ingest(trace(['repair_cancellation', 'repair_rescheduling'], { id: `a${i}`, intent: `sort out my washer ${i}` }));
@@ -348,7 +348,7 @@ describe('suggestDag', () => {
       { name: 'artist_overview', description: 'Overview and biography of an artist', params: [param('artistId')], outputs: ['name', 'biography'] },
       { name: 'artist_id_by_name', description: 'Look up an artist id', params: [param('name')], outputs: ['artistId'] },
     ];
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     for (const t of artists) g.addTool(t.name);
     for (let i = 0; i < 5; i++) g.ingest(trace(['artist_id_by_name', 'artist_overview'], { id: `s${i}`, intent: `artist biography overview ${i}` }));
     const model = buildModel(g, new Map(artists.map((t) => [t.name, t])));
@@ -370,7 +370,7 @@ describe('suggestDag', () => {
       { name: 'search_house', description: 'Find a house to rent in a city', params: [param('where'), { ...param('rating'), required: false }], outputs: ['where', 'rating', 'address'] },
       { name: 'book_house', description: 'Book the selected house for given dates', params: [param('where'), param('checkIn')], outputs: ['where', 'checkIn', 'rating', 'address'] },
     ];
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     for (const t of houses) g.addTool(t.name);
     for (let i = 0; i < 5; i++) g.ingest(trace(['search_house', 'book_house'], { id: `h${i}`, intent: `find a house to rent in city ${i} and book it` }));
     const model = buildModel(g, new Map(houses.map((t) => [t.name, t])));
@@ -386,7 +386,7 @@ describe('suggestDag', () => {
       { name: 'book_hotel', description: 'Book a hotel room', params: [param('hotelId')] },
       { name: 'convert_currency', description: 'Convert an amount of money between currencies', params: [param('amount')] },
     ];
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     for (const t of hotels) g.addTool(t.name);
     for (let i = 0; i < 6; i++) g.ingest(trace(['search_hotels', 'hotel_reviews'], { id: `h${i}`, intent: `find hotels in city ${i} and read what guests say` }));
     for (let i = 0; i < 3; i++) g.ingest(trace(['convert_currency', 'book_hotel'], { id: `c${i}`, intent: `convert the price to euros ${i} and book a room` }));
@@ -416,7 +416,7 @@ describe('suggestDag', () => {
   });
 
   it("takes a step for each clause that picks a tool of its own, beyond the similar tasks' length", () => {
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     for (const t of catalog) g.addTool(t.name);
     for (let i = 0; i < 8; i++) g.ingest(trace(['get_weather', 'send_email'], { id: `w${i}`, intent: `weather forecast report by email ${i}` }));
     for (let i = 0; i < 2; i++) g.ingest(trace(['book_flight', 'get_weather'], { id: `b${i}`, intent: `book flight ${i}` }));
@@ -430,7 +430,7 @@ describe('suggestDag', () => {
   });
 
   it("takes only the clauses' own tools when every clause picks one, whatever the similar tasks' length", () => {
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     for (const t of catalog) g.addTool(t.name);
     for (let i = 0; i < 6; i++) {
       g.ingest(trace(['search_airport', 'search_flights', 'book_flight'], { id: `f${i}`, intent: `find the airport of city ${i}, then book a flight` }));
@@ -445,7 +445,7 @@ describe('suggestDag', () => {
   });
 
   it('adds to the steps two clauses name only those that similar requests took for granted', () => {
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     for (const t of catalog) g.addTool(t.name);
     for (let i = 0; i < 6; i++) {
       // Requests that name each of their three steps.
@@ -464,7 +464,7 @@ describe('suggestDag', () => {
   });
 
   it('keeps every named step when a named tool typically repeats', () => {
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     for (const t of catalog) g.addTool(t.name);
     for (let i = 0; i < 6; i++) {
       // Both airports are looked up: the airport search runs twice in every similar task.
@@ -534,7 +534,7 @@ describe('suggestDag: a tool called again', () => {
     { name: 'search_flights', description: 'Search flights between two airports', params: [p('origin'), p('destination')] },
   ];
   const dagAfter = (order: string[]) => {
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     for (const t of tools) g.addTool(t.name);
     for (let i = 0; i < 6; i++) g.ingest(trace(order, { id: `t${i}`, intent: `find the airports of city ${i} and city ${i + 1} and search flights between them` }));
     const dag = suggestDag(buildModel(g, new Map(tools.map((t) => [t.name, t]))), { intent: 'find the airports of city 8 and city 9 and search flights between them', expandCapabilities: true });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../src/graph/rng.js';
-import { ToolGraph, type TransitionStats } from '../../src/graph/tool-graph.js';
+import { TransitionGraph, type TransitionStats } from '../../src/graph/transition-graph.js';
 import { trace } from '../helpers/traces.js';
 
-describe('ToolGraph', () => {
+describe('TransitionGraph', () => {
   it('counts transitions, successes, failures and last seen', () => {
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     g.ingest(trace(['a', 'b', 'c'], { timestamp: 10 }));
     g.ingest(trace(['a', 'b'], { timestamp: 30 }));
     g.ingest(trace(['a', 'b'], { success: false, timestamp: 20 }));
@@ -24,7 +24,7 @@ describe('ToolGraph', () => {
   });
 
   it('never strengthens an edge into a failed step', () => {
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     g.ingest(trace(['a', { name: 'b', ok: false }, 'c']));
     const [a, b, c] = ['a', 'b', 'c'].map((n) => g.indexOf(n)!);
     expect(g.transition(a!, b!)).toMatchObject({ count: 1, success: 0, failure: 1 });
@@ -35,14 +35,14 @@ describe('ToolGraph', () => {
   });
 
   it('weights success evidence by trace value', () => {
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     g.ingest(trace(['a', 'b']), { value: 0.25 });
     g.ingest(trace(['a', 'b']), { value: 0.5 });
     expect(g.transition(g.indexOf('a')!, g.indexOf('b')!)!.evidence).toBeCloseTo(0.75, 12);
   });
 
   it('keeps second-order contexts (a, b) -> c', () => {
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     g.ingest(trace(['a', 'b', 'c', 'd']));
     g.ingest(trace(['x', 'b', 'e']));
     const seen: string[] = [];
@@ -51,7 +51,7 @@ describe('ToolGraph', () => {
   });
 
   it('bumps the version on every change and not on lookups', () => {
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     const v0 = g.version;
     g.addTool('a');
     const v1 = g.version;
@@ -64,7 +64,7 @@ describe('ToolGraph', () => {
   });
 
   it('treats hostile and Unicode names as opaque strings', () => {
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     const names = ['__proto__', 'constructor', 'hasOwnProperty', 'toString', '🔧 tool', 'أداة', 'x'.repeat(1000)];
     g.ingest(trace(names));
     for (const name of names) expect(g.indexOf(name)).toBeTypeOf('number');
@@ -75,7 +75,7 @@ describe('ToolGraph', () => {
   });
 
   it('records intents of successful traces with their distinct tools', () => {
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     g.ingest(trace(['a', 'b', 'a'], { intent: 'do a then b' }));
     g.ingest(trace(['a'], { intent: 'failed', success: false }));
     g.ingest(trace(['b']));
@@ -86,11 +86,11 @@ describe('ToolGraph', () => {
     // A state written when such records were kept restores without them.
     const state = g.exportState();
     const older = { ...state, intents: ['just thinking', ...state.intents], intentOffsets: Int32Array.from([0, ...state.intentOffsets]) };
-    expect(ToolGraph.fromState(older).intents()).toEqual(g.intents());
+    expect(TransitionGraph.fromState(older).intents()).toEqual(g.intents());
   });
 
   it('gives every intent record its distinct tools in order of first use, short or long, ingested or restored', () => {
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     const long = Array.from({ length: 20 }, (_, i) => `t${i % 7}`);
     const sequences = [['a', 'b', 'c'], ['c', 'a', 'c', 'b', 'a'], ['b', 'b'], long, Array.from({ length: 18 }, (_, i) => `u${i}`)];
     for (const tools of sequences) g.ingest(trace(tools, { intent: tools.join(' ') }));
@@ -99,11 +99,11 @@ describe('ToolGraph', () => {
       return { intent: tools.join(' '), tools: [...new Set(sequence)], sequence };
     });
     expect(g.intents()).toEqual(expected);
-    expect(ToolGraph.fromState(g.exportState()).intents()).toEqual(expected);
+    expect(TransitionGraph.fromState(g.exportState()).intents()).toEqual(expected);
   });
 
   it('keeps the graphology view current across interleaved reads and ingestion', () => {
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     g.ingest(trace(['a', 'b']));
     expect(g.graph.order).toBe(2);
     expect(g.graph.size).toBe(1);
@@ -148,7 +148,7 @@ describe('ToolGraph', () => {
       }
     };
     const rng = createRng(9);
-    let g = new ToolGraph({ halfLifeMs });
+    let g = new TransitionGraph({ halfLifeMs });
     for (let t = 0; t < 3_000; t++) {
       const tools = Array.from({ length: 2 + Math.floor(rng() * 4) }, () => ({ name: `t${Math.floor(rng() * 40)}`, ok: rng() < 0.9 }));
       const success = rng() < 0.8;
@@ -162,7 +162,7 @@ describe('ToolGraph', () => {
         if (i >= 2) observe(`${tools[i - 2]!.name},${tools[i - 1]!.name}>${tools[i]!.name}`, ok, value, timestamp);
       }
       // Halfway, continue on a restored copy: its columns must grow from there.
-      if (t === 1_500) g = ToolGraph.fromState(g.exportState(), { halfLifeMs });
+      if (t === 1_500) g = TransitionGraph.fromState(g.exportState(), { halfLifeMs });
     }
     const got = new Map<string, Readonly<TransitionStats>>();
     g.forEachTransition((a, b, s) => got.set(`${g.names[a]}>${g.names[b]}`, s));
@@ -180,7 +180,7 @@ describe('ToolGraph', () => {
   });
 
   it('supports self-loops (a tool called twice in a row)', () => {
-    const g = new ToolGraph();
+    const g = new TransitionGraph();
     g.ingest(trace(['a', 'a', 'a']));
     expect(g.transition(g.indexOf('a')!, g.indexOf('a')!)!.count).toBe(2);
   });

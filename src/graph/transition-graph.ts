@@ -15,7 +15,7 @@
  * where a node named `__proto__` would collide with the prototype.
  */
 import { DirectedGraph } from 'graphology';
-import { toolGraphOptionsSchema } from '../schema/factory-options.js';
+import { transitionGraphOptionsSchema } from '../schema/factory-options.js';
 import { parseWith } from '../schema/issues.js';
 import type { Trace } from '../schema/types.js';
 import { edgeOrder } from './csr.js';
@@ -43,7 +43,7 @@ export interface IntentRecord {
   readonly sequence: readonly number[];
 }
 
-export interface ToolGraphOptions {
+export interface TransitionGraphOptions {
   /** Half-life of the recent outcome evidence, in ms (default DEFAULT_HALF_LIFE_MS, 14 days). */
   readonly halfLifeMs?: number;
 }
@@ -57,11 +57,11 @@ export interface IngestOptions {
 }
 
 /**
- * Everything a ToolGraph has learned, as flat typed arrays (graph-codec.ts writes it as bytes).
+ * Everything a TransitionGraph has learned, as flat typed arrays (graph-codec.ts writes it as bytes).
  * First-order transitions are sorted by (from, to), second-order contexts follow the graph's
  * own order; a restored graph iterates in this order and snapshots exactly like the original.
  */
-export interface ToolGraphState {
+export interface TransitionGraphState {
   readonly version: number;
   readonly traces: number;
   /** Timestamp of the newest trace: the clock of reliability decay. */
@@ -141,7 +141,7 @@ export interface SecondOrderRows {
   readonly stats: TransitionColumns;
 }
 
-export class ToolGraph {
+export class TransitionGraph {
   /** graphology graph: node key = String(tool index), edge attributes = live views of the statistics. */
   private readonly structure: DirectedGraph<ToolStats, Readonly<TransitionStats>>;
   /** Tools and edges added since the graphology graph was last brought up to date. */
@@ -175,9 +175,9 @@ export class ToolGraph {
   /** -ln 2 / halfLife: 2^(-dt / h) = exp(dt * decayRate), and exp is cheaper than pow. */
   private readonly decayRate: number;
 
-  /** Throws INVALID_INPUT naming ToolGraph for options it cannot use (factory-options.ts). */
-  constructor(options: ToolGraphOptions = {}) {
-    const halfLife = parseWith(toolGraphOptionsSchema, options, 'ToolGraph').halfLifeMs ?? DEFAULT_HALF_LIFE_MS;
+  /** Throws INVALID_INPUT naming TransitionGraph for options it cannot use (factory-options.ts). */
+  constructor(options: TransitionGraphOptions = {}) {
+    const halfLife = parseWith(transitionGraphOptionsSchema, options, 'TransitionGraph').halfLifeMs ?? DEFAULT_HALF_LIFE_MS;
     this.halfLifeMs = halfLife;
     this.decayRate = -Math.LN2 / halfLife;
     this.structure = new DirectedGraph<ToolStats, Readonly<TransitionStats>>({ allowSelfLoops: true });
@@ -246,7 +246,7 @@ export class ToolGraph {
 
   tool(index: number): Readonly<ToolStats> {
     const stats = this.toolStats[index];
-    if (stats === undefined) throw new RangeError(`ToolGraph.tool: no tool at index ${index}`);
+    if (stats === undefined) throw new RangeError(`TransitionGraph.tool: no tool at index ${index}`);
     return stats;
   }
 
@@ -314,8 +314,8 @@ export class ToolGraph {
     return this.intentRecords;
   }
 
-  /** The learned state as typed arrays (see ToolGraphState for the order): O(tools + transitions + intents). */
-  exportState(): ToolGraphState {
+  /** The learned state as typed arrays (see TransitionGraphState for the order): O(tools + transitions + intents). */
+  exportState(): TransitionGraphState {
     const n = this.names.length;
     const calls = new Float64Array(n);
     const seen = new Float64Array(n);
@@ -371,22 +371,22 @@ export class ToolGraph {
    * (the codec checks bytes before they get here). O(tools + transitions + intents), with the
    * statistics copied column by column.
    */
-  static fromState(state: ToolGraphState, options: ToolGraphOptions = {}): ToolGraph {
-    const graph = new ToolGraph(options);
+  static fromState(state: TransitionGraphState, options: TransitionGraphOptions = {}): TransitionGraph {
+    const graph = new TransitionGraph(options);
     const n = state.names.length;
-    if (state.calls.length !== n || state.seen.length !== n) throw new RangeError('ToolGraph.fromState: per-tool arrays must have one entry per name');
+    if (state.calls.length !== n || state.seen.length !== n) throw new RangeError('TransitionGraph.fromState: per-tool arrays must have one entry per name');
     for (let i = 0; i < n; i++) {
       const name = state.names[i]!;
-      if (graph.indexByName.has(name)) throw new RangeError(`ToolGraph.fromState: tool ${JSON.stringify(name.slice(0, 80))} appears twice`);
+      if (graph.indexByName.has(name)) throw new RangeError(`TransitionGraph.fromState: tool ${JSON.stringify(name.slice(0, 80))} appears twice`);
       graph.names.push(name);
       graph.indexByName.set(name, i);
       graph.toolStats.push({ index: i, name, calls: state.calls[i]!, seen: state.seen[i]! });
     }
     const inRange = (x: number): boolean => x >= 0 && x < n;
     const m = state.from.length;
-    if (state.to.length !== m || state.edges.count.length !== m) throw new RangeError('ToolGraph.fromState: transition arrays must have equal lengths');
+    if (state.to.length !== m || state.edges.count.length !== m) throw new RangeError('TransitionGraph.fromState: transition arrays must have equal lengths');
     for (let e = 0; e < m; e++) {
-      if (!inRange(state.from[e]!) || !inRange(state.to[e]!)) throw new RangeError('ToolGraph.fromState: a transition names a tool index out of range');
+      if (!inRange(state.from[e]!) || !inRange(state.to[e]!)) throw new RangeError('TransitionGraph.fromState: a transition names a tool index out of range');
     }
     // exportState sorts the transitions: then they index themselves (and cannot repeat).
     const sorted = PairIndex.sorted(state.from, state.to, n);
@@ -394,7 +394,7 @@ export class ToolGraph {
     else {
       graph.edgeIndex = new PairIndex(m);
       for (let e = 0; e < m; e++) {
-        if (graph.edgeIndex.getOrAdd(state.from[e]!, state.to[e]!, e) >= 0) throw new RangeError('ToolGraph.fromState: a transition appears twice');
+        if (graph.edgeIndex.getOrAdd(state.from[e]!, state.to[e]!, e) >= 0) throw new RangeError('TransitionGraph.fromState: a transition appears twice');
       }
     }
     graph.edgeFrom = copyInto(state.from);
@@ -402,7 +402,7 @@ export class ToolGraph {
     graph.edgeTable.append(state.edges, m);
 
     const s = state.a.length;
-    if (state.b.length !== s || state.c.length !== s || state.second.count.length !== s) throw new RangeError('ToolGraph.fromState: second-order arrays must have equal lengths');
+    if (state.b.length !== s || state.c.length !== s || state.second.count.length !== s) throw new RangeError('TransitionGraph.fromState: second-order arrays must have equal lengths');
     graph.contextIndex = new PairIndex();
     graph.secondIndex = new PairIndex(s);
     graph.secondContext = new Int32Array(Math.max(64, s + (s >> 2)));
@@ -411,15 +411,15 @@ export class ToolGraph {
       const a = state.a[i]!;
       const b = state.b[i]!;
       const c = state.c[i]!;
-      if (!inRange(a) || !inRange(b) || !inRange(c)) throw new RangeError('ToolGraph.fromState: a second-order context names a tool index out of range');
+      if (!inRange(a) || !inRange(b) || !inRange(c)) throw new RangeError('TransitionGraph.fromState: a second-order context names a tool index out of range');
       const context = graph.contextOf(a, b);
-      if (graph.secondIndex.getOrAdd(context, c, i) >= 0) throw new RangeError('ToolGraph.fromState: a second-order context appears twice');
+      if (graph.secondIndex.getOrAdd(context, c, i) >= 0) throw new RangeError('TransitionGraph.fromState: a second-order context appears twice');
       graph.secondContext[i] = context;
     }
     graph.secondTable.append(state.second, s);
 
     const offsets = state.intentOffsets;
-    if (offsets.length !== state.intents.length + 1) throw new RangeError('ToolGraph.fromState: intent offsets must have one more entry than intents');
+    if (offsets.length !== state.intents.length + 1) throw new RangeError('TransitionGraph.fromState: intent offsets must have one more entry than intents');
     const steps = state.intentSequences;
     for (let i = 0; i < state.intents.length; i++) {
       const from = offsets[i]!;
@@ -428,7 +428,7 @@ export class ToolGraph {
       const sequence: number[] = new Array(offsets[i + 1]! - from);
       for (let j = 0; j < sequence.length; j++) {
         const tool = steps[from + j]!;
-        if (!inRange(tool)) throw new RangeError('ToolGraph.fromState: an intent record names a tool index out of range');
+        if (!inRange(tool)) throw new RangeError('TransitionGraph.fromState: an intent record names a tool index out of range');
         sequence[j] = tool;
       }
       graph.intentRecords.push({ intent: state.intents[i]!, tools: distinctInOrder(sequence), sequence });
