@@ -1,6 +1,6 @@
 /**
  * The mutable, learned tool graph: tools as nodes and directed transitions `a -> b` as edges,
- * plus second-order contexts `(a, b) -> c`, with a graphology view of the first-order graph.
+ * plus second-order contexts `(a, b) -> c`.
  *
  * Every edge carries its outcome statistics; a failed trace or a failed step never strengthens
  * an edge, it only adds failure evidence. The statistics live in typed columns, one row per
@@ -9,12 +9,10 @@
  * and a restore copies, not a million objects. Ingestion is incremental, O(steps) per trace, and
  * bumps `version`, which is how snapshots know they are stale.
  *
- * Tool names are untrusted strings (`__proto__`, any Unicode): they live only in `Map`s. The
- * graphology graph is keyed by tool index (as a decimal string) with the name as an attribute,
- * because graphology keeps each node's neighbours in plain objects keyed by neighbour key,
- * where a node named `__proto__` would collide with the prototype.
+ * Tool names are untrusted strings (`__proto__`, any Unicode): they live only in `Map`s, and the
+ * graph itself is integer indices. (The dashboard draws it with graphology in the browser, keyed
+ * by index for the same reason: graphology keeps neighbours in plain objects.)
  */
-import { DirectedGraph } from 'graphology';
 import { transitionGraphOptionsSchema } from '../schema/factory-options.js';
 import { parseWith } from '../schema/issues.js';
 import type { Trace } from '../schema/types.js';
@@ -93,35 +91,6 @@ export function pairKey(a: number, b: number): number {
   return a * PAIR_BASE + b;
 }
 
-/** Live statistics of one row of a TransitionTable: the graphology view's edge attributes. */
-class LiveTransition implements Readonly<TransitionStats> {
-  constructor(
-    private readonly table: TransitionTable,
-    private readonly row: number,
-  ) {}
-  get count(): number {
-    return this.table.read('count', this.row);
-  }
-  get success(): number {
-    return this.table.read('success', this.row);
-  }
-  get failure(): number {
-    return this.table.read('failure', this.row);
-  }
-  get evidence(): number {
-    return this.table.read('evidence', this.row);
-  }
-  get lastSeen(): number {
-    return this.table.read('lastSeen', this.row);
-  }
-  get recentSuccess(): number {
-    return this.table.read('recentSuccess', this.row);
-  }
-  get recentFailure(): number {
-    return this.table.read('recentFailure', this.row);
-  }
-}
-
 /** First-order transitions as columns: row e is from[e] -> to[e], in order of first observation. */
 export interface TransitionRows {
   readonly from: Int32Array;
@@ -142,11 +111,6 @@ export interface SecondOrderRows {
 }
 
 export class TransitionGraph {
-  /** graphology graph: node key = String(tool index), edge attributes = live views of the statistics. */
-  private readonly structure: DirectedGraph<ToolStats, Readonly<TransitionStats>>;
-  /** Tools and edges added since the graphology graph was last brought up to date. */
-  private syncedTools = 0;
-  private syncedEdges = 0;
   readonly names: string[] = [];
   private readonly indexByName = new Map<string, number>();
   private readonly toolStats: ToolStats[] = [];
@@ -180,25 +144,6 @@ export class TransitionGraph {
     const halfLife = parseWith(transitionGraphOptionsSchema, options, 'TransitionGraph').halfLifeMs ?? DEFAULT_HALF_LIFE_MS;
     this.halfLifeMs = halfLife;
     this.decayRate = -Math.LN2 / halfLife;
-    this.structure = new DirectedGraph<ToolStats, Readonly<TransitionStats>>({ allowSelfLoops: true });
-  }
-
-  /**
-   * The graphology view of the tools and transitions, brought up to date on access. Ingestion
-   * only appends to typed structures (graphology's per-edge insertion would cost more than the
-   * rest of ingestion together); whoever reads the graph sees every trace ingested so far, and
-   * edge attributes read the live statistics.
-   */
-  get graph(): DirectedGraph<ToolStats, Readonly<TransitionStats>> {
-    const g = this.structure;
-    for (; this.syncedTools < this.toolStats.length; this.syncedTools++) {
-      g.addNode(String(this.syncedTools), this.toolStats[this.syncedTools]!);
-    }
-    for (; this.syncedEdges < this.edgeTable.size; this.syncedEdges++) {
-      const e = this.syncedEdges;
-      g.addDirectedEdge(String(this.edgeFrom[e]), String(this.edgeTo[e]), new LiveTransition(this.edgeTable, e));
-    }
-    return g;
   }
 
   /** Increases on every change; snapshots remember the version they were built from. */
@@ -366,8 +311,7 @@ export class TransitionGraph {
 
   /**
    * A graph holding exactly `state` (from exportState, possibly through graph-codec.ts): same
-   * tools and indexes, statistics and version, iterating in the state's order. The graphology view is built
-   * lazily on first access, as after ingestion. Throws RangeError on an inconsistent state
+   * tools and indexes, statistics and version, iterating in the state's order. Throws RangeError on an inconsistent state
    * (the codec checks bytes before they get here). O(tools + transitions + intents), with the
    * statistics copied column by column.
    */
