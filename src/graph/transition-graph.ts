@@ -13,7 +13,7 @@
  * graph itself is integer indices. (The dashboard draws it with graphology in the browser, keyed
  * by index for the same reason: graphology keeps neighbours in plain objects.)
  */
-import { transitionGraphOptionsSchema } from '../schema/factory-options.js';
+import { transitionGraphOptionsSchema, type TransitionGraphOptions } from '../schema/factory-options.js';
 import { parseWith } from '../schema/issues.js';
 import type { Trace } from '../schema/types.js';
 import { edgeOrder } from './csr.js';
@@ -41,10 +41,7 @@ export interface IntentRecord {
   readonly sequence: readonly number[];
 }
 
-export interface TransitionGraphOptions {
-  /** Half-life of the recent outcome evidence, in ms (default DEFAULT_HALF_LIFE_MS, 14 days). */
-  readonly halfLifeMs?: number;
-}
+export type { TransitionGraphOptions } from '../schema/factory-options.js';
 
 /** Two weeks: an outcome a fortnight older than the newest trace weighs half. */
 export const DEFAULT_HALF_LIFE_MS = 14 * 86_400_000;

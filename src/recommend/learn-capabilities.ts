@@ -24,25 +24,12 @@
  * plus sorting each candidate set (small).
  */
 import { LEARNED_ID_PREFIX, type Capability } from '../schema/capability.js';
-import { LEARN_DEFAULTS, learnCapabilitiesOptionsSchema } from '../schema/factory-options.js';
+import { LEARN_DEFAULTS, learnCapabilitiesOptionsSchema, type LearnCapabilitiesOptions } from '../schema/factory-options.js';
 import { parseWith } from '../schema/issues.js';
 import type { Trace } from '../schema/types.js';
 import { stableHash } from './folds.js';
 
-export interface LearnCapabilitiesOptions {
-  /** Successful traces needed to promote a tool set; default 3. */
-  readonly minSupport?: number;
-  /** Fewest distinct tools in a capability; default 2 (one tool is a tool). */
-  readonly minTools?: number;
-  /** Most distinct tools in a capability; default 12. */
-  readonly maxTools?: number;
-  /** Shortest contiguous window counted as a sub-sequence; default 2. 0 turns windows off. */
-  readonly windowMin?: number;
-  /** Longest contiguous window; default 4. */
-  readonly windowMax?: number;
-  /** Intents kept per capability as search text; default 20. */
-  readonly maxExamples?: number;
-}
+export type { LearnCapabilitiesOptions } from '../schema/factory-options.js';
 
 // In the schema's file, whose cross-field check fills what is not given with them.
 export { LEARN_DEFAULTS };

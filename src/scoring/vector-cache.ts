@@ -22,19 +22,10 @@
  * injected (`now`), so tests drive the TTL without waiting.
  */
 import { ToolgraphError } from '../schema/errors.js';
-import { vectorCacheOptionsSchema } from '../schema/factory-options.js';
+import { vectorCacheOptionsSchema, type VectorCacheOptions } from '../schema/factory-options.js';
 import { parseWith } from '../schema/issues.js';
 
-export interface VectorCacheOptions {
-  /** Capacity, an integer in [1, 10^7]. Default 1000 (spec 000). */
-  readonly maxElements?: number;
-  /** Vector length, an integer in [1, 65536]. Default 384 (spec 000). */
-  readonly dimensions?: number;
-  /** Lifetime of an entry in ms, > 0; absent or Infinity: entries never expire. */
-  readonly ttlMs?: number;
-  /** Clock in epoch ms; default Date.now. */
-  readonly now?: () => number;
-}
+export type { VectorCacheOptions } from '../schema/factory-options.js';
 
 /** One result of `nearest`. */
 export interface VectorNeighbour {

@@ -37,9 +37,8 @@ import { assertCatalogRoom, parseTool } from '../schema/tool.js';
 import { MAX_CATALOG_TOOLS } from '../schema/limits.js';
 import { parseTraceBatch } from '../schema/trace.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
-import { openStore, type OpenStoreOptions } from '../store/open-store.js';
+import { openStore } from '../store/open-store.js';
 import { iterateTraces, type AppendResult, type CapabilityInfo, type Store, type StoreStats, type Unsubscribe } from '../store/store.js';
-import type { Embedder } from '../text/embedder.js';
 import { tokenizeIntentsInSlices } from '../text/intent-tokens.js';
 import { GroupCommit } from './group-commit.js';
 import type { PatternView } from './pattern-view.js';
@@ -47,64 +46,16 @@ import { parsePatternDecision } from '../schema/pattern-requests.js';
 import { textOf, type ServiceHealth, type ToolgraphService } from './service.js';
 import { SerialQueue } from './serial-queue.js';
 import { SharedState } from './shared-state.js';
-import { FIRST_MODEL_OFF_THREAD_FROM } from '../graph/snapshot-thread.js';
-import { parseOpenToolgraphOptions } from '../schema/options.js';
-import { autoFitSettings, type AutoFitOptions } from '../schema/fit-options.js';
+import { parseOpenToolgraphOptions, type OpenToolgraphOptions, type OpenToolgraphSettings } from './options.js';
+import { autoFitSettings } from '../schema/fit-options.js';
 import { BackgroundFit } from './background-fit.js';
 import { Toolgraph, type IngestResult, type RestoredCaches, type ScoreOptions, type SetToolsOptions, type SetToolsResult, type ToolgraphStats } from './toolgraph.js';
-import { createSessions, type SessionServiceOptions, type Sessions } from './sessions.js';
+import { createSessions, type Sessions } from './sessions.js';
 import { storeCalibration } from './session-threshold.js';
 import type { DagRequestInput, PredictRequestInput, SearchRequestInput } from '../schema/requests.js';
 import type { CapabilityRequestInput } from '../schema/capability.js';
-import { DEFAULT_SEED } from '../graph/rng.js';
 
-export interface OpenToolgraphOptions extends OpenStoreOptions {
-  /** An already open, migrated store to use instead of opening one; close() closes it too. */
-  readonly store?: Store;
-  /** Seed of every random step (Louvain, fitting). */
-  readonly seed?: number;
-  /** Debounce of the model rebuilds after ingestion, in ms (default 50; ToolgraphOptions.rebuildDelayMs). */
-  readonly rebuildDelayMs?: number;
-  /**
-   * Learn capabilities from the stored traces, as the in-memory library does (default false).
-   * Off by default because the learner keeps a candidate per distinct group of tools seen
-   * together, which grows with the traces: 145 MB more heap at 50,000 synthetic traces over
-   * 10,000 tools, and about a quarter of the write path's throughput. Registered capabilities
-   * count their trace outcomes either way (a few bytes per trace).
-   */
-  readonly learnCapabilities?: boolean;
-  /** Embedder for trace novelty (see ToolgraphOptions). */
-  readonly embedder?: Embedder | null;
-  /** Group commit window in ms, 0 .. 100 (default 2). */
-  readonly batchWindowMs?: number;
-  /** Traces that trigger a commit without waiting for the window (default 5,000). */
-  readonly maxBatch?: number;
-  /** Write a graph snapshot after this many traces were applied since the last (default 100,000). */
-  readonly snapshotEvery?: number;
-  /** Safety-net poll for other instances' traces, in ms (PostgreSQL; default 1,000; 0 for none). */
-  readonly pollMs?: number;
-  /** Called with a message when something went wrong in the background (a failed poll or snapshot). */
-  readonly onWarning?: (message: string) => void;
-  /**
-   * Transitions from which the rebuilds after ingestion finish their graph snapshot on a worker
-   * thread while this one builds the text model (ToolgraphOptions.offThreadFrom; default
-   * Infinity: never).
-   */
-  readonly offThreadFrom?: number;
-  /**
-   * The same for the first model at open, whose worker starts cold, and for the rebuild of a
-   * stale model before a snapshot is written (default 200,000).
-   */
-  readonly firstModelOffThreadFrom?: number;
-  /**
-   * When the service fits its own weights as traces accumulate (schema/fit-options.ts; default a
-   * first fit at 30 stored traces, then each time they have grown by a fifth, at most once a
-   * minute), or false never (fit() still does).
-   */
-  readonly autoFit?: AutoFitOptions | false;
-  /** Workflow sessions (sessions.ts): the engine's settings, a telemetry file, the model tiers. */
-  readonly sessions?: SessionServiceOptions;
-}
+export type { OpenToolgraphOptions } from './options.js';
 
 /** How the instance came up: what the cold start restored and replayed, and how long it took. */
 export interface OpenReport {
@@ -235,22 +186,20 @@ class DurableToolgraphImpl implements DurableToolgraph {
 
   constructor(
     readonly store: Store,
-    private readonly options: OpenToolgraphOptions,
+    private readonly options: OpenToolgraphSettings,
   ) {
     this.engine = new Toolgraph({
-      ...(options.seed === undefined ? {} : { seed: options.seed }),
-      ...(options.rebuildDelayMs === undefined ? {} : { rebuildDelayMs: options.rebuildDelayMs }),
+      seed: options.seed,
+      rebuildDelayMs: options.rebuildDelayMs,
       ...(options.embedder === undefined ? {} : { embedder: options.embedder }),
-      ...(options.learnCapabilities === true ? {} : { learnCapabilities: false }),
-      ...(options.offThreadFrom === undefined ? {} : { offThreadFrom: options.offThreadFrom }),
+      // Learned capabilities with their defaults, or none.
+      learnCapabilities: options.learnCapabilities ? {} : false,
+      offThreadFrom: options.offThreadFrom,
       onWarning: (message) => this.warn(message),
     });
-    this.writer = new GroupCommit((groups) => this.commit(groups), {
-      ...(options.batchWindowMs === undefined ? {} : { windowMs: options.batchWindowMs }),
-      ...(options.maxBatch === undefined ? {} : { maxItems: options.maxBatch }),
-    });
-    this.snapshotEvery = options.snapshotEvery ?? 100_000;
-    this.warn = options.onWarning ?? (() => {});
+    this.writer = new GroupCommit((groups) => this.commit(groups), { windowMs: options.batchWindowMs, maxItems: options.maxBatch });
+    this.snapshotEvery = options.snapshotEvery;
+    this.warn = options.onWarning;
     this.fitting = new BackgroundFit({
       store,
       engine: this.engine,
@@ -264,7 +213,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
       warn: (message) => this.warn(message),
     });
     const calibration = storeCalibration(store, this.engine, () => this.cursor);
-    this.sessions = createSessions({ recommender: this, rows: store.sessions, calibration, seed: options.seed ?? DEFAULT_SEED, warn: (m) => this.warn(m) }, options.sessions);
+    this.sessions = createSessions({ recommender: this, rows: store.sessions, calibration, seed: options.seed, warn: (m) => this.warn(m) }, options.sessions);
   }
 
   get appliedSeq(): number {
@@ -339,7 +288,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
     // graph, with its snapshot built on a thread of its own beside the text model (the thread
     // loads its modules meanwhile too), else in stages here.
     const offThreadBefore = this.engine.stats().offThreadBuilds;
-    await this.engine.rebuildInBackground(this.options.firstModelOffThreadFrom ?? FIRST_MODEL_OFF_THREAD_FROM);
+    await this.engine.rebuildInBackground(this.options.firstModelOffThreadFrom);
     const offThread = this.engine.stats().offThreadBuilds > offThreadBefore;
     const r2 = performance.now();
     this.sinceSnapshot = replayed;
@@ -365,7 +314,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
     // A store opened with traces enough and weights older than they call for fits now.
     this.fitting.note();
     if (this.store.kind === 'postgres') {
-      const pollMs = this.options.pollMs ?? 1_000;
+      const pollMs = this.options.pollMs;
       const polling = pollMs > 0 ? `polling every ${pollMs} ms` : 'not polling (pollMs 0): their writes arrive once it is back';
       try {
         this.unsubscribe = await this.store.subscribe(
@@ -627,7 +576,7 @@ class DurableToolgraphImpl implements DurableToolgraph {
         // graph with its graph snapshot on the worker, as the open's first model is, so that
         // this thread is held for the text model only; else in stages here. No trace is applied
         // meanwhile: this runs in the apply queue.
-        const from = this.options.firstModelOffThreadFrom ?? FIRST_MODEL_OFF_THREAD_FROM;
+        const from = this.options.firstModelOffThreadFrom;
         const built = await this.engine.rebuildInBackground(from);
         // A build already under way when this began was planned before traces applied since.
         if (built.graph.version !== this.engine.stats().version) await this.engine.rebuildInBackground(from);

@@ -28,7 +28,7 @@ import { predictNext, type Prediction } from '../recommend/predict-next.js';
 import { TraceToolSets } from '../recommend/capability-evidence.js';
 import { mergeCapabilities } from '../recommend/capability-model.js';
 import { canReuseClusters, type LastClustering } from '../recommend/recluster-policy.js';
-import { CapabilityLearner, type LearnCapabilitiesOptions } from '../recommend/learn-capabilities.js';
+import { CapabilityLearner } from '../recommend/learn-capabilities.js';
 import { describeCapability, expandCapability, rankCapabilities, type CapabilityRanking, type ExpandedCapability } from '../recommend/rank-capabilities.js';
 import { parseCapabilities, parseCapabilityRequest, type Capability, type CapabilityRequestInput } from '../schema/capability.js';
 import { searchTools, type SearchResult } from '../recommend/search-tools.js';
@@ -37,7 +37,7 @@ import { VectorCache } from '../scoring/vector-cache.js';
 import { ToolgraphError } from '../schema/errors.js';
 import { parseDagRequest, parsePredictRequest, parseSearchRequest, type DagRequestInput, type PredictRequestInput, type SearchRequestInput } from '../schema/requests.js';
 import { suggestDag, type DagSuggestion } from '../recommend/dag/suggest-dag.js';
-import { parseToolgraphOptions } from '../schema/options.js';
+import { parseToolgraphOptions, type ToolgraphOptions } from './options.js';
 import { assertSomeRead, readCatalogAs, type SkippedEntry } from '../schema/catalog.js';
 import { assertCatalogRoom } from '../schema/tool.js';
 import { parseTraceBatch } from '../schema/trace.js';
@@ -65,6 +65,8 @@ import { describeFit, type FitState } from './background-fit.js';
 import { patternConfidence, patternView, type PatternView } from './pattern-view.js';
 import type { PatternConfidence } from '../scoring/confidence-state.js';
 
+export type { ToolgraphOptions } from './options.js';
+
 /** Queued traces learned at once, between rebuilds, so the queue holds at most this many. */
 const CAPABILITY_QUEUE_LIMIT = 10_000;
 
@@ -73,44 +75,6 @@ const CAPABILITY_QUEUE_LIMIT = 10_000;
  * one again (ToolgraphOptions.reclusterEveryMs; recluster-policy.ts).
  */
 export const RECLUSTER_SHARE = 0.1;
-
-export interface ToolgraphOptions {
-  /** Seed of every random step (Louvain, fitting). */
-  readonly seed?: number;
-  /**
-   * Debounce of the rebuilds after ingestion, in ms (default 50): a rebuild starts no sooner
-   * after the last one ended than this, and than that one took, so that a burst of writes makes
-   * one rebuild and under sustained ingestion rebuilds hold at most half of the thread; a write
-   * into a service idle for longer is rebuilt at once (rebuild-schedule.ts).
-   */
-  readonly rebuildDelayMs?: number;
-  /** Embeds texts for trace novelty; default the built-in hashed embedder, null for none. */
-  readonly embedder?: Embedder | null;
-  /** Learning of capabilities from the traces (learn-capabilities.ts); false turns it off. */
-  readonly learnCapabilities?: LearnCapabilitiesOptions | false;
-  /**
-   * Capabilities are co-clustered in full at most this often (ms, default 60,000) while only
-   * learned ones are added, and no more than RECLUSTER_SHARE of them are new since the last full
-   * run; rebuilds in between carry the clusters over (capability-model.ts, extendClusters). 0:
-   * co-cluster at every rebuild.
-   */
-  readonly reclusterEveryMs?: number;
-  /** Half-life of edge reliability's outcome evidence, in ms (default 14 days). */
-  readonly halfLifeMs?: number;
-  /** Human feedback saved earlier (`patternRegistryState()`), to start from. */
-  readonly patterns?: PatternRegistryState;
-  /**
-   * Transitions from which the debounced rebuilds after ingestion finish their graph snapshot
-   * on a worker thread of their own while this thread builds the text model
-   * (rebuildInBackground; default Infinity: never). Off unless asked: on a 2-core machine
-   * shared with the load it made no measurable difference (docs/decisions/store-performance/
-   * 11-the-graph-side-of-the-cold-start.md); with cores to spare it takes the graph signals and Louvain off the
-   * service's thread.
-   */
-  readonly offThreadFrom?: number;
-  /** Told when something went wrong in the background (a rebuild's worker thread failed). */
-  readonly onWarning?: (message: string) => void;
-}
 
 export interface ScoreOptions {
   /** Contribute to the novelty memory whatever the value (an explicit contribution). */
@@ -324,14 +288,14 @@ export class Toolgraph {
     this.registry = new PatternRegistry(options.patterns);
     for (const p of this.registry.list()) for (const e of p.feedback) this.feedbackClock = Math.max(this.feedbackClock, e.at);
     this.seed = options.seed;
-    this.delay = options.rebuildDelayMs ?? 50;
-    this.offThreadFrom = options.offThreadFrom ?? Number.POSITIVE_INFINITY;
-    this.warn = options.onWarning ?? (() => {});
+    this.delay = options.rebuildDelayMs;
+    this.offThreadFrom = options.offThreadFrom;
+    this.warn = options.onWarning;
     this.embedder = options.embedder === undefined ? createHashedEmbedder() : options.embedder;
     this.embedding =
       options.embedder === undefined ? hashedTextEmbedding() : options.embedder === null ? null : prefetchingEmbedding(options.embedder);
-    this.learner = options.learnCapabilities === false ? null : new CapabilityLearner(options.learnCapabilities ?? {});
-    this.reclusterEveryMs = options.reclusterEveryMs ?? 60_000;
+    this.learner = options.learnCapabilities === false ? null : new CapabilityLearner(options.learnCapabilities);
+    this.reclusterEveryMs = options.reclusterEveryMs;
     this.novelty = new VectorCache(this.embedder === null ? {} : { dimensions: this.embedder.dimensions });
   }
 

@@ -4,7 +4,7 @@
  * returned store is migrated and ready.
  */
 import { join } from 'node:path';
-import { openStoreOptionsSchema } from '../schema/factory-options.js';
+import { openStoreOptionsSchema, type OpenStoreOptions } from '../schema/factory-options.js';
 import { parseWith } from '../schema/issues.js';
 import { openPgliteStore } from './pglite-store.js';
 import type { Store } from './store.js';
@@ -12,20 +12,7 @@ import { DATABASE_URL_ENV, DEFAULT_DATA_DIR } from './store-location.js';
 
 export { DATABASE_URL_ENV, DEFAULT_DATA_DIR } from './store-location.js';
 
-export interface OpenStoreOptions {
-  /** PGlite folder; default `.toolgraph/` under `cwd`. Ignored when a database URL is given. */
-  readonly dataDir?: string;
-  /** PostgreSQL connection URL; takes precedence over dataDir. */
-  readonly databaseUrl?: string;
-  /** Schema for the tables (tests, tenants); the database default when omitted. */
-  readonly schema?: string;
-  /** Base of a relative default data dir; process.cwd() when omitted. */
-  readonly cwd?: string;
-  /** PGlite: inflate the newest snapshot file while the database opens (openToolgraph does). */
-  readonly prefetchSnapshot?: boolean;
-  /** PGlite, with prefetchSnapshot: receives the prefetched bytes as the database opens (see PgliteStoreOptions). */
-  readonly onSnapshotPrefetch?: (bytes: Promise<Uint8Array | null>) => void;
-}
+export type { OpenStoreOptions } from '../schema/factory-options.js';
 
 /** Rejects with INVALID_INPUT naming openStore for options it cannot use (factory-options.ts), before opening anything. */
 export async function openStore(input: OpenStoreOptions = {}): Promise<Store> {

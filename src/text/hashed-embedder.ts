@@ -30,28 +30,12 @@
  * boundary marks); G. Fowler, L. C. Noll, K.-P. Vo, FNV hash; A. Appleby, MurmurHash3 fmix32.
  */
 import { ToolgraphError } from '../schema/errors.js';
-import { HASHED_MAX_DIMENSIONS as MAX_DIMENSIONS, HASHED_MAX_NGRAM as MAX_NGRAM, hashedEmbedderOptionsSchema } from '../schema/factory-options.js';
+import { HASHED_MAX_DIMENSIONS as MAX_DIMENSIONS, HASHED_MAX_NGRAM as MAX_NGRAM, hashedEmbedderOptionsSchema, type HashedEmbedderOptions } from '../schema/factory-options.js';
 import { parseWith } from '../schema/issues.js';
 import type { Embedder } from './embedder.js';
 import { tokenize } from './tokenize.js';
 
-export interface HashedEmbedderOptions {
-  /** Output length, 1 .. 65536. Default 384, the length of all-MiniLM-L6-v2 (spec 000). */
-  readonly dimensions?: number;
-  /** Shortest and longest character n-gram, 1 <= min <= max <= 16. Default 3 and 5. */
-  readonly minN?: number;
-  readonly maxN?: number;
-  /** Mix of the two normalised blocks, each finite and >= 0, not both 0. Default 1 and 1. */
-  readonly wordWeight?: number;
-  readonly charWeight?: number;
-  /** Code units of the text read, a positive integer. Default 32768. */
-  readonly maxChars?: number;
-  /**
-   * Hash seed, a safe integer taken modulo 2^32 (like createRng). A different seed is a different
-   * embedding: vectors made with different seeds must not be compared. Default 0.
-   */
-  readonly seed?: number;
-}
+export type { HashedEmbedderOptions } from '../schema/factory-options.js';
 
 export const HASHED_EMBEDDER_DEFAULTS = {
   dimensions: 384,
