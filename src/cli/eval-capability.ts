@@ -5,7 +5,7 @@
 import { evaluateCapabilities } from '../eval/capability-eval.js';
 import type { CliOutput, Values } from './command.js';
 import { datasetDirs, rankingRun } from './eval-inputs.js';
-import type { EvalTask } from './eval-tasks.js';
+import type { EvalTask } from './eval-task.js';
 import { readDataset } from './read-dataset.js';
 import { progressBar } from './progress.js';
 import { formatTable } from './table.js';

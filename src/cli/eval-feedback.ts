@@ -6,7 +6,7 @@ import { ToolgraphError } from '../schema/errors.js';
 import { ALTERNATIVES, evaluateFeedback, type AlternativeRule } from '../eval/feedback-eval.js';
 import type { CliOutput, Values } from './command.js';
 import { datasetDirs, validationMark } from './eval-inputs.js';
-import type { EvalTask } from './eval-tasks.js';
+import type { EvalTask } from './eval-task.js';
 import { intOption } from './options.js';
 import { progressBar } from './progress.js';
 import { readDataset } from './read-dataset.js';

@@ -8,7 +8,7 @@ import { ToolgraphError } from '../schema/errors.js';
 import { evaluateOnline, type OnlineResult } from '../eval/online-eval.js';
 import type { CliOutput, Values } from './command.js';
 import { datasetDirs } from './eval-inputs.js';
-import type { EvalTask } from './eval-tasks.js';
+import type { EvalTask } from './eval-task.js';
 import { intOption } from './options.js';
 import { progressBar } from './progress.js';
 import { readDataset } from './read-dataset.js';

@@ -9,7 +9,7 @@ import { evaluateNext, evaluateSearch, type EvalOptions } from '../eval/run-eval
 import { evaluateSearchContext } from '../eval/search-context.js';
 import type { CliOutput, Values } from './command.js';
 import { datasetDirs, rankingRun, validationMark, type RankingRun } from './eval-inputs.js';
-import type { EvalTask } from './eval-tasks.js';
+import type { EvalTask } from './eval-task.js';
 import { progressBar } from './progress.js';
 import { readDataset } from './read-dataset.js';
 import { formatTable } from './table.js';

@@ -6,7 +6,7 @@
 import { evaluateSessions, POLICIES, type SessionEvalResult } from '../eval/session-eval.js';
 import type { CliOutput, Values } from './command.js';
 import { datasetDirs } from './eval-inputs.js';
-import type { EvalTask } from './eval-tasks.js';
+import type { EvalTask } from './eval-task.js';
 import { decimalOption, intOption } from './options.js';
 import { readDataset } from './read-dataset.js';
 import { progressBar } from './progress.js';

@@ -4,12 +4,9 @@
  * module (and the evaluation harness under src/eval/ it runs) is loaded only when that task
  * runs. Adding a task is adding an entry here and its module.
  */
-import type { CliOutput, Values } from './command.js';
+import type { EvalTask } from './eval-task.js';
 
-export interface EvalTask {
-  /** Runs the task on the dataset folder (or folder of them) `data`, given as --data. */
-  run(values: Values, data: string, io: CliOutput): Promise<void>;
-}
+export type { EvalTask } from './eval-task.js';
 
 export const EVAL_TASKS: Readonly<Record<string, () => Promise<EvalTask>>> = {
   next: async () => (await import('./eval-ranked.js')).NEXT_TASK,

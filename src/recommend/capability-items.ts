@@ -24,8 +24,15 @@
  */
 import type { SignalBreakdown } from './features.js';
 import type { CapabilityModel } from './capability-model.js';
-import type { RankedTool } from './predict-next.js';
 import { CAPABILITY_BOOST, toRanked, type RankedCapability } from './rank-capabilities.js';
+
+/** A tool of a next-tool prediction: its probability and per-signal breakdown. */
+export interface RankedTool {
+  readonly tool: string;
+  readonly kind: 'tool';
+  readonly score: number;
+  readonly signals: SignalBreakdown;
+}
 
 /** Least score for a capability to enter predictNext's list. */
 export const CAPABILITY_THRESHOLD = 0.05;

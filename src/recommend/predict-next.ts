@@ -16,10 +16,10 @@ import type { RecentTransitions } from '../graph/recent-transitions.js';
 import type { RecentIntents } from '../text/recent-intents.js';
 import { splitClauses } from '../text/clauses.js';
 import { tokenize } from '../text/tokenize.js';
-import { withCapabilities, type PredictionItem } from './capability-items.js';
+import { withCapabilities, type PredictionItem, type RankedTool } from './capability-items.js';
 import { EMPTY_HINT, isEmptyStore } from './empty-store.js';
 import { readContext } from './context-tools.js';
-import { breakdown, collectFeatures, type SignalBreakdown } from './features.js';
+import { breakdown, collectFeatures } from './features.js';
 import { logNormaliser } from './linear-profile.js';
 import { topBuffer, type RecommenderModel } from './model.js';
 import { mergeNewer, newerSignals, scoreNewer, withNewer } from './newer-scores.js';
@@ -35,12 +35,7 @@ export interface PredictRequest {
   readonly profile?: Profile;
 }
 
-export interface RankedTool {
-  readonly tool: string;
-  readonly kind: 'tool';
-  readonly score: number;
-  readonly signals: SignalBreakdown;
-}
+export type { RankedTool } from './capability-items.js';
 
 export interface Prediction {
   /** `empty`: the store knows no tool at all (empty-store.ts); no items, and `hint` says how to fill it. */

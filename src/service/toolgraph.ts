@@ -61,7 +61,7 @@ import {
 } from '../text/tool-vectors.js';
 import { PatternRegistry, patternId, withDecision, type PatternDecision, type PatternRegistryState } from './pattern-registry.js';
 import { rebuildWaitMs, type LastRebuild } from './rebuild-schedule.js';
-import { describeFit, type FitState } from './background-fit.js';
+import { describeFit, type FitState } from './fit-state.js';
 import { patternConfidence, patternView, type PatternView } from './pattern-view.js';
 import type { PatternConfidence } from '../scoring/confidence-state.js';
 

@@ -3,7 +3,7 @@
  * they open, pool, run transactions and fail; everything else is the same SQL.
  */
 import type { ToolgraphError } from '../schema/errors.js';
-import type { SubscriptionStatus } from './store.js';
+import type { SubscriptionStatus } from './subscription.js';
 
 export type Row = Record<string, unknown>;
 

@@ -19,6 +19,7 @@ import type { ConfidenceHistoryEntry, PatternConfidence, PatternKind } from '../
 import type { PatternStatus } from '../scoring/lifecycle.js';
 import type { ToolInfo, Trace } from '../schema/types.js';
 import type { SessionRows } from './session-rows.js';
+import type { SubscriptionStatus } from './subscription.js';
 
 /**
  * A registered capability as stored: a named group of tools that together do one job (the columns
@@ -145,14 +146,7 @@ export type StoreRevisions = Readonly<Record<SharedKind, number>>;
 /** What another connection committed: traces up to `lastSeq`, or a write of one kind of shared state. */
 export type StoreChange = { readonly kind: 'traces'; readonly lastSeq: number } | { readonly kind: SharedKind };
 
-/**
- * How a subscription's connection fares (PostgreSQL): lost (no notifications until it is back;
- * the next attempt in `retryInMs`), or listening again after `attempts` attempts, `downMs` after
- * it was lost. What was committed meanwhile was not notified: read it.
- */
-export type SubscriptionStatus =
-  | { readonly state: 'lost'; readonly reason: string; readonly retryInMs: number }
-  | { readonly state: 'listening'; readonly attempts: number; readonly downMs: number };
+export type { SubscriptionStatus } from './subscription.js';
 
 /** Stops a subscription; idempotent. */
 export type Unsubscribe = () => Promise<void>;

@@ -17,7 +17,7 @@
  * same records (tested).
  */
 import { grown } from '../graph/typed-arrays.js';
-import { toolLogTerms, type IntentModel } from './intent-association.js';
+import { toolLogTerms, type IntentModel } from './intent-model.js';
 
 /** One term's postings: tools[0 .. size) ascending with their counts, then the tools new to it. */
 class TermPostings {
