@@ -1,5 +1,5 @@
 /**
- * The options of the library's entry points (src/schema/options.ts): `new Toolgraph(options)` and
+ * The options of the library's entry points (src/service/options.ts): `new Toolgraph(options)` and
  * `openToolgraph(options)` refuse what they cannot use with INVALID_INPUT naming the call and the
  * option, before anything is built or opened, and take every valid option as before.
  */
