@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openToolgraph } from '../../src/service/durable-toolgraph.js';
 import { Toolgraph } from '../../src/service/toolgraph.js';
 import { createHashedEmbedder } from '../../src/text/hashed-embedder.js';
-import { expectError, expectRejection } from './_helpers.js';
+import { expectError, expectRejection } from '../schema/_helpers.js';
 
 const root = mkdtempSync(join(tmpdir(), 'toolgraph-options-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
