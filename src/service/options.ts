@@ -23,6 +23,7 @@ import type { Store } from '../store/store.js';
 import type { Embedder } from '../text/embedder.js';
 import type { PatternRegistryState } from './pattern-registry.js';
 import type { SessionServiceOptions } from './sessions.js';
+import { isClock, SYSTEM_CLOCK, type Clock } from './clock.js';
 
 /** Longest delay setTimeout honours; a longer one fires after 1 ms (Node's TimeoutOverflowWarning). */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -93,6 +94,11 @@ export const toolgraphOptionsSchema = z.strictObject({
   offThreadFrom: orNever.default(Number.POSITIVE_INFINITY),
   /** Told when something went wrong in the background (a rebuild's worker thread failed). */
   onWarning: onWarningSchema.default(() => noWarning),
+  /**
+   * The clock the rebuild debounce runs by (clock.ts): the system's monotonic clock and timers,
+   * or one a test or a simulation moves by hand.
+   */
+  clock: custom<Clock>('a Clock {now(), setTimeout(fn, ms), clearTimeout(handle)}', isClock).default(() => SYSTEM_CLOCK),
 });
 
 /** `new Toolgraph(options)` as a caller writes them. */
