@@ -159,6 +159,10 @@ export const contributionSchema = z.object({
 
 const keptRuleSchema = z.enum(['fitted', 'backoff', 'prior']);
 
+/** The parts a model is built from, each of which can be stale (service/model-versions.ts). */
+export const MODEL_PARTS = ['graph', 'weights', 'catalog', 'capabilities', 'toolVectors', 'learning', 'signals'] as const;
+export type ModelPart = (typeof MODEL_PARTS)[number];
+
 export const statsSchema = z.object({
   tools: z.number(),
   transitions: z.number(),
@@ -166,6 +170,9 @@ export const statsSchema = z.object({
   version: z.number(),
   modelVersion: z.number(),
   rebuildMs: z.number(),
+  stale: z
+    .array(z.enum(MODEL_PARTS))
+    .describe("What the model answering queries lacks and its next rebuild brings (traces since: 'graph'; 'weights', 'catalog', 'capabilities', 'toolVectors', 'learning', 'signals'); empty when it is current"),
   offThreadBuilds: z.number().describe('Rebuilds whose graph snapshot a worker thread finished'),
   slicedBuilds: z.number().describe('Rebuilds built in stages on the serving thread, the event loop turning between them'),
   recentTransitions: z.number().describe('Tools and context pairs whose successes next-tool predictions read live until the next rebuild'),

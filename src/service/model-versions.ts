@@ -10,6 +10,9 @@
  * what it has now; a build records the vector it was planned with; the model is stale in the
  * parts where the two differ. Pure.
  */
+import { MODEL_PARTS, type ModelPart } from '../schema/service-requests.js';
+
+export type { ModelPart } from '../schema/service-requests.js';
 
 export interface VersionVector {
   readonly graph: number;
@@ -23,11 +26,9 @@ export interface VersionVector {
   readonly signals: boolean;
 }
 
-export type ModelPart = Exclude<keyof VersionVector, 'learningComplete' | 'signals'> | 'learning' | 'signals';
-
 /** The parts of a model built at `built` that `now` has moved past; every part without a model. */
 export function staleParts(built: VersionVector | null, now: VersionVector): ModelPart[] {
-  if (built === null) return ['graph', 'weights', 'catalog', 'capabilities', 'toolVectors', 'learning', 'signals'];
+  if (built === null) return [...MODEL_PARTS];
   const parts: ModelPart[] = [];
   if (built.graph !== now.graph) parts.push('graph');
   if (built.weights !== now.weights) parts.push('weights');
