@@ -62,7 +62,9 @@ import {
 import { PatternRegistry, patternId, withDecision, type PatternDecision, type PatternRegistryState } from './pattern-registry.js';
 import { rebuildWaitMs, type LastRebuild } from './rebuild-schedule.js';
 import { describeFit, type FitState } from './background-fit.js';
-import { patternConfidence, patternView, type PatternView } from './pattern-view.js';
+import { patternConfidence, patternView, type PatternDetail, type PatternView } from './pattern-view.js';
+import { graphView, toolNeighbours, type GraphView, type ToolNeighbours } from './graph-view.js';
+import { parseGraphRequest, parseNeighboursRequest } from '../schema/graph-requests.js';
 import type { PatternConfidence } from '../scoring/confidence-state.js';
 
 /** Queued traces learned at once, between rebuilds, so the queue holds at most this many. */
@@ -795,6 +797,25 @@ export class Toolgraph {
   /** One pattern with its evidence, reliability and confidence. Errors as patternFeedback. */
   pattern(target: unknown): PatternView {
     return this.viewOf(this.resolvePattern(parsePatternTarget(target, 'pattern'), 'pattern'));
+  }
+
+  /** `pattern(target)` with the verdicts people gave it, oldest first (the newest 100). */
+  patternDetail(target: unknown): PatternDetail {
+    const view = this.pattern(target);
+    return { ...view, feedback: [...(this.registry.get(view.id)?.feedback ?? [])] };
+  }
+
+  /** The current model's `top` most observed transitions and the tools they join (graph-view.ts), `{top?}`. */
+  graphView(request: unknown = {}): GraphView {
+    const { top } = parseGraphRequest(request);
+    return graphView(this.current(), top);
+  }
+
+  /** A tool's successors and predecessors with their figures and pattern confidences (graph-view.ts), `{limit?}`. */
+  toolNeighbours(name: unknown, request: unknown = {}): ToolNeighbours {
+    if (typeof name !== 'string') throw new ToolgraphError('INVALID_INPUT', 'graph tool: expected the tool name to be a string');
+    const { limit } = parseNeighboursRequest(request);
+    return toolNeighbours(this.current(), name, limit, (tools) => this.viewOf(tools));
   }
 
   /**

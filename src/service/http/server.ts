@@ -253,7 +253,8 @@ export function buildHttpApp(service: ToolgraphService, options: HttpServerOptio
       bodyLimit: route.body?.limit ?? WRITE_BODY_LIMIT,
       config,
       handler: async (request, reply) => {
-        const answer = await route.handle(context, { body: request.body, params: (request.params ?? {}) as Record<string, string> });
+        const query = route.query === undefined ? {} : request.query;
+        const answer = await route.handle(context, { body: request.body, params: (request.params ?? {}) as Record<string, string>, query });
         if (route.status !== undefined) void reply.code(route.status);
         return route.ndjson === true ? reply.type(NDJSON_TYPES[0]).send(answer) : answer;
       },
