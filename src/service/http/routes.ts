@@ -41,6 +41,7 @@ import type { HttpMetrics } from './metrics.js';
  * asks a live server each of them).
  */
 export const SERVICE_ENDPOINTS: readonly { readonly method: string; readonly url: string; readonly summary: string }[] = [
+  { method: 'GET', url: '/', summary: 'The dashboard (docs/dashboard.md): the graph, answers with their breakdowns, patterns, sessions, health; its files under /assets/.' },
   { method: 'GET', url: '/healthz', summary: 'Whether the service is up (503 once shutting down).' },
   { method: 'GET', url: '/metrics', summary: 'Prometheus metrics: requests, durations, graph size, rebuilds.' },
   { method: 'GET', url: '/v1/openapi.json', summary: 'The OpenAPI document of the /v1 API.' },
