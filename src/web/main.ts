@@ -35,8 +35,10 @@ const app: App = {
   },
   go(id, arg) {
     const address = `#${id}${arg !== undefined ? `/${encodeURIComponent(arg)}` : ''}`;
-    if (location.hash === address) route();
-    else location.hash = address;
+    // Shown at once (a key press shows its view before the next key is read), and kept in the
+    // address and the history: pushState fires no hashchange; going back and forth does.
+    if (location.hash !== address) history.pushState(null, '', address);
+    route();
   },
   hook,
 };

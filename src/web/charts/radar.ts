@@ -11,13 +11,16 @@ export interface RadarAxis {
   readonly value: number;
 }
 
-const SIZE = 240;
+// Wider than tall: the labels of the lower axes stand out to the sides.
+const W = 340;
+const H = 230;
 const R = 80;
-const C = SIZE / 2;
+const CX = W / 2;
+const CY = 115;
 
 function point(i: number, n: number, radius: number): [number, number] {
   const angle = -Math.PI / 2 + (2 * Math.PI * i) / n;
-  return [C + radius * Math.cos(angle), C + radius * Math.sin(angle)];
+  return [CX + radius * Math.cos(angle), CY + radius * Math.sin(angle)];
 }
 
 const clamp = (v: number): number => (Number.isFinite(v) ? Math.min(1, Math.max(0, v)) : 0);
@@ -25,15 +28,15 @@ const clamp = (v: number): number => (Number.isFinite(v) ? Math.min(1, Math.max(
 export function radarChart(axes: readonly RadarAxis[], title: string): SVGSVGElement {
   const n = axes.length;
   const described = axes.map((a) => `${a.label} ${num(a.value, 2)}`).join(', ');
-  const svg = s('svg', { viewBox: `0 0 ${SIZE} ${SIZE}`, class: 'radar', role: 'img', 'aria-label': `${title}: ${described}` }, s('title', {}, `${title}: ${described}`));
+  const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'radar', role: 'img', 'aria-label': `${title}: ${described}` }, s('title', {}, `${title}: ${described}`));
   for (const ring of [0.25, 0.5, 0.75, 1]) {
     const pts = axes.map((_a, i) => point(i, n, R * ring).join(',')).join(' ');
     svg.append(s('polygon', { points: pts, class: 'radar-ring' }));
   }
   axes.forEach((a, i) => {
     const [x, y] = point(i, n, R);
-    svg.append(s('line', { x1: C, y1: C, x2: x, y2: y, class: 'radar-axis' }));
-    const [lx, ly] = point(i, n, R + 22);
+    svg.append(s('line', { x1: CX, y1: CY, x2: x, y2: y, class: 'radar-axis' }));
+    const [lx, ly] = point(i, n, R + 16);
     svg.append(s('text', { x: lx, y: ly, 'text-anchor': 'middle', 'dominant-baseline': 'middle', class: 'radar-label' }, `${a.label} ${num(a.value, 2)}`));
   });
   const values = axes.map((a, i) => point(i, n, R * clamp(a.value)).map((c) => c.toFixed(2)).join(","));

@@ -17,8 +17,11 @@ const PAD = { left: 40, right: 12, top: 12, bottom: 28 };
 
 export function trendChart(points: readonly TrendPoint[], options: { readonly title: string; readonly yLabel: string; readonly min?: number; readonly max?: number }): SVGSVGElement {
   const sorted = [...points].sort((a, b) => a.at - b.at);
-  const lo = Math.min(options.min ?? Infinity, ...sorted.map((p) => p.value));
-  const hi = Math.max(options.max ?? -Infinity, ...sorted.map((p) => p.value));
+  const values = sorted.map((p) => p.value);
+  const least = Math.min(options.min ?? Infinity, ...values);
+  const lo = Number.isFinite(least) ? least : 0;
+  const most = Math.max(options.max ?? -Infinity, ...values);
+  const hi = Number.isFinite(most) && most > lo ? most : lo + 1;
   const span = hi - lo || 1;
   const t0 = sorted[0]?.at ?? 0;
   const t1 = sorted[sorted.length - 1]?.at ?? 1;
