@@ -21,7 +21,7 @@ import { loadToolgraph } from '../../src/cli/learn.js';
 import { buildHttpApp, startHttpServer, type RunningHttpServer } from '../../src/service/http/server.js';
 import { inMemoryService, type ToolgraphService } from '../../src/service/service.js';
 import { promptCandidates, startChatServer, type ChatServer } from '../helpers/chat-server.js';
-import { HAVE_CHROMIUM, launchBrowser, openPage, screenshot, type Browser } from './_browser.js';
+import { CHROMIUM, HAVE_CHROMIUM, launchBrowser, openPage, screenshot, type Browser } from './_browser.js';
 
 // The page's own globals, in the functions the page runs (page.evaluate, waitForFunction).
 declare const document: any;
@@ -49,6 +49,10 @@ const hook = <T>(page: Page, fn: (h: any) => T): Promise<T> => page.evaluate(`($
 async function graphDrawn(page: Page): Promise<void> {
   await page.waitForFunction(() => (globalThis as any).__toolgraph?.graph.firstDrawMs !== null, null, { timeout: 20_000 });
 }
+
+describe.skipIf(HAVE_CHROMIUM)('the dashboard in Chromium', () => {
+  it.skip(`needs Chromium at ${CHROMIUM} (apt-get install chromium; .ci/run installs it), or TOOLGRAPH_CHROMIUM`, () => {});
+});
 
 describe.runIf(HAVE_CHROMIUM)('the dashboard in Chromium', () => {
   beforeAll(async () => {
@@ -221,7 +225,14 @@ describe.runIf(HAVE_CHROMIUM)('the dashboard in Chromium', () => {
     expect(after).toEqual([reviewed.confidence.frequency, reviewed.confidence.effectiveness, reviewed.confidence.human]);
     expect(reviewed.approvals).toBe(pattern.approvals + 1);
     expect(after[2]).toBeGreaterThan(before[2]!);
-    // The polygon's human vertex moved out with it.
+    // The polygon's human vertex sits at its value along the human axis, from the centre to the rim.
+    const human = await page.evaluate(() => {
+      const axis = document.querySelectorAll('.pattern-detail .radar-axis')[2];
+      const [cx, cy, rx, ry] = ['x1', 'y1', 'x2', 'y2'].map((a) => Number(axis.getAttribute(a))) as [number, number, number, number];
+      const [vx, vy] = document.querySelector('.pattern-detail .radar-value').getAttribute('points').split(' ')[2].split(',').map(Number);
+      return Math.hypot(vx - cx, vy - cy) / Math.hypot(rx - cx, ry - cy);
+    });
+    expect(human).toBeCloseTo(after[2]!, 2);
     expect(await page.textContent('.pattern-detail .composite strong')).toBe(String(Number(reviewed.confidence.composite.toFixed(3))));
     await screenshot(page, 'patterns');
     expect(errors).toEqual([]);
