@@ -84,7 +84,7 @@ describe.runIf(HAVE_CHROMIUM)('the dashboard in Chromium', () => {
   it('loads each view with no console error', async () => {
     const { page, errors } = await openPage(browser, `${server.url}/`);
     await graphDrawn(page);
-    await screenshot(page, 'graph');
+    await screenshot(page, 'dashboard-graph');
     const ready: Record<string, string> = {
       ask: '#ask-text',
       patterns: '.pattern-list table tbody tr',
@@ -98,7 +98,7 @@ describe.runIf(HAVE_CHROMIUM)('the dashboard in Chromium', () => {
       expect(await page.isHidden('#view-graph')).toBe(true);
     }
     await page.waitForSelector('#view-health table.latency');
-    await screenshot(page, 'health');
+    await screenshot(page, 'dashboard-health');
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -138,7 +138,7 @@ describe.runIf(HAVE_CHROMIUM)('the dashboard in Chromium', () => {
     };
     expect(await listed()).toEqual(expected);
     expect(await page.textContent('.selection h3')).toBe(from);
-    await screenshot(page, 'graph-selected');
+    await screenshot(page, 'dashboard-graph-selected');
 
     // A click on another tool's node, where sigma draws it.
     const other = graph.edges.find((e: { from: string }) => e.from !== from).from as string;
@@ -182,7 +182,7 @@ describe.runIf(HAVE_CHROMIUM)('the dashboard in Chromium', () => {
     });
     expect(widths.label).toBe(name);
     expect(widths.share).toBeCloseTo(Math.min(1, value), 2);
-    await screenshot(page, 'ask');
+    await screenshot(page, 'dashboard-ask');
 
     await page.check('#ask-search');
     await page.fill('#ask-context', '');
@@ -201,7 +201,7 @@ describe.runIf(HAVE_CHROMIUM)('the dashboard in Chromium', () => {
     expect(await page.locator('svg.dag g.dag-node').count()).toBe(dag.nodes.length);
     expect(await page.locator('svg.dag path.dag-edge').count()).toBe(dag.edges.length);
     expect(await page.textContent('#view-ask .answer strong')).toBe(dag.status);
-    await screenshot(page, 'ask-dag');
+    await screenshot(page, 'dashboard-ask-dag');
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -234,7 +234,7 @@ describe.runIf(HAVE_CHROMIUM)('the dashboard in Chromium', () => {
     });
     expect(human).toBeCloseTo(after[2]!, 2);
     expect(await page.textContent('.pattern-detail .composite strong')).toBe(String(Number(reviewed.confidence.composite.toFixed(3))));
-    await screenshot(page, 'patterns');
+    await screenshot(page, 'dashboard-patterns');
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -263,7 +263,7 @@ describe.runIf(HAVE_CHROMIUM)('the dashboard in Chromium', () => {
     expect(Math.abs(drawn.fill - share * drawn.track)).toBeLessThan(1);
     expect(await page.getAttribute('article.session .budget-bar', 'aria-valuenow')).toBe(String(session.budget.centsLeft));
     expect(await page.textContent('article.session table.tiers')).toContain('thinker');
-    await screenshot(page, 'sessions');
+    await screenshot(page, 'dashboard-sessions');
     expect(errors).toEqual([]);
     await page.close();
   });

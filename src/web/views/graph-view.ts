@@ -37,7 +37,7 @@ export function graphView(): View {
       'table',
       { class: 'neighbours' },
       h('caption', {}, `${caption} (${rows.length < total ? `${rows.length} of ${total}` : total})`),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'tool'), h('th', { scope: 'col' }, 'P(to | from)'), h('th', { scope: 'col' }, 'reliability'), h('th', { scope: 'col' }, 'observed'), h('th', { scope: 'col' }, 'pattern confidence'))),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'tool'), h('th', { scope: 'col' }, 'P(to | from)'), h('th', { scope: 'col' }, 'reliability'), h('th', { scope: 'col' }, 'seen'), h('th', { scope: 'col', title: 'composite confidence and tier of the transition (spec 004)' }, 'pattern'))),
       h(
         'tbody',
         {},
