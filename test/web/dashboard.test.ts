@@ -20,6 +20,7 @@ import { buildDashboard, type BuiltFile } from '../../scripts/build-web.js';
 import { loadToolgraph } from '../../src/cli/learn.js';
 import { buildHttpApp, startHttpServer, type RunningHttpServer } from '../../src/service/http/server.js';
 import { inMemoryService, type ToolgraphService } from '../../src/service/service.js';
+import { Toolgraph } from '../../src/service/toolgraph.js';
 import { promptCandidates, startChatServer, type ChatServer } from '../helpers/chat-server.js';
 import { CHROMIUM, HAVE_CHROMIUM, launchBrowser, openPage, screenshot, type Browser } from './_browser.js';
 
@@ -315,6 +316,29 @@ describe.runIf(HAVE_CHROMIUM)('the dashboard in Chromium', () => {
     await page.waitForFunction(() => document.querySelectorAll('.pattern-detail svg.trend circle').length === 1);
     expect((await api(`/v1/patterns/${encodeURIComponent(pattern.id)}`)).approvals).toBe(pattern.approvals + 1);
     await page.close();
+  });
+
+  it('loads every view of an empty store with no console error', async () => {
+    const empty = await startHttpServer(inMemoryService(new Toolgraph({ rebuildDelayMs: 5 })), { port: 0, host: '127.0.0.1' }, { dashboard: dir });
+    try {
+      const { page, errors } = await openPage(browser, `${empty.url}/`);
+      await graphDrawn(page);
+      expect(await hook(page, (h) => [h.graph.order, h.graph.size])).toEqual([0, 0]);
+      expect(await page.textContent('#view-graph .summary')).toContain('0 of 0 tools');
+      for (const view of ['ask', 'patterns', 'sessions', 'health']) await page.click(`#tab-${view}`);
+      await page.click('#tab-patterns');
+      await page.waitForSelector('#view-patterns .pattern-list p');
+      expect(await page.textContent('#view-patterns .pattern-list p')).toBe('No pattern yet.');
+      await page.click('#tab-ask');
+      await page.fill('#ask-text', 'anything');
+      await page.click('#view-ask button[type=submit]');
+      await page.waitForSelector('#view-ask .answer');
+      expect(await page.textContent('#view-ask .verdict strong')).toBe('The graph is empty');
+      expect(errors).toEqual([]);
+      await page.close();
+    } finally {
+      await empty.close();
+    }
   });
 
   it("keeps the page's files within 1 MB gzipped", async () => {
