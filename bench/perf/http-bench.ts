@@ -111,7 +111,8 @@ async function load(url: string, connections: number, duration: number, requests
   };
 }
 
-async function startServer(options: HttpBenchOptions, rebuildDelayMs: number): Promise<{ url: string; info: Record<string, number>; stop: () => Promise<void> }> {
+/** The bench server (http-bench-server.ts) in a child process, once it listens. */
+export async function startServer(options: HttpBenchOptions, rebuildDelayMs: number): Promise<{ url: string; info: Record<string, number>; stop: () => Promise<void> }> {
   const script = fileURLToPath(new URL('./http-bench-server.js', import.meta.url));
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, script, String(options.tools), String(options.edges), String(options.seed), String(rebuildDelayMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

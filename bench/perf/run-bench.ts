@@ -16,6 +16,8 @@
  *              are posted; counts that no acknowledged trace is lost (http-bench.ts).
  *  - fit, predict-during-fit: a fit of UltraTool's size on the worker, and predictions while a
  *              fit runs (fit-bench.ts).
+ *  - dashboard: the graph view's first drawing in headless Chromium on the http case's store,
+ *              and the page's size gzipped (dashboard-bench.ts).
  * Single-threaded: Node runs the JavaScript on one core.
  */
 import louvainModule from 'graphology-communities-louvain';
@@ -37,13 +39,14 @@ import { scoreBench } from './score-bench.js';
 import { spectralBench } from './spectral-bench.js';
 import { toGraphology } from './graphology-reference.js';
 import { fitBench, predictDuringFitBench } from './fit-bench.js';
+import { dashboardBench } from './dashboard-bench.js';
 
 // CommonJS packages typed with `export default`: under NodeNext the default import is
 // module.exports itself, which TypeScript types as the namespace.
 const pagerankReference = ('default' in pagerankModule ? pagerankModule.default : pagerankModule) as typeof pagerankModule.default;
 const louvain = ('default' in louvainModule ? louvainModule.default : louvainModule) as typeof louvainModule.default;
 
-export const BENCH_CASES = ['ingest', 'rebuild', 'model-rebuild', 'predict', 'search', 'dag', 'spectral', 'score', 'ingest-durable', 'cold-start', 'http', 'fit', 'predict-during-fit'] as const;
+export const BENCH_CASES = ['ingest', 'rebuild', 'model-rebuild', 'predict', 'search', 'dag', 'spectral', 'score', 'ingest-durable', 'cold-start', 'http', 'fit', 'predict-during-fit', 'dashboard'] as const;
 export type BenchCase = (typeof BENCH_CASES)[number];
 
 export interface BenchOptions {
@@ -290,6 +293,8 @@ async function runCase(name: BenchCase, options: BenchOptions): Promise<Record<s
       return fitBench(options);
     case 'predict-during-fit':
       return predictDuringFitBench(options);
+    case 'dashboard':
+      return dashboardBench(options);
   }
 }
 

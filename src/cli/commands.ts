@@ -196,7 +196,7 @@ const exportGraph: Command = {
 
 const serve: Command = {
   name: 'serve',
-  summary: 'HTTP service: JSON API under /v1, /healthz, /metrics, and the MCP server at /mcp.',
+  summary: 'HTTP service: JSON API under /v1, /healthz, /metrics, the MCP server at /mcp, and the dashboard at /.',
   help: async () => (await import('./serve-help.js')).serveHelp(),
   usage: 'serve [--data-dir DIR | --data DIR | --traces FILE] [--tools FILE] [--port N] [--host H] [--log-level L] [--allow-origin O,...] [--rebuild-delay MS] [--learn-capabilities] [--no-auto-fit | --fit-first-at N --fit-growth X --fit-interval MS --fit-idle MS] [--telemetry FILE]',
   example: 'TOOLGRAPH_TOKEN=secret toolgraph serve --port 8080',

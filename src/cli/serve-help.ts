@@ -27,7 +27,7 @@ function endpointsListing(): string {
 
 export function serveHelp(): CommandHelp {
   return {
-    summary: `HTTP service: JSON API under /v1 (${ROUTES.length} endpoints), /healthz, /metrics, and the MCP server at /mcp (${MCP_TOOLS.length} tools).`,
+    summary: `HTTP service: JSON API under /v1 (${ROUTES.length} endpoints), /healthz, /metrics, the MCP server at /mcp (${MCP_TOOLS.length} tools), and the dashboard at /.`,
     details: `${endpointsListing()}\n\n${mcpToolsListing()}`,
   };
 }

@@ -41,7 +41,8 @@ import { openStore } from '../store/open-store.js';
 import { iterateTraces, type AppendResult, type CapabilityInfo, type Store, type StoreStats, type Unsubscribe } from '../store/store.js';
 import { tokenizeIntentsInSlices } from '../text/intent-tokens.js';
 import { GroupCommit } from './group-commit.js';
-import type { PatternView } from './pattern-view.js';
+import type { GraphView, ToolNeighbours } from './graph-view.js';
+import type { PatternDetail, PatternView } from './pattern-view.js';
 import { parsePatternDecision } from '../schema/pattern-requests.js';
 import { textOf, type ServiceHealth, type ToolgraphService } from './service.js';
 import { SerialQueue } from './serial-queue.js';
@@ -686,6 +687,18 @@ class DurableToolgraphImpl implements DurableToolgraph {
 
   async patterns(request?: unknown): Promise<readonly PatternView[]> {
     return this.engine.patterns(request ?? {});
+  }
+
+  async pattern(id: string): Promise<PatternDetail> {
+    return this.engine.patternDetail({ id });
+  }
+
+  async graph(request?: unknown): Promise<GraphView> {
+    return this.engine.graphView(request ?? {});
+  }
+
+  async toolNeighbours(name: string, request?: unknown): Promise<ToolNeighbours> {
+    return this.engine.toolNeighbours(name, request ?? {});
   }
 
   /**

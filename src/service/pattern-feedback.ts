@@ -16,7 +16,7 @@ import { humanScore } from '../scoring/human-score.js';
 import { ToolgraphError } from '../schema/errors.js';
 import { parsePatternFeedback, parsePatternsRequest, parsePatternTarget, type PatternTarget } from '../schema/pattern-requests.js';
 import { PatternRegistry, patternId, withDecision, type PatternDecision, type PatternRegistryState } from './pattern-registry.js';
-import { patternConfidence, patternView, type PatternView } from './pattern-view.js';
+import { patternConfidence, patternView, type PatternDetail, type PatternView } from './pattern-view.js';
 
 /** What the verdicts are about: the graph (replaced by a restore, hence a getter) and its reliabilities. */
 export interface PatternEvidence {
@@ -63,6 +63,12 @@ export class PatternFeedback {
   /** One pattern (a Toolgraph.pattern target) with its evidence, reliability and confidence. */
   pattern(target: unknown): PatternView {
     return this.view(this.resolve(parsePatternTarget(target, 'pattern'), 'pattern'));
+  }
+
+  /** `pattern(target)` with the verdicts people gave it, oldest first (the newest FEEDBACK_HISTORY_LIMIT). */
+  detail(target: unknown): PatternDetail {
+    const view = this.pattern(target);
+    return { ...view, feedback: [...(this.registry.get(view.id)?.feedback ?? [])] };
   }
 
   /** The view of a pattern whose tools the graph knows. */

@@ -16,7 +16,7 @@ import type { PatternConfidence } from '../scoring/confidence-state.js';
 import { decayConfidence } from '../scoring/decay.js';
 import type { LifecycleTier, PatternStatus } from '../scoring/lifecycle.js';
 import { applyConfidenceEvent, createPatternConfidence } from '../scoring/pattern-confidence.js';
-import { patternId, patternKind, type PatternRecord, type RegisteredPatternKind } from './pattern-registry.js';
+import { patternId, patternKind, type PatternFeedbackEntry, type PatternRecord, type RegisteredPatternKind } from './pattern-registry.js';
 
 export interface PatternConfidenceView {
   readonly frequency: number;
@@ -40,6 +40,11 @@ export interface PatternView {
   /** The edge's Beta posterior in the current model (transitions only; null when not in it). */
   readonly reliability: EdgeReliabilityReport | null;
   readonly confidence: PatternConfidenceView;
+}
+
+/** One pattern with what people said of it, verdict by verdict (the newest FEEDBACK_HISTORY_LIMIT). */
+export interface PatternDetail extends PatternView {
+  readonly feedback: readonly PatternFeedbackEntry[];
 }
 
 export function patternConfidence(

@@ -12,7 +12,8 @@ import type { SearchResult } from '../recommend/search-tools.js';
 import type { ContributionResult } from '../scoring/contribute-trace.js';
 import { parsePatternDecision } from '../schema/pattern-requests.js';
 import type { ToolInfo } from '../schema/types.js';
-import type { PatternView } from './pattern-view.js';
+import type { GraphView, ToolNeighbours } from './graph-view.js';
+import type { PatternDetail, PatternView } from './pattern-view.js';
 import type { IngestResult, ScoreOptions, SetToolsOptions, SetToolsResult, Toolgraph, ToolgraphStats } from './toolgraph.js';
 import { MemorySessionRows } from './memory-session-rows.js';
 import { createSessions, type SessionServiceOptions, type Sessions } from './sessions.js';
@@ -54,8 +55,14 @@ export interface ToolgraphService {
   suggestDag(request: DagRequestInput): Promise<DagSuggestion>;
   /** Reviewed patterns and the most observed transitions, with evidence and confidence. */
   patterns(request?: unknown): Promise<readonly PatternView[]>;
+  /** The pattern with this id (as `patterns` reported it) and its verdicts; NOT_FOUND for an unknown id. */
+  pattern(id: string): Promise<PatternDetail>;
   /** A person approves or rejects the pattern with this id (as `patterns` reported it). */
   patternFeedback(id: string, body: unknown): Promise<PatternView>;
+  /** The learned graph's strongest transitions and their tools, `{top?}` (graph-view.ts). */
+  graph(request?: unknown): Promise<GraphView>;
+  /** One tool's successors and predecessors, `{limit?}`; UNKNOWN_TOOL for a tool the graph lacks. */
+  toolNeighbours(name: string, request?: unknown): Promise<ToolNeighbours>;
   /** Trace value (specs 000/001) with its breakdown; contributes to the novelty memory as asked. */
   score(trace: unknown, options?: ScoreOptions): Promise<ContributionResult>;
   fit(): Promise<FitReport>;
@@ -96,7 +103,10 @@ export function inMemoryService(tg: Toolgraph, options: { readonly sessions?: Se
       return tg.suggestDag(request);
     },
     patterns: async (request) => tg.patterns(request ?? {}),
+    pattern: async (id) => tg.patternDetail({ id }),
     patternFeedback: async (id, body) => patternFeedback(tg, id, body),
+    graph: async (request) => tg.graphView(request ?? {}),
+    toolNeighbours: async (name, request) => tg.toolNeighbours(name, request ?? {}),
     score: (trace, options) => tg.score(trace, options),
     fit: async () => tg.fit(),
     stats: async () => tg.stats(),

@@ -23,7 +23,9 @@ import { assertCatalogRoom } from '../schema/tool.js';
 import { isReasoningTraceShape, parseTraceBatch } from '../schema/trace.js';
 import type { Trace } from '../schema/types.js';
 import { contributeTrace, type ContributionResult } from '../scoring/contribute-trace.js';
-import type { PatternView } from './pattern-view.js';
+import type { PatternDetail, PatternView } from './pattern-view.js';
+import { graphView, toolNeighbours, type GraphView, type ToolNeighbours } from './graph-view.js';
+import { parseGraphRequest, parseNeighboursRequest } from '../schema/graph-requests.js';
 import { ToolgraphCore } from './toolgraph-core.js';
 import type { IngestResult, ScoreOptions, SetToolsOptions, SetToolsResult } from './toolgraph-types.js';
 export type { ToolgraphOptions } from './options.js';
@@ -181,6 +183,24 @@ export class Toolgraph extends ToolgraphCore {
   /** One pattern with its evidence, reliability and confidence. Errors as patternFeedback. */
   pattern(target: unknown): PatternView {
     return this.feedback.pattern(target);
+  }
+
+  /** `pattern(target)` with the verdicts people gave it, oldest first (the newest 100). */
+  patternDetail(target: unknown): PatternDetail {
+    return this.feedback.detail(target);
+  }
+
+  /** The current model's `top` most observed transitions and the tools they join (graph-view.ts), `{top?}`. */
+  graphView(request: unknown = {}): GraphView {
+    const { top } = parseGraphRequest(request);
+    return graphView(this.builder.current(), top);
+  }
+
+  /** A tool's successors and predecessors with their figures and pattern confidences (graph-view.ts), `{limit?}`. */
+  toolNeighbours(name: unknown, request: unknown = {}): ToolNeighbours {
+    if (typeof name !== 'string') throw new ToolgraphError('INVALID_INPUT', 'graph tool: expected the tool name to be a string');
+    const { limit } = parseNeighboursRequest(request);
+    return toolNeighbours(this.builder.current(), name, limit, (tools) => this.feedback.view(tools));
   }
 
   /**

@@ -50,8 +50,13 @@ export function openApiDocument(routes: readonly Route[], version: string): Reco
       summary: route.summary,
       operationId: `${route.method.toLowerCase()}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,
       ...(route.write ? { security: [{ bearer: [] }] } : {}),
-      ...(params.length > 0
-        ? { parameters: params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })) }
+      ...(params.length > 0 || route.query !== undefined
+        ? {
+            parameters: [
+              ...params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+              ...Object.entries(route.query?.shape ?? {}).map(([name, schema]) => ({ name, in: 'query', required: false, schema: jsonSchema(schema as z.ZodType, 'input') })),
+            ],
+          }
         : {}),
       ...(route.body !== undefined
         ? {

@@ -28,6 +28,7 @@ import {
   tracesBodySchema,
 } from '../../schema/service-requests.js';
 import { capabilityInputListSchema, capabilityRequestSchema } from '../../schema/capability.js';
+import { graphRequestSchema, graphViewSchema, neighboursRequestSchema, patternDetailSchema, toolNeighboursSchema } from '../../schema/graph-requests.js';
 import { patternDecisionSchema, patternsRequestSchema } from '../../schema/pattern-requests.js';
 import { dagRequestSchema, predictRequestSchema, searchRequestSchema, type DagRequestInput, type PredictRequestInput, type SearchRequestInput } from '../../schema/requests.js';
 import { deletedSessionSchema, sessionViewSchema, startSessionRequestSchema, stepRequestSchema, stepResultSchema, telemetryEventSchema } from '../../schema/session-requests.js';
@@ -40,6 +41,7 @@ import type { HttpMetrics } from './metrics.js';
  * asks a live server each of them).
  */
 export const SERVICE_ENDPOINTS: readonly { readonly method: string; readonly url: string; readonly summary: string }[] = [
+  { method: 'GET', url: '/', summary: 'The dashboard (docs/dashboard.md): the graph, answers with their breakdowns, patterns, sessions, health; its files under /assets/.' },
   { method: 'GET', url: '/healthz', summary: 'Whether the service is up (503 once shutting down).' },
   { method: 'GET', url: '/metrics', summary: 'Prometheus metrics: requests, durations, graph size, rebuilds.' },
   { method: 'GET', url: '/v1/openapi.json', summary: 'The OpenAPI document of the /v1 API.' },
@@ -58,6 +60,8 @@ export interface RouteContext {
 export interface RouteInput {
   readonly body: unknown;
   readonly params: Readonly<Record<string, string>>;
+  /** The URL's query parameters, for a route that declares `query` (`{}` otherwise). */
+  readonly query: unknown;
 }
 
 export interface Route {
@@ -72,6 +76,8 @@ export interface Route {
    * limit, and whether it may be left out (every field optional: a bodiless request is `{}`).
    */
   readonly body?: { readonly schema: z.ZodType; readonly ndjson?: boolean; readonly limit: number; readonly optional?: boolean };
+  /** The URL query parameters it reads (an object schema, for the OpenAPI document; the service validates them). */
+  readonly query?: z.ZodObject;
   readonly response: z.ZodType;
   /** The success status (default 200). */
   readonly status?: 201;
@@ -139,6 +145,14 @@ export const ROUTES: readonly Route[] = [
     body: { schema: patternDecisionSchema, limit: QUERY_BODY_LIMIT },
     response: patternSchema,
     handle: ({ service }, { body, params }) => service.patternFeedback(params['id']!, body),
+  },
+  {
+    method: 'GET',
+    url: '/v1/patterns/:id',
+    summary: 'One pattern (as POST /v1/patterns reports it) with the verdicts people gave it, oldest first.',
+    write: false,
+    response: patternDetailSchema,
+    handle: ({ service }, { params }) => service.pattern(params['id']!),
   },
   {
     method: 'POST',
@@ -253,6 +267,24 @@ export const ROUTES: readonly Route[] = [
     write: true,
     response: deletedSessionSchema,
     handle: ({ service }, { params }) => service.sessions.deleteSession(params['id']!),
+  },
+  {
+    method: 'GET',
+    url: '/v1/graph',
+    summary: "The learned graph for drawing: the `top` most observed transitions (default 2,000) with P(to | from) and reliability, and the tools they join with community, spectral cluster and PageRank.",
+    write: false,
+    query: graphRequestSchema,
+    response: graphViewSchema,
+    handle: ({ service }, { query }) => service.graph(query),
+  },
+  {
+    method: 'GET',
+    url: '/v1/graph/tools/:name',
+    summary: "A tool's successors and predecessors (`limit` of each, default 20), most observed first, with P(to | from), reliability and each transition's pattern confidence.",
+    write: false,
+    query: neighboursRequestSchema,
+    response: toolNeighboursSchema,
+    handle: ({ service }, { params, query }) => service.toolNeighbours(params['name']!, query),
   },
   {
     method: 'GET',

@@ -23,6 +23,7 @@ import type { ToolgraphService } from '../service.js';
 import { bearerAuthorizer } from './auth.js';
 import { JSON_TYPE, NDJSON_TYPES, parseJsonBody, parseNdjsonBody } from './body.js';
 import { contentCoding, decodeBody } from './content-encoding.js';
+import { defaultDashboardDir, mountDashboard } from './dashboard.js';
 import { clientErrorResponse, HttpError, renderError, STORE_RETRY_AFTER_SECONDS } from './errors.js';
 import { HttpMetrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
@@ -52,6 +53,11 @@ export interface HttpServerOptions {
    * its pages' `Origin`): startHttpServer sets it when that address is a loopback one.
    */
   readonly boundHost?: string;
+  /**
+   * The folder of the built dashboard served at `/` (dashboard.ts; default this package's
+   * `dist/web`), or false for none.
+   */
+  readonly dashboard?: string | false;
   /** Mount the MCP server at `/mcp` (default true). */
   readonly mcp?: boolean;
   /** On close, connections still busy after this many ms are cut (default 10,000). */
@@ -255,7 +261,8 @@ export function buildHttpApp(service: ToolgraphService, options: HttpServerOptio
       bodyLimit: route.body?.limit ?? WRITE_BODY_LIMIT,
       config,
       handler: async (request, reply) => {
-        const answer = await route.handle(context, { body: request.body, params: (request.params ?? {}) as Record<string, string> });
+        const query = route.query === undefined ? {} : request.query;
+        const answer = await route.handle(context, { body: request.body, params: (request.params ?? {}) as Record<string, string>, query });
         if (route.status !== undefined) void reply.code(route.status);
         return route.ndjson === true ? reply.type(NDJSON_TYPES[0]).send(answer) : answer;
       },
@@ -274,6 +281,7 @@ export function buildHttpApp(service: ToolgraphService, options: HttpServerOptio
     return reply.type('text/plain; version=0.0.4; charset=utf-8').send(text);
   });
   app.get('/v1/openapi.json', async () => (openApi ??= openApiDocument(ROUTES, API_VERSION)));
+  if (options.dashboard !== false) mountDashboard(app, options.dashboard ?? defaultDashboardDir());
 
   if (options.mcp !== false) {
     mountMcpHttp(app, service, {
